@@ -1,0 +1,1 @@
+"""samedeal server: pure game rules at the bottom, I/O at the top."""

@@ -1,0 +1,1 @@
+"""Records, bundles and their offline verification (docs/RECORDS.md). Pure."""

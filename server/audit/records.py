@@ -1,0 +1,120 @@
+"""The record (samedeal-record/1) and bundle (samedeal-bundle/1) formats.
+
+Readers ignore fields they do not know; writers write every field. The
+tournament object carries one field beyond the contract, `closed_at`, the
+moment it actually closed (an early close ends timed-out games there).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RECORD_FORMAT = "samedeal-record/1"
+BUNDLE_FORMAT = "samedeal-bundle/1"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class RecordTournament(_Model):
+    id: int
+    name: str
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    commitment: str
+    seed: str | None
+    starts_at: str
+    ends_at: str
+    time_limit_s: int | None = None
+    deal_attempt: int = 0
+    solution: list[dict[str, Any]] | None = None
+    closed_at: str | None = None
+
+
+class RecordPlayer(_Model):
+    id: int
+    name: str
+
+
+class RecordAction(_Model):
+    seq: int
+    at_ms: int
+    action: dict[str, Any]
+
+
+class RecordResult(_Model):
+    status: Literal["playing", "won", "lost", "resigned", "timed_out"]
+    progress: int
+    resets: int
+    time_ms: int
+    score: int
+
+
+class Record(_Model):
+    format: Literal["samedeal-record/1"]
+    tournament: RecordTournament
+    player: RecordPlayer
+    started_at: str
+    actions: list[RecordAction]
+    result: RecordResult
+
+
+class StandingRow(_Model):
+    rank: int
+    player: str
+    status: str
+    progress: int
+    resets: int
+    time_ms: int
+    score: int
+
+
+class Bundle(_Model):
+    format: Literal["samedeal-bundle/1"]
+    tournament: RecordTournament
+    records: list[Record]
+    standings: list[StandingRow]
+
+
+def result_of(status: str, progress: int, resets: int, time_ms: int, score: int) -> dict[str, Any]:
+    """The `result` object of a record."""
+    return {
+        "status": status,
+        "progress": progress,
+        "resets": resets,
+        "time_ms": time_ms,
+        "score": score,
+    }
+
+
+def record_of(
+    tournament: dict[str, Any],
+    player: dict[str, Any],
+    started_at: str,
+    actions: list[dict[str, Any]],
+    result: dict[str, Any],
+) -> dict[str, Any]:
+    """A samedeal-record/1 document; `actions` are {seq, at_ms, action} objects."""
+    return {
+        "format": RECORD_FORMAT,
+        "tournament": tournament,
+        "player": player,
+        "started_at": started_at,
+        "actions": actions,
+        "result": result,
+    }
+
+
+def bundle_of(
+    tournament: dict[str, Any], records: list[dict[str, Any]], standings: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A samedeal-bundle/1 document."""
+    return {
+        "format": BUNDLE_FORMAT,
+        "tournament": tournament,
+        "records": records,
+        "standings": standings,
+    }

@@ -1,0 +1,1 @@
+"""Competition logic: tournaments, clocks, ranking."""

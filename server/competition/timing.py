@@ -1,0 +1,36 @@
+"""Time arithmetic of COMPETITION.md, in whole milliseconds. Pure."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+_MS = timedelta(milliseconds=1)
+
+
+def now_ms_precision(now: datetime) -> datetime:
+    """`now` truncated to whole milliseconds (the precision records carry)."""
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+def iso(dt: datetime) -> str:
+    """ISO 8601 UTC with milliseconds and a Z, e.g. 2026-11-30T18:02:11.250Z."""
+    dt = dt.astimezone(UTC)
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+
+
+def parse_iso(text: str) -> datetime:
+    """A timezone-aware datetime from ISO 8601 (a naive one is taken as UTC)."""
+    dt = datetime.fromisoformat(text)
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+def ms_between(start: datetime, end: datetime) -> int:
+    """Whole milliseconds from start to end (floored)."""
+    return (end - start) // _MS
+
+
+def deadline(started_at: datetime, time_limit_s: int | None, ends_at: datetime) -> datetime:
+    """A game's deadline: min(started_at + time_limit_s, ends_at)."""
+    if time_limit_s is None:
+        return ends_at
+    return min(started_at + timedelta(seconds=time_limit_s), ends_at)

@@ -1,0 +1,12 @@
+"""Pure, sans-I/O game rules: no clock, no socket, no database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games.base import GameRules
+from server.games.gaps import GAPS
+
+RULES: dict[str, GameRules[Any, Any]] = {GAPS.name: GAPS}
+
+__all__ = ["RULES", "GameRules"]

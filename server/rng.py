@@ -1,0 +1,94 @@
+"""samedeal-drbg-v1: the auditable generator (docs/GENERATOR.md).
+
+block(i) = HMAC-SHA256(seed, label || 0x00 || uint64_be(i)); the stream is the
+blocks in order. Uniform integers use 4-byte big-endian rejection sampling and
+shuffles are Fisher–Yates from the end. Pure: no clock, no global state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+SEED_BYTES = 32
+
+
+def new_seed() -> bytes:
+    """32 fresh bytes from the operating system's CSPRNG."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment: sha256(seed) as 64 lowercase hex characters."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def parse_seed(seed_hex: str) -> bytes:
+    """Seed bytes from 64 hex characters; ValueError on anything else."""
+    if len(seed_hex) != 2 * SEED_BYTES:
+        raise ValueError(f"a seed is {2 * SEED_BYTES} hex characters, got {len(seed_hex)}")
+    return bytes.fromhex(seed_hex)
+
+
+class Stream:
+    """The byte stream of one (seed, label), read 4 bytes at a time."""
+
+    __slots__ = ("_blocks", "_buf", "_pos")
+
+    def __init__(self, seed: bytes, label: str) -> None:
+        self._blocks = _blocks(seed, label.encode("ascii"))
+        self._buf = b""
+        self._pos = 0
+
+    def u32(self) -> int:
+        """The next 4 bytes as an unsigned big-endian integer."""
+        if self._pos + 4 > len(self._buf):
+            self._buf = self._buf[self._pos :] + next(self._blocks)
+            self._pos = 0
+        x = int.from_bytes(self._buf[self._pos : self._pos + 4], "big")
+        self._pos += 4
+        return x
+
+    def uniform(self, n: int) -> int:
+        """Uniform integer in [0, n) without modulo bias."""
+        if n <= 0:
+            raise ValueError("uniform needs n >= 1")
+        limit = (1 << 32) - ((1 << 32) % n)
+        while True:
+            x = self.u32()
+            if x < limit:
+                return x % n
+
+
+def _blocks(seed: bytes, label: bytes) -> Iterator[bytes]:
+    i = 0
+    while True:
+        yield hmac.new(seed, label + b"\x00" + i.to_bytes(8, "big"), hashlib.sha256).digest()
+        i += 1
+
+
+def shuffled(seed: bytes, label: str, items: Sequence[T]) -> list[T]:
+    """A Fisher–Yates shuffle of items (from the end) on a fresh stream for label."""
+    out = list(items)
+    stream = Stream(seed, label)
+    for i in range(len(out) - 1, 0, -1):
+        j = stream.uniform(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def gaps_deal_label() -> str:
+    return "gaps/deal"
+
+
+def gaps_redeal_label(player_id: int, k: int) -> str:
+    return f"gaps/redeal/{player_id}/{k}"
+
+
+def klondike_deal_label(attempt: int) -> str:
+    return f"klondike/deal/{attempt}"

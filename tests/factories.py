@@ -1,0 +1,97 @@
+"""Build real records and bundles by playing the pure engine (no server)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from server import rng
+from server.audit.records import bundle_of, record_of, result_of
+from server.competition.ranking import Result, standings
+from server.games import RULES, cards
+from server.games.base import Status
+from server.games.gaps import COLS
+
+STARTS = "2026-11-30T18:00:00.000Z"
+ENDS = "2026-11-30T19:00:00.000Z"
+
+
+def tournament(
+    seed: bytes,
+    game: str = "gaps",
+    options: dict[str, Any] | None = None,
+    time_limit_s: int | None = 900,
+) -> dict[str, Any]:
+    return {
+        "id": 7,
+        "name": "Friday Gaps",
+        "game": game,
+        "options": options if options is not None else {"redeals": 2},
+        "commitment": rng.commitment(seed),
+        "seed": seed.hex(),
+        "starts_at": STARTS,
+        "ends_at": ENDS,
+        "time_limit_s": time_limit_s,
+        "deal_attempt": 0,
+        "solution": None,
+        "closed_at": ENDS,
+    }
+
+
+def play_gaps(
+    seed: bytes, player_id: int, moves: int, rnd: random.Random, resign: bool = False
+) -> list[dict[str, Any]]:
+    """Up to `moves` random legal actions (redeal when blocked), then maybe resign."""
+    rules = RULES["gaps"]
+    s = rules.new_game(seed, rules.parse_options({"redeals": 2}), player_id=player_id)
+    out: list[dict[str, Any]] = []
+    while len(out) < moves and s.status is Status.PLAYING:
+        legal = s.legal_moves()
+        if legal:
+            card, cell = rnd.choice(legal)
+            raw = {"kind": "move", "card": cards.code(card), "to": list(divmod(cell, COLS))}
+        else:
+            raw = {"kind": "redeal"}
+        s, _ = s.apply(rules.parse_action(raw))
+        out.append(raw)
+    if resign and s.status is Status.PLAYING:
+        out.append({"kind": "resign"})
+    return out
+
+
+def record(
+    t: dict[str, Any],
+    player_id: int,
+    name: str,
+    raw_actions: list[dict[str, Any]],
+    started_at: str = "2026-11-30T18:02:11.250Z",
+    step_ms: int = 500,
+) -> dict[str, Any]:
+    """A correct record: actions step_ms apart, the result the replay gives."""
+    rules = RULES[t["game"]]
+    s = rules.replay(
+        bytes.fromhex(t["seed"]),
+        rules.parse_options(t["options"]),
+        raw_actions,
+        player_id=player_id,
+        deal_attempt=t["deal_attempt"],
+    )
+    actions = [
+        {"seq": i, "at_ms": i * step_ms, "action": a} for i, a in enumerate(raw_actions, start=1)
+    ]
+    if s.status is Status.PLAYING:
+        from server.competition import timing
+
+        start = timing.parse_iso(started_at)
+        end = timing.deadline(start, t["time_limit_s"], timing.parse_iso(t["closed_at"]))
+        status, time_ms = "timed_out", timing.ms_between(start, end)
+    else:
+        status, time_ms = s.status.value, actions[-1]["at_ms"] if actions else 0
+    result = result_of(status, s.progress, s.resets, time_ms, s.score)
+    return record_of(copy.deepcopy(t), {"id": player_id, "name": name}, started_at, actions, result)
+
+
+def bundle(t: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+    rows = standings(Result(r["player"]["name"], **r["result"]) for r in records)
+    return bundle_of(t, records, [row.as_dict() for row in rows])

@@ -1,0 +1,33 @@
+from server.competition.ranking import Result, standings
+
+
+def r(name: str, progress: int, resets: int, time_ms: int) -> Result:
+    return Result(name, "lost", progress, resets, time_ms, progress)
+
+
+def test_progress_then_resets_then_time() -> None:
+    rows = standings(
+        [
+            r("slow", 48, 0, 9000),
+            r("fast", 48, 0, 1000),
+            r("redealt", 48, 1, 10),
+            r("less", 40, 0, 5),
+        ]
+    )
+    assert [x.player for x in rows] == ["fast", "slow", "redealt", "less"]
+    assert [x.rank for x in rows] == [1, 2, 3, 4]
+
+
+def test_equal_keys_share_a_rank_and_the_next_rank_skips() -> None:
+    rows = standings([r("b", 10, 0, 5), r("A", 10, 0, 5), r("c", 20, 0, 9), r("d", 1, 0, 1)])
+    assert [(x.rank, x.player) for x in rows] == [(1, "c"), (2, "A"), (2, "b"), (4, "d")]
+
+
+def test_score_is_never_ranked_on() -> None:
+    a = Result("a", "won", 48, 0, 10, -100)
+    b = Result("b", "won", 48, 0, 20, 1000)
+    assert [x.player for x in standings([b, a])] == ["a", "b"]
+
+
+def test_empty() -> None:
+    assert standings([]) == []
