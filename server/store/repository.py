@@ -1,0 +1,393 @@
+"""The narrow async API the server uses. Returns plain frozen records, never ORM rows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from server.store import db
+from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
+from server.store.writer import ActionWriter, DuplicateAction, Summary
+
+__all__ = [
+    "DuplicateAction",
+    "EntryExists",
+    "EntryInfo",
+    "LoggedAction",
+    "NameTaken",
+    "NewTournament",
+    "PlayerInfo",
+    "Store",
+    "Summary",
+    "TournamentInfo",
+]
+
+
+class NameTaken(Exception):
+    """A player with that name (case-insensitively) exists."""
+
+
+class EntryExists(Exception):
+    """The player already has an entry in that tournament."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    id: int
+    name: str
+    admin: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NewTournament:
+    name: str
+    game: str
+    options: dict[str, Any]
+    commitment: str
+    seed_hex: str
+    starts_at: datetime
+    ends_at: datetime
+    join_until: datetime
+    time_limit_s: int | None
+    status: str
+    deal_attempt: int
+    guaranteed: bool
+    solution: list[dict[str, Any]] | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """Public facts of a tournament. Never carries the seed."""
+
+    id: int
+    name: str
+    game: str
+    options: dict[str, Any]
+    commitment: str
+    starts_at: datetime
+    ends_at: datetime
+    join_until: datetime
+    time_limit_s: int | None
+    status: str
+    deal_attempt: int
+    guaranteed: bool
+    solution: list[dict[str, Any]] | None
+    created_at: datetime
+    closed_at: datetime | None
+    entrants: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class EntryInfo:
+    id: int
+    tournament_id: int
+    player_id: int
+    player_name: str
+    started_at: datetime
+    deadline: datetime
+    status: str
+    progress: int
+    resets: int
+    score: int
+    time_ms: int
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    seq: int
+    at_ms: int
+    action: dict[str, Any]
+
+
+def _tournament(row: Tournament, entrants: int = 0) -> TournamentInfo:
+    return TournamentInfo(
+        id=row.id,
+        name=row.name,
+        game=row.game,
+        options=dict(row.options),
+        commitment=row.commitment,
+        starts_at=row.starts_at,
+        ends_at=row.ends_at,
+        join_until=row.join_until,
+        time_limit_s=row.time_limit_s,
+        status=row.status,
+        deal_attempt=row.deal_attempt,
+        guaranteed=row.guaranteed,
+        solution=row.solution,
+        created_at=row.created_at,
+        closed_at=row.closed_at,
+        entrants=entrants,
+    )
+
+
+def _entry(row: Entry, player_name: str) -> EntryInfo:
+    return EntryInfo(
+        id=row.id,
+        tournament_id=row.tournament_id,
+        player_id=row.player_id,
+        player_name=player_name,
+        started_at=row.started_at,
+        deadline=row.deadline,
+        status=row.status,
+        progress=row.progress,
+        resets=row.resets,
+        score=row.score,
+        time_ms=row.time_ms,
+        seq=row.seq,
+    )
+
+
+class Store:
+    """All persistence behind narrow async calls. Appends go through group commit."""
+
+    def __init__(self, engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> None:
+        self.engine = engine
+        self.url = engine.url.render_as_string(hide_password=False)
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self.writer = ActionWriter(engine, on_batch)
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True) -> Store:
+        """Connect (and upgrade the schema to head unless migrate=False)."""
+        if migrate:
+            await asyncio.to_thread(db.migrate, url)
+        return cls(db.make_engine(url))
+
+    async def close(self) -> None:
+        await self.writer.close()
+        await self.engine.dispose()
+
+    def _session(self) -> AsyncSession:
+        return self._sessions()
+
+    async def ping(self) -> bool:
+        """True when the database answers a trivial query."""
+        try:
+            async with self.engine.connect() as conn:
+                await asyncio.wait_for(conn.execute(text("SELECT 1")), timeout=2)
+            return True
+        except Exception:
+            return False
+
+    # -- players ---------------------------------------------------------
+    async def create_player(self, name: str, token_hash: str, now: datetime) -> PlayerInfo:
+        async with self._session() as s:
+            row = Player(
+                name=name,
+                name_key=name.casefold(),
+                token_hash=token_hash,
+                admin=False,
+                created_at=now,
+            )
+            s.add(row)
+            try:
+                await s.commit()
+            except IntegrityError:
+                raise NameTaken(name) from None
+            return PlayerInfo(row.id, row.name, row.admin)
+
+    async def player_by_token_hash(self, token_hash: str) -> PlayerInfo | None:
+        async with self._session() as s:
+            row = await s.scalar(select(Player).where(Player.token_hash == token_hash))
+            return None if row is None else PlayerInfo(row.id, row.name, row.admin)
+
+    async def player_by_name(self, name: str) -> PlayerInfo | None:
+        async with self._session() as s:
+            row = await s.scalar(select(Player).where(Player.name_key == name.casefold()))
+            return None if row is None else PlayerInfo(row.id, row.name, row.admin)
+
+    async def set_admin(self, name: str, admin: bool = True) -> bool:
+        """Grant (or revoke) the admin role; False when no such player."""
+        async with self._session() as s:
+            res = await s.execute(
+                update(Player).where(Player.name_key == name.casefold()).values(admin=admin)
+            )
+            await s.commit()
+            return bool(res.rowcount)  # type: ignore[attr-defined]
+
+    # -- tournaments -----------------------------------------------------
+    async def create_tournament(self, new: NewTournament) -> TournamentInfo:
+        async with self._session() as s:
+            row = Tournament(
+                name=new.name,
+                game=new.game,
+                options=new.options,
+                commitment=new.commitment,
+                starts_at=new.starts_at,
+                ends_at=new.ends_at,
+                join_until=new.join_until,
+                time_limit_s=new.time_limit_s,
+                status=new.status,
+                deal_attempt=new.deal_attempt,
+                guaranteed=new.guaranteed,
+                solution=new.solution,
+                created_at=new.created_at,
+            )
+            s.add(row)
+            await s.flush()
+            s.add(TournamentSecret(tournament_id=row.id, seed=new.seed_hex))
+            await s.commit()
+            return _tournament(row)
+
+    async def tournaments(self) -> list[TournamentInfo]:
+        async with self._session() as s:
+            counts = (
+                select(Entry.tournament_id, func.count().label("n"))
+                .group_by(Entry.tournament_id)
+                .subquery()
+            )
+            rows = await s.execute(
+                select(Tournament, func.coalesce(counts.c.n, 0))
+                .outerjoin(counts, counts.c.tournament_id == Tournament.id)
+                .order_by(Tournament.id)
+            )
+            return [_tournament(t, n) for t, n in rows.all()]
+
+    async def tournament(self, tournament_id: int) -> TournamentInfo | None:
+        async with self._session() as s:
+            row = await s.get(Tournament, tournament_id)
+            if row is None:
+                return None
+            n = await s.scalar(
+                select(func.count()).select_from(Entry).where(Entry.tournament_id == row.id)
+            )
+            return _tournament(row, n or 0)
+
+    async def count_tournaments(self) -> int:
+        async with self._session() as s:
+            return await s.scalar(select(func.count()).select_from(Tournament)) or 0
+
+    async def secret_seed(self, tournament_id: int) -> str:
+        """The seed. Callers use it to deal, and publish it only after the close."""
+        async with self._session() as s:
+            row = await s.get(TournamentSecret, tournament_id)
+            if row is None:
+                raise LookupError(f"no seed for tournament {tournament_id}")
+            return row.seed
+
+    async def set_status(self, tournament_id: int, status: str) -> None:
+        async with self._session() as s:
+            await s.execute(
+                update(Tournament).where(Tournament.id == tournament_id).values(status=status)
+            )
+            await s.commit()
+
+    async def close_tournament(
+        self, tournament_id: int, closed_at: datetime, timed_out: list[tuple[int, int]]
+    ) -> None:
+        """Mark it closed and the listed (entry id, time_ms) games timed out, atomically."""
+        async with self._session() as s:
+            await s.execute(
+                update(Tournament)
+                .where(Tournament.id == tournament_id)
+                .values(status="closed", closed_at=closed_at)
+            )
+            for entry_id, time_ms in timed_out:
+                await s.execute(
+                    update(Entry)
+                    .where(Entry.id == entry_id, Entry.status == "playing")
+                    .values(status="timed_out", time_ms=time_ms)
+                )
+            await s.commit()
+
+    # -- entries and actions --------------------------------------------
+    async def create_entry(
+        self,
+        tournament_id: int,
+        player_id: int,
+        started_at: datetime,
+        deadline: datetime,
+        summary: Summary,
+    ) -> EntryInfo:
+        async with self._session() as s:
+            row = Entry(
+                tournament_id=tournament_id,
+                player_id=player_id,
+                started_at=started_at,
+                deadline=deadline,
+                status=summary.status,
+                progress=summary.progress,
+                resets=summary.resets,
+                score=summary.score,
+                time_ms=summary.time_ms,
+                seq=summary.seq,
+            )
+            s.add(row)
+            try:
+                await s.commit()
+            except IntegrityError:
+                raise EntryExists(f"player {player_id} in tournament {tournament_id}") from None
+            name = await s.scalar(select(Player.name).where(Player.id == player_id))
+            return _entry(row, name or "")
+
+    async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:
+        async with self._session() as s:
+            row = await s.execute(
+                select(Entry, Player.name)
+                .join(Player, Player.id == Entry.player_id)
+                .where(Entry.tournament_id == tournament_id, Entry.player_id == player_id)
+            )
+            found = row.first()
+            return None if found is None else _entry(*found)
+
+    async def entries(self, tournament_id: int) -> list[EntryInfo]:
+        async with self._session() as s:
+            rows = await s.execute(
+                select(Entry, Player.name)
+                .join(Player, Player.id == Entry.player_id)
+                .where(Entry.tournament_id == tournament_id)
+                .order_by(Entry.id)
+            )
+            return [_entry(e, n) for e, n in rows.all()]
+
+    async def actions(self, entry_id: int) -> list[LoggedAction]:
+        """The entry's action log in seq order."""
+        async with self._session() as s:
+            rows = await s.execute(
+                select(Action.seq, Action.at_ms, Action.action)
+                .where(Action.entry_id == entry_id)
+                .order_by(Action.seq)
+            )
+            return [LoggedAction(seq, at_ms, json.loads(a)) for seq, at_ms, a in rows.all()]
+
+    async def append(
+        self, entry_id: int, seq: int, at_ms: int, action: dict[str, Any], summary: Summary
+    ) -> None:
+        """Store one accepted action durably (group commit); DuplicateAction on a taken seq."""
+        payload = json.dumps(action, separators=(",", ":"), sort_keys=True)
+        await self.writer.append(entry_id, seq, at_ms, payload, summary)
+
+    async def update_entry(self, entry_id: int, summary: Summary) -> None:
+        """Overwrite an entry's summary (a timeout found by the clock)."""
+        async with self._session() as s:
+            await s.execute(
+                update(Entry)
+                .where(Entry.id == entry_id)
+                .values(
+                    status=summary.status,
+                    progress=summary.progress,
+                    resets=summary.resets,
+                    score=summary.score,
+                    time_ms=summary.time_ms,
+                    seq=summary.seq,
+                )
+            )
+            await s.commit()
+
+    async def open_tournaments(self) -> list[TournamentInfo]:
+        """Tournaments not yet closed (for the lifecycle clock)."""
+        async with self._session() as s:
+            rows = await s.scalars(
+                select(Tournament).where(Tournament.status != "closed").order_by(Tournament.id)
+            )
+            return [_tournament(t) for t in rows.all()]

@@ -1,0 +1,170 @@
+"""Group commit: concurrent action appends share one transaction (one fsync).
+
+Each `append` call returns only once its own row is committed. While one batch
+commits, new appends queue up and form the next batch, so under load a commit
+carries many actions; alone, an append commits at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from server.store.models import Action, Entry
+
+MAX_BATCH = 512
+
+
+class DuplicateAction(Exception):
+    """The database already holds an action with this (entry, seq)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What an entry's row says about its game after an action."""
+
+    status: str
+    progress: int
+    resets: int
+    score: int
+    time_ms: int
+    seq: int
+
+
+@dataclass
+class _Pending:
+    entry_id: int
+    seq: int
+    at_ms: int
+    action_json: str
+    summary: Summary
+    done: asyncio.Future[None] = field(repr=False, default=None)  # type: ignore[assignment]
+
+    def action_row(self) -> dict[str, Any]:
+        return {
+            "entry_id": self.entry_id,
+            "seq": self.seq,
+            "at_ms": self.at_ms,
+            "action": self.action_json,
+        }
+
+    def entry_row(self) -> dict[str, Any]:
+        s = self.summary
+        return {
+            "b_id": self.entry_id,
+            "b_status": s.status,
+            "b_progress": s.progress,
+            "b_resets": s.resets,
+            "b_score": s.score,
+            "b_time_ms": s.time_ms,
+            "b_seq": s.seq,
+        }
+
+
+_ENTRIES = Entry.__table__
+_ACTIONS = Action.__table__
+_UPDATE_ENTRY = (
+    update(_ENTRIES)
+    .where(_ENTRIES.c.id == bindparam("b_id"))
+    .values(
+        status=bindparam("b_status"),
+        progress=bindparam("b_progress"),
+        resets=bindparam("b_resets"),
+        score=bindparam("b_score"),
+        time_ms=bindparam("b_time_ms"),
+        seq=bindparam("b_seq"),
+    )
+)
+
+
+class ActionWriter:
+    """One background task that commits queued appends in batches."""
+
+    def __init__(self, engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> None:
+        self._engine = engine
+        self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._on_batch = on_batch
+        self.batches = 0
+        self.appended = 0
+        self.largest_batch = 0
+
+    async def append(
+        self, entry_id: int, seq: int, at_ms: int, action_json: str, summary: Summary
+    ) -> None:
+        """Return once the action and the entry's new summary are committed."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        item = _Pending(entry_id, seq, at_ms, action_json, summary)
+        item.done = asyncio.get_running_loop().create_future()
+        await self._queue.put(item)
+        await item.done
+
+    async def close(self) -> None:
+        """Commit what is queued, then stop the background task."""
+        if self._task is None:
+            return
+        if not self._task.done():
+            await self._queue.join()
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._commit(batch)
+            except IntegrityError:
+                await self._commit_one_by_one(batch)
+            except Exception as exc:  # the database is away: every caller hears of it
+                for item in batch:
+                    _fail(item, exc)
+                    self._queue.task_done()
+                continue
+            self._settle(batch)
+            for _ in batch:
+                self._queue.task_done()
+
+    async def _commit(self, batch: list[_Pending]) -> None:
+        async with self._engine.begin() as conn:
+            await _write(conn, batch)
+
+    async def _commit_one_by_one(self, batch: list[_Pending]) -> None:
+        for item in batch:
+            try:
+                await self._commit([item])
+            except IntegrityError:
+                _fail(item, DuplicateAction(f"entry {item.entry_id} already has seq {item.seq}"))
+            except Exception as exc:
+                _fail(item, exc)
+
+    def _settle(self, batch: list[_Pending]) -> None:
+        settled = [item for item in batch if not item.done.done()]
+        for item in settled:
+            item.done.set_result(None)
+        self.batches += 1
+        self.appended += len(settled)
+        self.largest_batch = max(self.largest_batch, len(batch))
+        if self._on_batch is not None:
+            self._on_batch(len(batch))
+
+
+def _fail(item: _Pending, exc: BaseException) -> None:
+    if not item.done.done():  # a caller that went away has a cancelled future
+        item.done.set_exception(exc)
+
+
+async def _write(conn: AsyncConnection, batch: list[_Pending]) -> None:
+    await conn.execute(insert(_ACTIONS), [item.action_row() for item in batch])
+    await conn.execute(_UPDATE_ENTRY, [item.entry_row() for item in batch])

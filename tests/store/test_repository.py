@@ -1,0 +1,173 @@
+"""The repository on SQLite and PostgreSQL: players, tournaments, entries, the action log."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from server.store.repository import (
+    DuplicateAction,
+    EntryExists,
+    NameTaken,
+    NewTournament,
+    Store,
+    Summary,
+)
+
+NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
+
+
+def new_tournament(**over) -> NewTournament:
+    fields = dict(
+        name="Friday Gaps",
+        game="gaps",
+        options={"redeals": 2},
+        commitment="c" * 64,
+        seed_hex="5e" * 32,
+        starts_at=NOW,
+        ends_at=NOW + timedelta(hours=1),
+        join_until=NOW + timedelta(hours=1),
+        time_limit_s=900,
+        status="open",
+        deal_attempt=0,
+        guaranteed=False,
+        solution=None,
+        created_at=NOW,
+    )
+    fields.update(over)
+    return NewTournament(**fields)
+
+
+@pytest.fixture
+async def store(db_url: str):
+    s = await Store.open(db_url)
+    yield s
+    await s.close()
+
+
+def playing(seq: int = 0, progress: int = 0) -> Summary:
+    return Summary("playing", progress, 0, progress, 0, seq)
+
+
+async def test_players(store: Store) -> None:
+    alice = await store.create_player("Alice", "h1", NOW)
+    assert alice.name == "Alice" and not alice.admin
+    with pytest.raises(NameTaken):
+        await store.create_player("ALICE", "h2", NOW)
+    assert (await store.player_by_token_hash("h1")) == alice
+    assert await store.player_by_token_hash("nope") is None
+    assert (await store.player_by_name("alice")).id == alice.id
+    assert await store.set_admin("alice")
+    assert (await store.player_by_token_hash("h1")).admin
+    assert not await store.set_admin("nobody")
+
+
+async def test_tournament_keeps_seed_apart(store: Store) -> None:
+    t = await store.create_tournament(new_tournament())
+    assert t.id and t.commitment == "c" * 64 and t.status == "open"
+    assert not hasattr(t, "seed")
+    assert "5e" * 32 not in repr(await store.tournaments())
+    assert await store.secret_seed(t.id) == "5e" * 32
+    assert (await store.tournament(t.id)).starts_at == NOW
+    assert await store.tournament(999) is None
+    assert await store.count_tournaments() == 1
+
+
+async def test_entries_append_and_reload(store: Store) -> None:
+    p = await store.create_player("bob", "hb", NOW)
+    t = await store.create_tournament(new_tournament())
+    e = await store.create_entry(t.id, p.id, NOW, NOW + timedelta(minutes=15), playing())
+    with pytest.raises(EntryExists):
+        await store.create_entry(t.id, p.id, NOW, NOW, playing())
+    for seq in (1, 2, 3):
+        await store.append(e.id, seq, seq * 100, {"kind": "move", "n": seq}, playing(seq, seq))
+    with pytest.raises(DuplicateAction):
+        await store.append(e.id, 2, 999, {"kind": "x"}, playing(2))
+    log = await store.actions(e.id)
+    assert [(a.seq, a.at_ms, a.action["n"]) for a in log] == [(1, 100, 1), (2, 200, 2), (3, 300, 3)]
+    again = await store.entry(t.id, p.id)
+    assert again.seq == 3 and again.progress == 3 and again.player_name == "bob"
+    assert [x.id for x in await store.entries(t.id)] == [e.id]
+    assert (await store.tournaments())[0].entrants == 1
+
+
+async def test_append_is_durable_when_it_returns(db_url: str) -> None:
+    store = await Store.open(db_url)
+    p = await store.create_player("carol", "hc", NOW)
+    t = await store.create_tournament(new_tournament())
+    e = await store.create_entry(t.id, p.id, NOW, NOW, playing())
+    await store.append(e.id, 1, 5, {"kind": "resign"}, Summary("resigned", 0, 0, 0, 5, 1))
+    other = await Store.open(db_url, migrate=False)  # a second connection pool sees it
+    try:
+        assert [a.seq for a in await other.actions(e.id)] == [1]
+        assert (await other.entry(t.id, p.id)).status == "resigned"
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_group_commit_batches_concurrent_appends(store: Store) -> None:
+    t = await store.create_tournament(new_tournament())
+    entries = []
+    for i in range(40):
+        p = await store.create_player(f"p{i}", f"h{i}", NOW)
+        entries.append(await store.create_entry(t.id, p.id, NOW, NOW, playing()))
+    for seq in (1, 2, 3):
+        await asyncio.gather(
+            *(store.append(e.id, seq, seq, {"s": seq}, playing(seq)) for e in entries)
+        )
+    assert store.writer.appended == 120
+    assert store.writer.batches < 120  # many appends share a commit
+    assert store.writer.largest_batch > 1
+    for e in entries:
+        assert [a.seq for a in await store.actions(e.id)] == [1, 2, 3]
+
+
+async def test_a_duplicate_in_a_batch_fails_alone(store: Store) -> None:
+    t = await store.create_tournament(new_tournament())
+    ids = []
+    for i in range(5):
+        p = await store.create_player(f"q{i}", f"g{i}", NOW)
+        ids.append((await store.create_entry(t.id, p.id, NOW, NOW, playing())).id)
+    await store.append(ids[0], 1, 1, {}, playing(1))
+    results = await asyncio.gather(
+        *(store.append(i, 1, 1, {}, playing(1)) for i in ids), return_exceptions=True
+    )
+    assert isinstance(results[0], DuplicateAction)
+    assert results[1:] == [None] * 4
+
+
+async def test_database_itself_rejects_duplicate_seq(store: Store) -> None:
+    p = await store.create_player("dan", "hd", NOW)
+    t = await store.create_tournament(new_tournament())
+    e = await store.create_entry(t.id, p.id, NOW, NOW, playing())
+    sql = text("INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (:e, 1, 0, '{}')")
+    async with store.engine.begin() as conn:
+        await conn.execute(sql, {"e": e.id})
+    with pytest.raises(IntegrityError):
+        async with store.engine.begin() as conn:
+            await conn.execute(sql, {"e": e.id})
+
+
+async def test_close_times_out_running_games(store: Store) -> None:
+    t = await store.create_tournament(new_tournament())
+    a = await store.create_player("a", "ha", NOW)
+    b = await store.create_player("b", "hb2", NOW)
+    ea = await store.create_entry(t.id, a.id, NOW, NOW, playing())
+    eb = await store.create_entry(t.id, b.id, NOW, NOW, Summary("won", 48, 0, 58, 10, 5))
+    closed = NOW + timedelta(minutes=30)
+    await store.close_tournament(t.id, closed, [(ea.id, 1800000), (eb.id, 1800000)])
+    info = await store.tournament(t.id)
+    assert info.status == "closed" and info.closed_at == closed
+    rows = {e.player_name: e for e in await store.entries(t.id)}
+    assert rows["a"].status == "timed_out" and rows["a"].time_ms == 1800000
+    assert rows["b"].status == "won" and rows["b"].time_ms == 10  # finished games unchanged
+    assert await store.open_tournaments() == []
+
+
+async def test_ping(store: Store) -> None:
+    assert await store.ping()
