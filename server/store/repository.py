@@ -391,3 +391,23 @@ class Store:
                 select(Tournament).where(Tournament.status != "closed").order_by(Tournament.id)
             )
             return [_tournament(t) for t in rows.all()]
+
+    async def due_entries(self, now: datetime) -> list[EntryInfo]:
+        """Games still playing whose deadline has passed, in tournaments not closed."""
+        async with self._session() as s:
+            rows = await s.execute(
+                select(Entry, Player.name)
+                .join(Player, Player.id == Entry.player_id)
+                .join(Tournament, Tournament.id == Entry.tournament_id)
+                .where(
+                    Entry.status == "playing",
+                    Entry.deadline <= now,
+                    Tournament.status != "closed",
+                )
+            )
+            return [_entry(e, n) for e, n in rows.all()]
+
+    async def games_by_status(self) -> dict[str, int]:
+        async with self._session() as s:
+            rows = await s.execute(select(Entry.status, func.count()).group_by(Entry.status))
+            return {status: n for status, n in rows.all()}

@@ -91,7 +91,7 @@ class ActionWriter:
         self._engine = engine
         self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._on_batch = on_batch
+        self.on_batch = on_batch
         self.batches = 0
         self.appended = 0
         self.largest_batch = 0
@@ -156,8 +156,8 @@ class ActionWriter:
         self.batches += 1
         self.appended += len(settled)
         self.largest_batch = max(self.largest_batch, len(batch))
-        if self._on_batch is not None:
-            self._on_batch(len(batch))
+        if self.on_batch is not None:
+            self.on_batch(len(batch))
 
 
 def _fail(item: _Pending, exc: BaseException) -> None:

@@ -1,0 +1,122 @@
+"""samedeal-server: serve | migrate | admin grant NAME | tournament create|close|list."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from datetime import UTC, datetime, timedelta
+
+from server.competition import timing
+from server.competition.errors import CompetitionError
+from server.competition.service import Competition, TournamentSpec
+from server.store import db
+from server.store.repository import Store
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="samedeal-server", description=__doc__)
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help=f"SQLAlchemy URL (env SAMEDEAL_DATABASE_URL; default {db.DEFAULT_URL})",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="run the server (migrates first)")
+    s.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"))
+    s.add_argument("--port", type=int, default=int(os.environ.get("SAMEDEAL_PORT", "8765")))
+    s.add_argument("--no-demo", action="store_true", help="no demo tournament on an empty db")
+    sub.add_parser("migrate", help="upgrade the database schema to head and exit")
+    a = sub.add_parser("admin", help="operator roles")
+    a_sub = a.add_subparsers(dest="admin_command", required=True)
+    g = a_sub.add_parser("grant", help="give a registered player the admin role")
+    g.add_argument("name")
+    t = sub.add_parser("tournament", help="operate tournaments from the command line")
+    t_sub = t.add_subparsers(dest="tournament_command", required=True)
+    c = t_sub.add_parser("create", help="create a tournament (prints its summary)")
+    c.add_argument("--name", required=True)
+    c.add_argument("--game", choices=["gaps", "klondike"], default="gaps")
+    c.add_argument("--options", default="{}", help="JSON, e.g. '{\"redeals\": 2}'")
+    c.add_argument("--starts-at", default=None, help="ISO 8601 (default now)")
+    c.add_argument("--ends-at", default=None, help="ISO 8601 (default: --hours from start)")
+    c.add_argument("--hours", type=float, default=1.0)
+    c.add_argument("--time-limit-s", type=int, default=None)
+    c.add_argument("--join-until", default=None)
+    cl = t_sub.add_parser("close", help="close a tournament now and reveal its seed")
+    cl.add_argument("id", type=int)
+    t_sub.add_parser("list", help="list tournaments")
+    for p in (s, a, g, t, c, cl):
+        p.add_argument("--database-url", default=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    url = db.database_url(getattr(args, "database_url", None))
+    if args.command == "serve":
+        from server.net.app import run
+
+        asyncio.run(run(args.host, args.port, url, demo=not args.no_demo))
+        return 0
+    if args.command == "migrate":
+        db.migrate(url)
+        print("database at head")
+        return 0
+    return asyncio.run(_operate(args, url))
+
+
+async def _operate(args: argparse.Namespace, url: str) -> int:
+    store = await Store.open(url)
+    try:
+        if args.command == "admin":
+            if await store.set_admin(args.name):
+                print(f"{args.name} is now an admin")
+                return 0
+            print(f"no player named {args.name!r}", file=sys.stderr)
+            return 1
+        competition = Competition(store)
+        await competition.start()
+        return await _tournament(args, competition)
+    except CompetitionError as exc:
+        print(f"{exc.code}: {exc.message}", file=sys.stderr)
+        return 1
+    finally:
+        await store.close()
+
+
+async def _tournament(args: argparse.Namespace, competition: Competition) -> int:
+    from server.net.protocol import summary
+
+    if args.tournament_command == "list":
+        for t in await competition.tournament_summaries():
+            print(json.dumps(summary(t, await competition.revealed_seed(t.id))))
+        return 0
+    if args.tournament_command == "close":
+        await competition.close_tournament(args.id)
+        t = competition.tournament(args.id)
+        print(json.dumps(summary(t, await competition.revealed_seed(t.id))))
+        return 0
+    starts = timing.parse_iso(args.starts_at) if args.starts_at else datetime.now(UTC)
+    ends = timing.parse_iso(args.ends_at) if args.ends_at else starts + timedelta(hours=args.hours)
+    spec = TournamentSpec(
+        name=args.name,
+        game=args.game,
+        options=json.loads(args.options),
+        ends_at=ends,
+        starts_at=starts,
+        time_limit_s=args.time_limit_s,
+        join_until=timing.parse_iso(args.join_until) if args.join_until else None,
+    )
+    t = await competition.create_as_operator(spec)
+    print(json.dumps(summary(t, None)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Transport: the only package that knows websockets."""

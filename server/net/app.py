@@ -1,0 +1,190 @@
+"""The server: WebSocket at /ws plus HTTP (healthz, metrics, bundle) on the same port."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from http import HTTPStatus
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from server.competition.errors import CompetitionError
+from server.competition.service import Competition, default_demo_spec, utcnow
+from server.net.fanout import Fanout
+from server.net.metrics import Metrics
+from server.net.session import Abuse, Session
+from server.store.repository import Store
+
+log = logging.getLogger("samedeal.server")
+MAX_FRAME = 64 * 1024
+TICK_S = 0.5
+BUNDLE_PATH = re.compile(r"^/tournaments/(\d{1,10})/bundle\.json$")
+
+
+@dataclass
+class App:
+    """Everything one running server holds."""
+
+    store: Store
+    competition: Competition
+    fanout: Fanout
+    metrics: Metrics = field(default_factory=Metrics)
+    inflight: int = 0
+    idle: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def handler(self, conn: ServerConnection) -> None:
+        if conn.request is not None and conn.request.path.split("?")[0] != "/ws":
+            await conn.close(1008, "the WebSocket endpoint is /ws")
+            return
+        session = Session(self.competition, self.fanout, self.metrics, conn)
+        self.metrics.connections += 1
+        try:
+            async for frame in conn:
+                self.inflight += 1
+                self.idle.clear()
+                try:
+                    reply = await session.handle(frame)
+                except Abuse:
+                    await conn.close(1008, "rate limit abused")
+                    return
+                finally:
+                    self.inflight -= 1
+                    if self.inflight == 0:
+                        self.idle.set()
+                await conn.send(json.dumps(reply))
+        except ConnectionClosed:
+            pass
+        finally:
+            self.metrics.connections -= 1
+            self.fanout.drop(conn)
+
+    async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?")[0]
+        if path == "/ws":
+            return None
+        if path == "/healthz":
+            ok = await self.store.ping()
+            status = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
+            return conn.respond(status, "ok\n" if ok else "database unavailable\n")
+        if path == "/metrics":
+            try:
+                games = await self.store.games_by_status()
+            except Exception:
+                games = {}
+            text = self.metrics.render(games)
+            return _typed(conn.respond(HTTPStatus.OK, text), "text/plain; version=0.0.4")
+        found = BUNDLE_PATH.match(path)
+        if found:
+            return await self._bundle(conn, int(found.group(1)))
+        return conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
+
+    async def _bundle(self, conn: ServerConnection, tournament_id: int) -> Response:
+        try:
+            bundle = await self.competition.bundle(tournament_id)
+        except CompetitionError as exc:
+            return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
+        body = json.dumps(bundle, separators=(",", ":"))
+        return _typed(conn.respond(HTTPStatus.OK, body), "application/json")
+
+
+def _typed(response: Response, content_type: str) -> Response:
+    response.headers["Content-Type"] = content_type
+    return response
+
+
+async def open_store(url: str, attempts: int = 30) -> Store:
+    """Open (and migrate) the database, waiting for it to come up."""
+    for i in range(attempts):
+        try:
+            return await Store.open(url)
+        except (OSError, ConnectionError) as exc:
+            if i == attempts - 1:
+                raise
+            log.warning("database not ready (%s); retrying", exc)
+            await asyncio.sleep(1)
+        except Exception as exc:
+            if i == attempts - 1 or "connect" not in str(exc).lower():
+                raise
+            log.warning("database not ready (%s); retrying", exc)
+            await asyncio.sleep(1)
+    raise RuntimeError("unreachable")
+
+
+async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool = True) -> App:
+    store = await open_store(url)
+    competition = Competition(store, now)
+    await competition.start()
+    if demo and await store.count_tournaments() == 0:
+        t = await competition.create_as_operator(default_demo_spec(now()))
+        log.info("empty database: created demo tournament %s (Gaps, open 24 hours)", t.id)
+    app = App(store, competition, Fanout(competition))
+    store.writer.on_batch = app.metrics.commit_batch.observe
+    return app
+
+
+async def clock(app: App) -> None:
+    while True:
+        try:
+            await app.competition.tick()
+        except Exception:
+            log.exception("lifecycle tick failed")
+        await asyncio.sleep(TICK_S)
+
+
+async def run(
+    host: str,
+    port: int,
+    url: str,
+    *,
+    ready: Callable[[int], None] | None = None,
+    stop: asyncio.Future[Any] | None = None,
+    now: Callable[[], datetime] = utcnow,
+    demo: bool = True,
+) -> None:
+    """Serve until `stop` resolves (or SIGTERM/SIGINT), then shut down gracefully."""
+    app = await build_app(url, now, demo)
+    loop = asyncio.get_running_loop()
+    if stop is None:
+        stop = loop.create_future()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
+    async with serve(
+        app.handler,
+        host,
+        port,
+        process_request=app.process_request,
+        max_size=MAX_FRAME,
+        ping_interval=20,
+        ping_timeout=20,
+        max_queue=32,
+    ) as server:
+        bound = server.sockets[0].getsockname()[1] if server.sockets else port
+        log.info("listening on ws://%s:%s/ws", host, bound)
+        if ready is not None:
+            ready(bound)
+        ticker = loop.create_task(clock(app))
+        await stop
+        await shutdown(server, app, ticker)
+
+
+async def shutdown(server: Server, app: App, ticker: asyncio.Task[None]) -> None:
+    """Stop accepting, let in-flight actions finish, close connections with 1001."""
+    server.server.close()  # no new connections
+    if app.inflight:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(app.idle.wait(), timeout=10)
+    ticker.cancel()
+    server.close()  # closes every connection with 1001 (going away)
+    await server.wait_closed()
+    await app.store.close()
+    log.info("stopped")

@@ -1,0 +1,206 @@
+"""Pydantic models of every client message of protocol v1 (docs/PROTOCOL.md), and replies."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+
+from server.competition import timing
+from server.competition.ranking import Standing
+from server.competition.service import Snapshot
+from server.store.repository import TournamentInfo
+
+ERROR_CODES = (
+    "bad_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "name_taken",
+    "illegal_action",
+    "out_of_sync",
+    "not_open",
+    "closed",
+    "not_revealed",
+    "rate_limited",
+    "internal",
+)
+MAX_ID = 2**31 - 1
+TournamentId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+MessageId = StrictStr | StrictInt
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: Annotated[MessageId, Field(union_mode="left_to_right")] | None = None
+
+
+class Register(_Msg):
+    type: Literal["register"]
+    name: Annotated[StrictStr, Field(max_length=64)]
+
+
+class Auth(_Msg):
+    type: Literal["auth"]
+    token: Annotated[StrictStr, Field(max_length=256)]
+
+
+class Tournaments(_Msg):
+    type: Literal["tournaments"]
+
+
+class CreateTournament(_Msg):
+    type: Literal["create_tournament"]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+    game: Annotated[StrictStr, Field(max_length=32)]
+    options: dict[str, Any] | None = None
+    starts_at: AwareDatetime | None = None
+    ends_at: AwareDatetime
+    time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
+    join_until: AwareDatetime | None = None
+
+
+class CloseTournament(_Msg):
+    type: Literal["close_tournament"]
+    tournament: TournamentId
+
+
+class Join(_Msg):
+    type: Literal["join"]
+    tournament: TournamentId
+
+
+class State(_Msg):
+    type: Literal["state"]
+    tournament: TournamentId
+
+
+class Act(_Msg):
+    type: Literal["act"]
+    tournament: TournamentId
+    seq: Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+    action: dict[str, Any]
+
+
+class Hint(_Msg):
+    type: Literal["hint"]
+    tournament: TournamentId
+
+
+class Subscribe(_Msg):
+    type: Literal["subscribe"]
+    tournament: TournamentId
+
+
+class Unsubscribe(_Msg):
+    type: Literal["unsubscribe"]
+    tournament: TournamentId
+
+
+class RecordRequest(_Msg):
+    type: Literal["record"]
+    tournament: TournamentId
+    player: Annotated[StrictStr, Field(max_length=64)]
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Register
+    | Auth
+    | Tournaments
+    | CreateTournament
+    | CloseTournament
+    | Join
+    | State
+    | Act
+    | Hint
+    | Subscribe
+    | Unsubscribe
+    | RecordRequest
+    | Ping,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = frozenset(
+    m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    for m in (
+        Register,
+        Auth,
+        Tournaments,
+        CreateTournament,
+        CloseTournament,
+        Join,
+        State,
+        Act,
+        Hint,
+        Subscribe,
+        Unsubscribe,
+        RecordRequest,
+        Ping,
+    )
+)
+
+
+# -- replies -----------------------------------------------------------------
+def error(re: Any, code: str, message: str, **extra: Any) -> dict[str, Any]:
+    assert code in ERROR_CODES, code
+    return {"type": "error", "re": re, "code": code, "message": message, **extra}
+
+
+def summary(t: TournamentInfo, seed: str | None) -> dict[str, Any]:
+    """A tournament SUMMARY; `seed` only once closed."""
+    out: dict[str, Any] = {
+        "id": t.id,
+        "name": t.name,
+        "game": t.game,
+        "options": t.options,
+        "commitment": t.commitment,
+        "starts_at": timing.iso(t.starts_at),
+        "ends_at": timing.iso(t.ends_at),
+        "time_limit_s": t.time_limit_s,
+        "join_until": timing.iso(t.join_until),
+        "status": t.status,
+        "entrants": t.entrants,
+        "deal_attempt": t.deal_attempt,
+        "guaranteed": t.guaranteed,
+    }
+    if seed is not None:
+        out["seed"] = seed
+    return out
+
+
+def state_message(snap: Snapshot, re: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": "state",
+        "re": re,
+        "tournament": snap.tournament_id,
+        "game": snap.game,
+        "seq": snap.seq,
+        "status": snap.status,
+        "started_at": timing.iso(snap.started_at),
+        "deadline": timing.iso(snap.deadline),
+        "time_ms": snap.time_ms,
+        "progress": snap.progress,
+        "view": snap.view,
+        "events": snap.events,
+    }
+    if snap.duplicate:
+        out["duplicate"] = True
+    return out
+
+
+def standings_message(tournament_id: int, rows: list[Standing], final: bool) -> dict[str, Any]:
+    return {
+        "type": "standings",
+        "tournament": tournament_id,
+        "final": final,
+        "rows": [r.as_dict() for r in rows],
+    }
+
+
+def iso_or_none(dt: datetime | None) -> str | None:
+    return None if dt is None else timing.iso(dt)

@@ -1,0 +1,202 @@
+"""One connection: parse, authorise, rate-limit and dispatch each message to the competition."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from server.competition import timing
+from server.competition.errors import CompetitionError
+from server.competition.service import Competition, TournamentSpec
+from server.games.base import first_error
+from server.net import protocol
+from server.net.fanout import Fanout
+from server.net.metrics import Metrics
+from server.store.repository import PlayerInfo
+
+log = logging.getLogger("samedeal.session")
+
+RATE_PER_S = 100.0  # sustained messages per second per connection
+RATE_BURST = 200.0  # messages allowed at once
+ABUSE_STRIKES = 500  # rate-limited messages in a row before the connection is closed
+OPEN_TYPES = frozenset({"register", "auth", "ping"})
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Abuse(Exception):
+    """Sustained abuse past the rate limit: close the connection."""
+
+
+class Session:
+    """The state of one connection. `handle` turns one frame into one reply."""
+
+    def __init__(
+        self, competition: Competition, fanout: Fanout, metrics: Metrics, conn: Any
+    ) -> None:
+        self.competition = competition
+        self.fanout = fanout
+        self.metrics = metrics
+        self.conn = conn
+        self.player: PlayerInfo | None = None
+        self.bucket = TokenBucket(RATE_PER_S, RATE_BURST)
+        self.strikes = 0
+
+    async def handle(self, frame: str | bytes) -> dict[str, Any]:
+        """The reply to one frame; raises Abuse when the connection must close."""
+        re = None
+        if not self.bucket.take():
+            self.strikes += 1
+            if self.strikes >= ABUSE_STRIKES:
+                raise Abuse()
+            return protocol.error(None, "rate_limited", "too many messages: slow down")
+        self.strikes = 0
+        if isinstance(frame, bytes):
+            return protocol.error(None, "bad_request", "binary frames are not supported")
+        try:
+            data = json.loads(frame)
+        except (json.JSONDecodeError, RecursionError):
+            return protocol.error(None, "bad_request", "not JSON")
+        if isinstance(data, dict):
+            re = data.get("id") if _valid_id(data.get("id")) else None
+        try:
+            message = protocol.CLIENT_MESSAGE.validate_python(data)
+        except ValidationError as exc:
+            return protocol.error(re, "bad_request", _shape_error(data, exc))
+        started = time.perf_counter()
+        try:
+            reply = await self._dispatch(message)
+        except CompetitionError as exc:
+            if message.type == "act":
+                self.metrics.actions_rejected[exc.code] += 1
+            return protocol.error(re, exc.code, exc.message, **exc.extra)
+        except Exception:
+            log.exception("internal error on %s", message.type)
+            if message.type == "act":
+                self.metrics.actions_rejected["internal"] += 1
+            return protocol.error(re, "internal", "internal error; nothing was changed")
+        if message.type == "act":
+            self.metrics.actions_accepted += 1
+            self.metrics.action_seconds.observe(time.perf_counter() - started)
+        reply["re"] = re
+        return reply
+
+    async def _dispatch(self, m: Any) -> dict[str, Any]:
+        if m.type not in OPEN_TYPES and self.player is None:
+            raise CompetitionError("unauthorized", "authenticate first (auth or register)")
+        handler = getattr(self, f"_on_{m.type}")
+        return await handler(m)
+
+    # -- handlers ----------------------------------------------------------
+    async def _on_ping(self, m: protocol.Ping) -> dict[str, Any]:
+        return {"type": "pong", "server_time": timing.iso(datetime.now(UTC))}
+
+    async def _on_register(self, m: protocol.Register) -> dict[str, Any]:
+        player, token = await self.competition.register(m.name)
+        self.player = player
+        return {
+            "type": "registered",
+            "player": {"id": player.id, "name": player.name},
+            "token": token,
+        }
+
+    async def _on_auth(self, m: protocol.Auth) -> dict[str, Any]:
+        player = await self.competition.authenticate(m.token)
+        self.player = player
+        return {
+            "type": "authed",
+            "player": {"id": player.id, "name": player.name, "admin": player.admin},
+        }
+
+    async def _on_tournaments(self, m: protocol.Tournaments) -> dict[str, Any]:
+        items = []
+        for t in await self.competition.tournament_summaries():
+            seed = await self.competition.revealed_seed(t.id)
+            items.append(protocol.summary(t, seed))
+        return {"type": "tournaments", "items": items}
+
+    async def _on_create_tournament(self, m: protocol.CreateTournament) -> dict[str, Any]:
+        assert self.player is not None
+        spec = TournamentSpec(
+            name=m.name,
+            game=m.game,
+            options=m.options,
+            ends_at=m.ends_at,
+            starts_at=m.starts_at,
+            time_limit_s=m.time_limit_s,
+            join_until=m.join_until,
+        )
+        t = await self.competition.create_tournament(spec, self.player)
+        return {"type": "tournament", "tournament": protocol.summary(t, None)}
+
+    async def _on_close_tournament(self, m: protocol.CloseTournament) -> dict[str, Any]:
+        assert self.player is not None
+        await self.competition.close_tournament(m.tournament, self.player)
+        t = self.competition.tournament(m.tournament)
+        seed = await self.competition.revealed_seed(t.id)
+        return {"type": "tournament", "tournament": protocol.summary(t, seed)}
+
+    async def _on_join(self, m: protocol.Join) -> dict[str, Any]:
+        assert self.player is not None
+        return protocol.state_message(await self.competition.join(self.player, m.tournament))
+
+    async def _on_state(self, m: protocol.State) -> dict[str, Any]:
+        assert self.player is not None
+        return protocol.state_message(await self.competition.state(self.player, m.tournament))
+
+    async def _on_act(self, m: protocol.Act) -> dict[str, Any]:
+        assert self.player is not None
+        snap = await self.competition.act(self.player, m.tournament, m.seq, m.action)
+        return protocol.state_message(snap)
+
+    async def _on_hint(self, m: protocol.Hint) -> dict[str, Any]:
+        assert self.player is not None
+        action, no_moves = await self.competition.hint(self.player, m.tournament)
+        return {"type": "hint", "action": action, "no_moves": no_moves}
+
+    async def _on_subscribe(self, m: protocol.Subscribe) -> dict[str, Any]:
+        rows, final = await self.competition.standings(m.tournament)
+        self.fanout.subscribe(m.tournament, self.conn)
+        return protocol.standings_message(m.tournament, rows, final)
+
+    async def _on_unsubscribe(self, m: protocol.Unsubscribe) -> dict[str, Any]:
+        self.competition.tournament(m.tournament)
+        self.fanout.unsubscribe(m.tournament, self.conn)
+        return {"type": "unsubscribed", "tournament": m.tournament}
+
+    async def _on_record(self, m: protocol.RecordRequest) -> dict[str, Any]:
+        return {"type": "record", "record": await self.competition.record(m.tournament, m.player)}
+
+
+def _valid_id(value: Any) -> bool:
+    return (isinstance(value, str) and len(value) <= 128) or (
+        isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+    )
+
+
+def _shape_error(data: Any, exc: ValidationError) -> str:
+    if not isinstance(data, dict):
+        return "a message is a JSON object"
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in protocol.MESSAGE_TYPES:
+        return f"unknown message type {kind!r}"
+    return f"bad {kind}: {first_error(exc)}"

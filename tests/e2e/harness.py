@@ -1,0 +1,136 @@
+"""A real server in the test's event loop, a controllable clock, and a protocol client."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import serve
+
+from server.competition import timing
+from server.net.app import App, build_app, clock, shutdown
+
+T0 = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
+
+
+class Clock:
+    """The server's only clock, moved by the test."""
+
+    def __init__(self, start: datetime = T0) -> None:
+        self.t = start
+
+    def __call__(self) -> datetime:
+        return timing.now_ms_precision(self.t)
+
+    def advance(self, seconds: float) -> None:
+        self.t += timedelta(seconds=seconds)
+
+
+@dataclass
+class Running:
+    app: App
+    port: int
+    clock: Clock
+    frames: list[str] = field(default_factory=list)  # every frame any test client received
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def tick(self) -> None:
+        await self.app.competition.tick()
+
+    @asynccontextmanager
+    async def client(self) -> AsyncIterator[Client]:
+        async with connect(self.ws_url, max_size=None) as ws:
+            yield Client(ws, self.frames)
+
+    async def admin(self, name: str = "op") -> Client:
+        """A connected, authenticated admin (closed by the test's loop end)."""
+        c = Client(await connect(self.ws_url, max_size=None), self.frames)
+        reg = await c.ok(type="register", name=name)
+        await self.app.store.set_admin(name)
+        await c.ok(type="auth", token=reg["token"])
+        return c
+
+
+@asynccontextmanager
+async def running_server(
+    url: str, clk: Clock | None = None, tick: bool = False
+) -> AsyncIterator[Running]:
+    """Serve on a free port; the lifecycle clock runs only when `tick` is set."""
+    clk = clk or Clock()
+    app = await build_app(url, clk, demo=False)
+    async with serve(
+        app.handler, "127.0.0.1", 0, process_request=app.process_request, max_size=64 * 1024
+    ) as server:
+        port = server.sockets[0].getsockname()[1]
+        ticker = asyncio.get_running_loop().create_task(clock(app) if tick else asyncio.sleep(0))
+        try:
+            yield Running(app, port, clk)
+        finally:
+            await shutdown(server, app, ticker)
+
+
+class Client:
+    """Request/reply over one connection; pushes (no `re`) are kept aside."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, ws: ClientConnection, sink: list[str]) -> None:
+        self.ws = ws
+        self.sink = sink
+        self.pushes: list[dict[str, Any]] = []
+
+    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.sink.append(raw)
+        return json.loads(raw)
+
+    async def send_raw(self, frame: str | bytes) -> dict[str, Any]:
+        await self.ws.send(frame)
+        return await self.recv()
+
+    async def req(self, **msg: Any) -> dict[str, Any]:
+        msg.setdefault("id", next(self._ids))
+        await self.ws.send(json.dumps(msg))
+        while True:
+            reply = await self.recv()
+            if reply.get("re") == msg["id"] and "re" in reply:
+                return reply
+            self.pushes.append(reply)
+
+    async def ok(self, **msg: Any) -> dict[str, Any]:
+        reply = await self.req(**msg)
+        assert reply["type"] != "error", reply
+        return reply
+
+    async def err(self, code: str, **msg: Any) -> dict[str, Any]:
+        reply = await self.req(**msg)
+        assert reply["type"] == "error" and reply["code"] == code, reply
+        return reply
+
+    async def push(self, kind: str, timeout: float = 5) -> dict[str, Any]:
+        """The next pushed message of `kind` (already received or arriving)."""
+        for i, p in enumerate(self.pushes):
+            if p["type"] == kind:
+                return self.pushes.pop(i)
+        while True:
+            m = await self.recv(timeout)
+            if m["type"] == kind and "re" not in m:
+                return m
+            self.pushes.append(m)
+
+    async def close(self) -> None:
+        await self.ws.close()
