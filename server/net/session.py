@@ -25,6 +25,7 @@ RATE_PER_S = 100.0  # sustained messages per second per connection
 RATE_BURST = 200.0  # messages allowed at once
 ABUSE_STRIKES = 500  # rate-limited messages in a row before the connection is closed
 OPEN_TYPES = frozenset({"register", "auth", "ping"})
+_NOT_JSON = object()
 
 
 class TokenBucket:
@@ -64,20 +65,24 @@ class Session:
     async def handle(self, frame: str | bytes) -> dict[str, Any]:
         """The reply to one frame; raises Abuse when the connection must close."""
         re = None
+        data: Any = None
+        if isinstance(frame, str):
+            try:
+                data = json.loads(frame)
+            except (json.JSONDecodeError, RecursionError):
+                data = _NOT_JSON
+        if isinstance(data, dict) and _valid_id(data.get("id")):
+            re = data["id"]
         if not self.bucket.take():
             self.strikes += 1
             if self.strikes >= ABUSE_STRIKES:
                 raise Abuse()
-            return protocol.error(None, "rate_limited", "too many messages: slow down")
+            return protocol.error(re, "rate_limited", "too many messages: slow down")
         self.strikes = 0
         if isinstance(frame, bytes):
             return protocol.error(None, "bad_request", "binary frames are not supported")
-        try:
-            data = json.loads(frame)
-        except (json.JSONDecodeError, RecursionError):
+        if data is _NOT_JSON:
             return protocol.error(None, "bad_request", "not JSON")
-        if isinstance(data, dict):
-            re = data.get("id") if _valid_id(data.get("id")) else None
         try:
             message = protocol.CLIENT_MESSAGE.validate_python(data)
         except ValidationError as exc:

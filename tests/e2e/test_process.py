@@ -1,0 +1,134 @@
+"""The real program: `python -m server` in its own process, its CLI, and its shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.e2e.harness import Client
+
+LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/ws")
+
+
+def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server", "--database-url", url, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+class ServerProcess:
+    def __init__(self, url: str, log: Path) -> None:
+        self.log = log
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "--database-url", url, "serve", "--port", "0"],
+            stdout=subprocess.DEVNULL,
+            stderr=log.open("w"),
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.port = self._wait_port()
+
+    def _wait_port(self) -> int:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = LISTENING.search(self.log.read_text())
+            if found:
+                return int(found.group(1))
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.log.read_text())
+            time.sleep(0.05)
+        raise TimeoutError(self.log.read_text())
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        self.proc.send_signal(sig)
+        return self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'p.db'}"
+
+
+async def test_demo_tournament_play_and_graceful_sigterm(db: str, tmp_path: Path) -> None:
+    server = ServerProcess(db, tmp_path / "server.log")
+    try:
+        async with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+            c = Client(ws, [])
+            await c.ok(type="register", name="newcomer")
+            items = (await c.ok(type="tournaments"))["items"]
+            assert len(items) == 1 and items[0]["name"] == "Demo Gaps"
+            assert items[0]["status"] == "open" and items[0]["game"] == "gaps"
+            st = await c.ok(type="join", tournament=items[0]["id"])
+            st = await c.ok(
+                type="act",
+                tournament=items[0]["id"],
+                seq=1,
+                action={"kind": "move", **st["view"]["legal"][0]},
+            )
+            assert st["seq"] == 1
+            await asyncio.to_thread(server.stop)
+            with pytest.raises(ConnectionClosed) as info:
+                await c.recv(timeout=10)
+            assert info.value.rcvd is not None and info.value.rcvd.code == 1001
+        assert server.proc.returncode == 0
+        assert "stopped" in (tmp_path / "server.log").read_text()
+    finally:
+        if server.proc.poll() is None:
+            server.proc.kill()
+
+
+def test_operator_command_line(db: str, tmp_path: Path) -> None:
+    assert cli(db, "migrate").returncode == 0
+    made = cli(
+        db,
+        "tournament",
+        "create",
+        "--name",
+        "Cli Cup",
+        "--hours",
+        "2",
+        "--options",
+        '{"redeals": 1}',
+        "--time-limit-s",
+        "600",
+    )
+    assert made.returncode == 0, made.stderr
+    t = json.loads(made.stdout)
+    assert t["name"] == "Cli Cup" and t["options"] == {"redeals": 1} and "seed" not in t
+    listed = [json.loads(line) for line in cli(db, "tournament", "list").stdout.splitlines()]
+    assert [x["id"] for x in listed] == [t["id"]]
+    closed = json.loads(cli(db, "tournament", "close", str(t["id"])).stdout)
+    assert closed["status"] == "closed" and len(closed["seed"]) == 64
+    again = cli(db, "tournament", "close", str(t["id"]))
+    assert again.returncode == 1 and "closed" in again.stderr
+    missing = cli(db, "admin", "grant", "nobody")
+    assert missing.returncode == 1 and "no player" in missing.stderr
+    bad = cli(db, "tournament", "create", "--name", "x", "--options", '{"redeals": 7}')
+    assert bad.returncode == 1 and "bad_request" in bad.stderr
+
+
+async def test_admin_grant_over_the_command_line(db: str, tmp_path: Path) -> None:
+    server = ServerProcess(db, tmp_path / "s.log")
+    try:
+        async with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+            c = Client(ws, [])
+            token = (await c.ok(type="register", name="boss"))["token"]
+            granted = await asyncio.to_thread(cli, db, "admin", "grant", "boss")
+            assert granted.returncode == 0, granted.stderr
+            authed = await c.ok(type="auth", token=token)
+            assert authed["player"]["admin"] is True
+    finally:
+        server.stop()

@@ -1,0 +1,349 @@
+"""Every message and every error code of protocol v1, over a real connection."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import timedelta
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from server.net import session as session_mod
+from tests.e2e.harness import T0, Client, running_server
+from tests.e2e.test_tournament import create_msg, http_get
+
+
+@pytest.fixture
+async def srv(sqlite_url):
+    async with running_server(sqlite_url) as running:
+        yield running
+
+
+async def joined(srv, name: str, tid: int) -> tuple[Client, dict]:
+    c = Client(await connect(srv.ws_url), srv.frames)
+    await c.ok(type="register", name=name)
+    return c, await c.ok(type="join", tournament=tid)
+
+
+async def new_tournament(srv, **over) -> int:
+    op = await srv.admin(f"op{len(srv.app.competition.tournaments())}")
+    t = (await op.ok(**create_msg(**over)))["tournament"]
+    await op.close()
+    return t["id"]
+
+
+async def test_register_auth_ping_and_re_echo(srv) -> None:
+    async with srv.client() as c:
+        reg = await c.req(type="register", name="Alice_1", id="abc")
+        assert reg["type"] == "registered" and reg["re"] == "abc"
+        assert reg["player"]["name"] == "Alice_1" and len(reg["token"]) >= 32
+        pong = await c.req(type="ping", id=7)
+        assert pong["type"] == "pong" and pong["re"] == 7 and pong["server_time"].endswith("Z")
+    async with srv.client() as c:
+        authed = await c.ok(type="auth", token=reg["token"])
+        assert authed["player"] == {"id": reg["player"]["id"], "name": "Alice_1", "admin": False}
+        await c.err("name_taken", type="register", name="alice_1")
+        await c.err("unauthorized", type="auth", token="not-a-token")
+
+
+async def test_bad_requests_change_nothing_and_keep_the_connection(srv) -> None:
+    async with srv.client() as c:
+        for frame in (
+            "not json",
+            "[1,2]",
+            '{"type": "fly"}',
+            '{"type": 3}',
+            '"x"',
+            '{"type": "register"}',
+            '{"type": "register", "name": 5}',
+            '{"type": "ping", "extra": 1}',
+            "[" * 100000 + "]" * 10,
+        ):
+            if len(frame) > 60000:
+                continue
+            reply = await c.send_raw(frame)
+            assert reply["type"] == "error" and reply["code"] == "bad_request", (frame, reply)
+        reply = await c.send_raw(b"\x00\x01binary")
+        assert reply["code"] == "bad_request" and "binary" in reply["message"]
+        for bad in ("", "a" * 33, "bad name", "émile", "x/y"):
+            await c.err("bad_request", type="register", name=bad)
+        await c.ok(type="ping")  # still usable
+    assert srv.app.competition.tournaments() == []
+
+
+async def test_unauthorized_until_auth(srv) -> None:
+    async with srv.client() as c:
+        for msg in (
+            {"type": "tournaments"},
+            {"type": "join", "tournament": 1},
+            {"type": "act", "tournament": 1, "seq": 1, "action": {"kind": "resign"}},
+            {"type": "subscribe", "tournament": 1},
+            {"type": "close_tournament", "tournament": 1},
+            {"type": "record", "tournament": 1, "player": "x"},
+        ):
+            await c.err("unauthorized", **msg)
+
+
+async def test_forbidden_for_non_admins(srv) -> None:
+    tid = await new_tournament(srv)
+    c, _ = await joined(srv, "pleb", tid)
+    await c.err("forbidden", **create_msg())
+    await c.err("forbidden", type="close_tournament", tournament=tid)
+    await c.err("forbidden", type="hint", tournament=tid)  # Gaps gives no hints
+    await c.close()
+
+
+async def test_not_found(srv) -> None:
+    tid = await new_tournament(srv)
+    async with srv.client() as c:
+        await c.ok(type="register", name="nf")
+        await c.err("not_found", type="join", tournament=999)
+        await c.err("not_found", type="state", tournament=tid)  # not joined
+        await c.err("not_found", type="act", tournament=tid, seq=1, action={"kind": "resign"})
+        await c.err("not_found", type="subscribe", tournament=42)
+
+
+async def test_act_seq_discipline_and_duplicates(srv) -> None:
+    tid = await new_tournament(srv)
+    c, st = await joined(srv, "seqy", tid)
+    move = {"kind": "move", **st["view"]["legal"][0]}
+    err = await c.err("out_of_sync", type="act", tournament=tid, seq=2, action=move)
+    assert err["expected"] == 1
+    one = await c.ok(type="act", tournament=tid, seq=1, action=move)
+    assert one["seq"] == 1 and "duplicate" not in one
+    again = await c.ok(type="act", tournament=tid, seq=1, action=move)
+    assert again["duplicate"] is True and again["seq"] == 1 and again["view"] == one["view"]
+    other = {"kind": "resign"}
+    err = await c.err("out_of_sync", type="act", tournament=tid, seq=1, action=other)
+    assert err["expected"] == 2
+    entry = next(e for e in await srv.app.store.entries(tid) if e.player_name == "seqy")
+    assert [a.seq for a in await srv.app.store.actions(entry.id)] == [1]
+    await c.close()
+
+
+async def test_illegal_actions_say_why_and_change_nothing(srv) -> None:
+    tid = await new_tournament(srv)
+    c, st = await joined(srv, "illy", tid)
+    grid = st["view"]["grid"]
+    occupied = next((r, k) for r in range(4) for k in range(13) if grid[r][k])
+    err = await c.err(
+        "illegal_action",
+        type="act",
+        tournament=tid,
+        seq=1,
+        action={"kind": "move", "card": "KS", "to": list(occupied)},
+    )
+    assert err["reason"] == "not_a_gap" and "not a gap" in err["message"]
+    err = await c.err(
+        "illegal_action", type="act", tournament=tid, seq=1, action={"kind": "redeal"}
+    )
+    assert err["reason"] == "not_blocked"
+    await c.err(
+        "bad_request",
+        type="act",
+        tournament=tid,
+        seq=1,
+        action={"kind": "move", "card": "ZZ", "to": [0, 0]},
+    )
+    await c.err(
+        "bad_request",
+        type="act",
+        tournament=tid,
+        seq=1,
+        action={"kind": "move", "card": "2S", "to": [-1, 99]},
+    )
+    await c.err("bad_request", type="act", tournament=tid, seq=0, action={"kind": "resign"})
+    await c.err("bad_request", type="act", tournament=tid, seq=10**30, action={"kind": "resign"})
+    st2 = await c.ok(type="state", tournament=tid)
+    assert st2["seq"] == 0 and st2["view"] == st["view"]
+    await c.close()
+
+
+async def test_not_open_before_start_and_closed_after_join_until(srv) -> None:
+    later = await new_tournament(srv, starts_at=(T0 + timedelta(minutes=30)).isoformat())
+    async with srv.client() as c:
+        await c.ok(type="register", name="early")
+        await c.err("not_open", type="join", tournament=later)
+        cutoff = await new_tournament(srv, join_until=(T0 + timedelta(minutes=5)).isoformat())
+        srv.clock.advance(6 * 60)
+        await c.err("closed", type="join", tournament=cutoff)
+        srv.clock.advance(25 * 60)
+        await srv.tick()
+        st = await c.ok(type="join", tournament=later)  # opened by the clock
+        assert st["status"] == "playing"
+
+
+async def test_closed_after_close_and_record_then_available(srv) -> None:
+    tid = await new_tournament(srv)
+    c, st = await joined(srv, "late", tid)
+    await c.err("not_revealed", type="record", tournament=tid, player="late")
+    op = await srv.admin("closer")
+    await op.ok(type="close_tournament", tournament=tid)
+    await op.err("closed", type="close_tournament", tournament=tid)
+    await c.err("closed", type="act", tournament=tid, seq=1, action={"kind": "resign"})
+    again = await c.ok(type="join", tournament=tid)  # joining again returns the state
+    assert again["status"] == "timed_out"
+    rec = (await c.ok(type="record", tournament=tid, player="LATE"))["record"]
+    assert rec["result"]["status"] == "timed_out"
+    await c.err("not_found", type="record", tournament=tid, player="nobody")
+    await op.close()
+    await c.close()
+
+
+async def test_internal_error_when_the_store_fails(srv, monkeypatch) -> None:
+    tid = await new_tournament(srv)
+    c, st = await joined(srv, "unlucky", tid)
+
+    async def broken(*args, **kwargs):
+        raise ConnectionError("database gone")
+
+    monkeypatch.setattr(srv.app.store, "append", broken)
+    err = await c.err("internal", type="act", tournament=tid, seq=1, action={"kind": "resign"})
+    assert "nothing was changed" in err["message"]
+    monkeypatch.undo()
+    st2 = await c.ok(type="state", tournament=tid)
+    assert st2["seq"] == 0 and st2["status"] == "playing"  # not acknowledged, not applied
+    done = await c.ok(type="act", tournament=tid, seq=1, action={"kind": "resign"})
+    assert done["status"] == "resigned"
+    await c.close()
+
+
+async def test_rate_limit_then_close_on_sustained_abuse(srv, monkeypatch) -> None:
+    monkeypatch.setattr(session_mod, "RATE_BURST", 5.0)
+    monkeypatch.setattr(session_mod, "RATE_PER_S", 1.0)
+    monkeypatch.setattr(session_mod, "ABUSE_STRIKES", 20)
+    async with srv.client() as c:
+        codes = []
+        for _ in range(8):
+            codes.append((await c.req(type="ping")).get("code"))
+        assert codes[:5] == [None] * 5 and "rate_limited" in codes
+        with pytest.raises(ConnectionClosed) as info:
+            for _ in range(40):
+                await c.req(type="ping")
+        assert info.value.rcvd.code == 1008
+
+
+async def test_oversized_frame_closes_with_1009(srv) -> None:
+    async with srv.client() as c:
+        await c.ws.send(json.dumps({"type": "register", "name": "x" * 70000}))
+        with pytest.raises(ConnectionClosed) as info:
+            await c.recv()
+        assert info.value.rcvd.code == 1009
+
+
+async def test_http_endpoints(srv) -> None:
+    code, body = await asyncio.to_thread(http_get, f"{srv.http}/healthz")
+    assert code == 200 and body == b"ok\n"
+    tid = await new_tournament(srv)
+    c, st = await joined(srv, "metric", tid)
+    await c.ok(type="act", tournament=tid, seq=1, action={"kind": "move", **st["view"]["legal"][0]})
+    await c.err("out_of_sync", type="act", tournament=tid, seq=5, action={"kind": "resign"})
+    code, body = await asyncio.to_thread(http_get, f"{srv.http}/metrics")
+    text = body.decode()
+    assert code == 200 and "samedeal_actions_accepted_total 1" in text
+    assert 'samedeal_actions_rejected_total{code="out_of_sync"} 1' in text
+    assert "samedeal_connections 1" in text and 'samedeal_games{status="playing"} 1' in text
+    assert "samedeal_action_seconds_count 1" in text
+    code, _ = await asyncio.to_thread(http_get, f"{srv.http}/nope")
+    assert code == 404
+    code, _ = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
+    assert code == 404
+    await c.close()
+
+
+async def test_healthz_503_when_the_database_does_not_answer(srv, monkeypatch) -> None:
+    async def down() -> bool:
+        return False
+
+    monkeypatch.setattr(srv.app.store, "ping", down)
+    code, _ = await asyncio.to_thread(http_get, f"{srv.http}/healthz")
+    assert code == 503
+
+
+async def test_tournament_listing_and_validation(srv) -> None:
+    op = await srv.admin("lister")
+    await op.err("bad_request", **create_msg(game="chess"))
+    await op.err("bad_request", **create_msg(options={"redeals": 9}))
+    await op.err("bad_request", **create_msg(ends_at=(T0 - timedelta(hours=1)).isoformat()))
+    await op.err("bad_request", **create_msg(ends_at="2026-11-30T19:00:00"))  # naive time
+    await op.err("bad_request", **create_msg(time_limit_s=0))
+    t = (await op.ok(**create_msg(options=None)))["tournament"]
+    assert t["options"] == {"redeals": 2} and t["join_until"] == t["ends_at"]
+    items = (await op.ok(type="tournaments"))["items"]
+    assert [i["id"] for i in items] == [t["id"]] and items[0]["entrants"] == 0
+    assert set(items[0]) >= {
+        "id",
+        "name",
+        "game",
+        "options",
+        "commitment",
+        "starts_at",
+        "ends_at",
+        "time_limit_s",
+        "join_until",
+        "status",
+        "entrants",
+    }
+    await op.ok(type="unsubscribe", tournament=t["id"])
+    await op.close()
+
+
+async def test_resume_after_server_restart(sqlite_url) -> None:
+    from tests.e2e.harness import Clock
+
+    clk = Clock()
+    async with running_server(sqlite_url, clk) as srv:
+        tid = await new_tournament(srv)
+        c = Client(await connect(srv.ws_url), srv.frames)
+        token = (await c.ok(type="register", name="phoenix"))["token"]
+        st = await c.ok(type="join", tournament=tid)
+        for _ in range(3):
+            clk.advance(2)
+            st = await c.ok(
+                type="act",
+                tournament=tid,
+                seq=st["seq"] + 1,
+                action={"kind": "move", **st["view"]["legal"][0]},
+            )
+        before = st
+        await c.close()
+    async with running_server(sqlite_url, clk) as srv:  # a new process would do the same
+        c = Client(await connect(srv.ws_url), srv.frames)
+        await c.ok(type="auth", token=token)
+        st = await c.ok(type="state", tournament=tid)
+        assert st["seq"] == 3 and st["view"] == before["view"]
+        assert st["progress"] == before["progress"] and st["started_at"] == before["started_at"]
+        again = await c.ok(type="join", tournament=tid)  # never a second attempt
+        assert again["seq"] == 3 and again["view"] == before["view"]
+        last = before["events"][0]
+        dup = await c.ok(
+            type="act",
+            tournament=tid,
+            seq=3,
+            action={"kind": "move", "card": last["card"], "to": last["to"]},
+        )
+        assert dup["duplicate"] is True
+        nxt = await c.ok(type="act", tournament=tid, seq=4, action={"kind": "resign"})
+        assert nxt["status"] == "resigned" and nxt["seq"] == 4
+        await c.close()
+
+
+async def test_server_down_at_ends_at_closes_on_start(sqlite_url) -> None:
+    from tests.e2e.harness import Clock
+
+    clk = Clock()
+    async with running_server(sqlite_url, clk) as srv:
+        tid = await new_tournament(srv)
+        c, _ = await joined(srv, "sleeper", tid)
+        await c.close()
+    clk.advance(2 * 3600)
+    async with running_server(sqlite_url, clk) as srv:
+        t = srv.app.competition.tournament(tid)
+        assert t.status == "closed" and t.closed_at is not None
+        code, body = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
+        assert code == 200
+        from server.audit.verify import verify_document
+
+        assert verify_document(json.loads(body)).ok
