@@ -177,7 +177,7 @@ async def test_not_open_before_start_and_closed_after_join_until(srv) -> None:
 
 async def test_closed_after_close_and_record_then_available(srv) -> None:
     tid = await new_tournament(srv)
-    c, st = await joined(srv, "late", tid)
+    c, _st = await joined(srv, "late", tid)
     await c.err("not_revealed", type="record", tournament=tid, player="late")
     op = await srv.admin("closer")
     await op.ok(type="close_tournament", tournament=tid)
@@ -194,7 +194,7 @@ async def test_closed_after_close_and_record_then_available(srv) -> None:
 
 async def test_internal_error_when_the_store_fails(srv, monkeypatch) -> None:
     tid = await new_tournament(srv)
-    c, st = await joined(srv, "unlucky", tid)
+    c, _st = await joined(srv, "unlucky", tid)
 
     async def broken(*args, **kwargs):
         raise ConnectionError("database gone")
