@@ -334,7 +334,7 @@ class Competition:
         self._check_playable(t)
         live = await self._live(t.id, player.id)
         async with live.lock:
-            canonical = action.model_dump(mode="json")
+            canonical = action.model_dump(mode="json", by_alias=True)
             if seq != live.seq + 1:
                 if 1 <= seq <= live.seq and live.actions[seq - 1] == canonical:
                     return self._snapshot(t, live, [], duplicate=True)
@@ -377,7 +377,9 @@ class Competition:
             raise CompetitionError("forbidden", f"tournament {t.id} gives no hints")
         live = await self._live(t.id, player.id)
         action = live.state.hint()  # type: ignore[attr-defined]
-        return (None if action is None else action.model_dump(mode="json")), action is None
+        return (None if action is None else action.model_dump(mode="json", by_alias=True)), (
+            action is None
+        )
 
     def _check_playable(self, t: TournamentInfo) -> None:
         if t.status == "closed" or t.id in self._closing:

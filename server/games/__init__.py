@@ -6,7 +6,8 @@ from typing import Any
 
 from server.games.base import GameRules
 from server.games.gaps import GAPS
+from server.games.klondike import KLONDIKE
 
-RULES: dict[str, GameRules[Any, Any]] = {GAPS.name: GAPS}
+RULES: dict[str, GameRules[Any, Any]] = {GAPS.name: GAPS, KLONDIKE.name: KLONDIKE}
 
 __all__ = ["RULES", "GameRules"]
