@@ -231,6 +231,8 @@ class KlondikeState(GameState[KlondikeAction]):
     def _move(self, m: Move) -> tuple[KlondikeState, list[Event]]:
         if m.source == m.to:
             raise IllegalAction("same_place", "a move needs two different places")
+        if m.to == "waste":
+            raise IllegalAction("bad_target", "nothing can be moved onto the waste")
         if m.count != 1 and not (m.source[0] == "t" and m.to[0] == "t"):
             raise IllegalAction("bad_count", "only moves between columns take more than 1 card")
         if m.source == "waste":
