@@ -111,7 +111,7 @@ def test_pass_limits() -> None:
 # -- moves -------------------------------------------------------------------
 def test_alternating_colours_one_lower() -> None:
     s = pos(cols=["|9S", "|8H", "|8C"], waste="8D")
-    after, ev = s.apply(mv("waste", "t0"))
+    after, _ev = s.apply(mv("waste", "t0"))
     assert up(after, 0) == ["9S", "8D"] and after.score == 5 and after.moves == 1
     assert s.apply(mv("t1", "t0"))[0].score == 0  # between columns scores nothing
     refused(s, mv("t2", "t0"), "wrong_card")  # black on black
@@ -147,7 +147,7 @@ def test_to_foundation_from_waste_and_column() -> None:
     s = pos(cols=["3S|AC"], waste="AD")
     a, _ = s.apply(mv("waste", "fD"))
     assert a.found == (0, 1, 0, 0) and a.score == 10
-    b, ev = a.apply(mv("t0", "fC"))
+    b, _ev = a.apply(mv("t0", "fC"))
     assert b.found == (1, 1, 0, 0) and b.score == 25 and up(b, 0) == ["3S"]  # +10, flip +5
     assert b.moves == 2  # the flip is not a move
     refused(s, mv("t0", "fD"), "wrong_card")  # wrong suit
