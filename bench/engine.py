@@ -28,6 +28,20 @@ def gaps_games(n: int, moves: int) -> list[tuple[bytes, int, list[dict[str, Any]
     return games
 
 
+def klondike_games(n: int, moves: int) -> list[tuple[bytes, int, list[dict[str, Any]]]]:
+    from server.games.klondike import KlondikeOptions
+    from tests.klondike_play import random_game
+
+    rnd = random.Random(2027)
+    games = []
+    for i in range(n):
+        seed = rnd.randbytes(32)
+        opts = KlondikeOptions(draw=1)
+        raws = [raw for _, raw in random_game(seed, rnd, opts, moves) if raw is not None]
+        games.append((seed, i + 1, raws))
+    return games
+
+
 def replay_rate(rules: Any, games: list[tuple[bytes, int, list[Any]]], options: Any) -> float:
     """Actions per second applying every game's actions from its deal."""
     count = sum(len(a) for _, _, a in games)
@@ -75,6 +89,13 @@ def main() -> None:
     n_actions = sum(len(a) for _, _, a in raw)
     typed = [replay_rate(gaps, parsed, options) for _ in range(args.runs)]
     from_json = [replay_raw_rate(gaps, raw, options) for _ in range(args.runs)]
+    klondike = RULES["klondike"]
+    k_options = klondike.parse_options({"draw": 1})
+    k_raw = klondike_games(100, 150)
+    k_parsed = [(s, p, [klondike.parse_action(a) for a in acts]) for s, p, acts in k_raw]
+    k_actions = sum(len(a) for _, _, a in k_raw)
+    k_typed = [replay_rate(klondike, k_parsed, k_options) for _ in range(args.runs)]
+    k_json = [replay_raw_rate(klondike, k_raw, k_options) for _ in range(args.runs)]
     verify = [verify_bundle_seconds(1000) for _ in range(max(3, args.runs // 2))]
     lines = [
         "| figure | median | runs |",
@@ -82,6 +103,10 @@ def main() -> None:
         f"| Gaps replay, typed actions ({n_actions} actions, 400 games) "
         f"| {median(typed):,.0f} actions/s | {args.runs} |",
         f"| Gaps replay, parsing each JSON action first | {median(from_json):,.0f} actions/s "
+        f"| {args.runs} |",
+        f"| Klondike replay, typed actions ({k_actions} actions, 100 games) "
+        f"| {median(k_typed):,.0f} actions/s | {args.runs} |",
+        f"| Klondike replay, parsing each JSON action first | {median(k_json):,.0f} actions/s "
         f"| {args.runs} |",
         f"| verify a 1,000-record Gaps bundle (~100 actions each) | {median(verify):.2f} s "
         f"| {len(verify)} |",

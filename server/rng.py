@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
 SEED_BYTES = 32
+_WORDS = struct.Struct(">8I")  # one 32-byte HMAC block = 8 big-endian words
 
 
 def new_seed() -> bytes:
@@ -38,21 +40,20 @@ def parse_seed(seed_hex: str) -> bytes:
 class Stream:
     """The byte stream of one (seed, label), read 4 bytes at a time."""
 
-    __slots__ = ("_blocks", "_buf", "_pos")
+    __slots__ = ("_blocks", "_pos", "_words")
 
     def __init__(self, seed: bytes, label: str) -> None:
         self._blocks = _blocks(seed, label.encode("ascii"))
-        self._buf = b""
+        self._words: tuple[int, ...] = ()
         self._pos = 0
 
     def u32(self) -> int:
-        """The next 4 bytes as an unsigned big-endian integer."""
-        if self._pos + 4 > len(self._buf):
-            self._buf = self._buf[self._pos :] + next(self._blocks)
+        """The next 4 bytes as an unsigned big-endian integer (a block holds 8 of them)."""
+        if self._pos == len(self._words):
+            self._words = _WORDS.unpack(next(self._blocks))
             self._pos = 0
-        x = int.from_bytes(self._buf[self._pos : self._pos + 4], "big")
-        self._pos += 4
-        return x
+        self._pos += 1
+        return self._words[self._pos - 1]
 
     def uniform(self, n: int) -> int:
         """Uniform integer in [0, n) without modulo bias."""

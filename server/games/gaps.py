@@ -260,12 +260,17 @@ class GapsState(GameState[Move | Redeal | Resign]):
         new_grid = tuple(new)
         gaps = list(self.gaps)
         gaps[gaps.index(target)] = source
-        runs = list(self.runs)
-        runs[row] = run_length(new_grid, row)
-        runs[source // COLS] = run_length(new_grid, source // COLS)
-        state = self._next(new_grid, tuple(gaps), tuple(runs))
+        runs = self.runs
+        src_row, src_col = divmod(source, COLS)
+        # A run can only grow at its end (the target) or break where a card left it.
+        if col == runs[row] or src_col < runs[src_row]:
+            changed = list(runs)
+            changed[row] = run_length(new_grid, row)
+            changed[src_row] = run_length(new_grid, src_row)
+            runs = tuple(changed)
+        state = self._next(new_grid, tuple(gaps), runs)
         events: list[Event] = [
-            {"type": "moved", "card": action.card, "from": row_col(source), "to": [row, col]}
+            {"type": "moved", "card": action.card, "from": [src_row, src_col], "to": [row, col]}
         ]
         if state._status is not Status.PLAYING:
             events.append({"type": "ended", "status": state._status.value})

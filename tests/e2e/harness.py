@@ -91,11 +91,13 @@ class Client:
     def __init__(self, ws: ClientConnection, sink: list[str]) -> None:
         self.ws = ws
         self.sink = sink
+        self.received: list[str] = []  # this connection's frames
         self.pushes: list[dict[str, Any]] = []
 
     async def recv(self, timeout: float = 5) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         self.sink.append(raw)
+        self.received.append(raw)
         return json.loads(raw)
 
     async def send_raw(self, frame: str | bytes) -> dict[str, Any]:
