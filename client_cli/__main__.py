@@ -1,20 +1,58 @@
-"""samedeal: the command-line client (players, organisers, auditors)."""
+"""samedeal: the command-line client for players, organisers and auditors."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from client_cli import verify
+from client_cli import config, verify
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="samedeal", description=__doc__)
+    parser.add_argument(
+        "--server",
+        default=None,
+        help=f"server URL (env SAMEDEAL_SERVER; default {config.DEFAULT_SERVER})",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    v = sub.add_parser(
+    p = sub.add_parser("register", help="create a player and save its token")
+    p.add_argument("name")
+    p = sub.add_parser("tournaments", help="list tournaments")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("play", help="play a tournament in the terminal")
+    p.add_argument("id", type=int)
+    p = sub.add_parser("standings", help="show standings (--follow: live)")
+    p.add_argument("id", type=int)
+    p.add_argument("--follow", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("record", help="fetch a player's record (after the close)")
+    p.add_argument("id", type=int)
+    p.add_argument("player")
+    p.add_argument("-o", "--output")
+    p = sub.add_parser("bundle", help="fetch a tournament's bundle (after the close)")
+    p.add_argument("id", type=int)
+    p.add_argument("-o", "--output")
+    p = sub.add_parser(
         "verify", help="check a record or bundle offline (exit 0 ok, 1 differs, 2 unreadable)"
     )
-    v.add_argument("file")
+    p.add_argument("file")
+    p = sub.add_parser("create", help="create a tournament (admin)")
+    p.add_argument("--name", required=True)
+    p.add_argument("--game", choices=["gaps", "klondike"], default="gaps")
+    p.add_argument("--options", default="{}", help="JSON, e.g. '{\"redeals\": 2}'")
+    p.add_argument("--starts-at")
+    p.add_argument("--ends-at")
+    p.add_argument("--hours", type=float, default=1.0)
+    p.add_argument("--time-limit-s", type=int)
+    p.add_argument("--join-until")
+    p = sub.add_parser("close", help="close a tournament now (admin)")
+    p.add_argument("id", type=int)
+    p = sub.add_parser("bot", help="run bot players in a tournament")
+    p.add_argument("--tournament", type=int, required=True)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
+    p.add_argument("--think-ms", type=int, default=0)
     return parser
 
 
@@ -22,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "verify":
         return verify.run(args.file)
-    return 2
+    args.server = config.server_url(args.server)
+    from client_cli import commands
+
+    if args.command == "play":
+        return commands.play(args, sys.stdout)
+    return commands.dispatch(args, sys.stdout)
 
 
 if __name__ == "__main__":

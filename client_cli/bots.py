@@ -1,0 +1,170 @@
+"""Bots: players that register, join and play to the end over real connections.
+
+They are the demo and the load generator. Gaps strategies: `random` (any legal
+move) and `greedy` (extend runs, keep runs whole, avoid feeding kings, redeal only
+when blocked). Klondike bots play what the view allows and give up after a whole
+unproductive pass through the stock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from client_cli.connection import Connection, ServerError
+from server.games import cards
+from server.games.klondike import fits_column
+
+KING = 12
+
+
+@dataclass
+class BotResult:
+    name: str
+    status: str
+    progress: dict[str, int]
+    actions: int
+    errors: int
+    time_ms: int
+
+
+def gaps_choice(view: dict[str, Any], strategy: str, rnd: random.Random) -> dict[str, Any]:
+    """The next Gaps action for a view: a move, or a redeal when blocked."""
+    legal = view["legal"]
+    if not legal:
+        return {"kind": "redeal"}
+    if strategy == "random":
+        return {"kind": "move", **rnd.choice(legal)}
+    grid = view["grid"]
+    runs = [_run(row) for row in grid]
+    where = {grid[r][c]: (r, c) for r in range(4) for c in range(13) if grid[r][c]}
+
+    def value(move: dict[str, Any]) -> float:
+        r, c = move["to"]
+        sr, sc = where[move["card"]]
+        score = rnd.random()
+        if c == runs[r]:
+            score += 100  # extends a run from column 0
+        if sc < runs[sr]:
+            score -= 200  # would break a run
+        if sc > 0 and grid[sr][sc - 1] and grid[sr][sc - 1][0] == "K":
+            score -= 30  # the new gap would sit after a King: dead
+        if move["card"][0] == "K" and c < 12 and grid[r][c + 1] is None:
+            score -= 20  # a King placed before a gap kills it
+        return score
+
+    return {"kind": "move", **max(legal, key=value)}
+
+
+def _run(row: list[str | None]) -> int:
+    first = row[0]
+    if first is None or first[0] != "2":
+        return 0
+    n, card = 1, cards.parse(first)
+    while n < 12 and row[n] is not None and cards.parse(row[n]) == card + n:
+        n += 1
+    return n
+
+
+def klondike_choice(view: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+    """A sensible Klondike action from what the view shows; draw when nothing else."""
+    found = view["foundations"]
+    cols = view["tableau"]
+    waste = view["waste"][-1] if view["waste"] else None
+
+    def goes_up(code: str) -> bool:
+        top = found[code[1]]
+        return cards.rank(cards.parse(code)) == (
+            0 if top is None else cards.rank(cards.parse(top)) + 1
+        )
+
+    def fits(code: str, t: int) -> bool:
+        return fits_column(cards.parse(code), tuple(cards.parse(c) for c in cols[t]["up"]))
+
+    for i, col in enumerate(cols):
+        if col["up"] and goes_up(col["up"][-1]):
+            return {"kind": "move", "from": f"t{i}", "to": "f" + col["up"][-1][1]}
+    if waste and goes_up(waste):
+        return {"kind": "move", "from": "waste", "to": "f" + waste[1]}
+    for i, col in enumerate(cols):
+        if col["up"] and (col["down"] or col["up"][0][0] != "K"):
+            for t in range(7):
+                if t != i and fits(col["up"][0], t):
+                    return {"kind": "move", "from": f"t{i}", "to": f"t{t}", "count": len(col["up"])}
+    if waste:
+        for t in range(7):
+            if fits(waste, t):
+                return {"kind": "move", "from": "waste", "to": f"t{t}"}
+    return {"kind": "draw"}
+
+
+async def play_bot(
+    url: str,
+    tournament: int,
+    name: str,
+    strategy: str = "greedy",
+    think_ms: int = 0,
+    seed: int | None = None,
+    max_actions: int = 5000,
+) -> BotResult:
+    """Register `name`, join, play until the game ends (or max_actions), return the result."""
+    rnd = random.Random(seed)
+    async with Connection(url) as conn:
+        token = (await conn.call("register", name=name))["token"]
+        conn.token = token
+        state = await conn.call("join", tournament=tournament)
+        acted = errors = idle = 0
+        last_cards_home = -1
+        while state["status"] == "playing" and acted < max_actions:
+            view = state["view"]
+            if state["game"] == "gaps":
+                action = gaps_choice(view, strategy, rnd)
+            else:
+                home = state["progress"]["cards_home"]
+                idle = 0 if home != last_cards_home else idle + 1
+                last_cards_home = home
+                stuck = idle > 2 * (view["stock"] + view["waste_count"]) + 10
+                action = {"kind": "resign"} if stuck else klondike_choice(view, rnd)
+            if think_ms:
+                await asyncio.sleep(think_ms / 1000)
+            try:
+                state = await conn.call(
+                    "act", tournament=tournament, seq=state["seq"] + 1, action=action
+                )
+                acted += 1
+            except ServerError as exc:
+                errors += 1
+                if exc.code != "illegal_action" or errors > 50:
+                    break
+                if state["game"] == "klondike":
+                    state = await conn.call(
+                        "act", tournament=tournament, seq=state["seq"] + 1, action={"kind": "draw"}
+                    )
+        return BotResult(name, state["status"], state["progress"], acted, errors, state["time_ms"])
+
+
+async def run_bots(
+    url: str,
+    tournament: int,
+    players: int,
+    strategy: str = "greedy",
+    think_ms: int = 0,
+    prefix: str | None = None,
+) -> list[BotResult]:
+    """N bots at once; each reports its result (an exception becomes an 'error' result)."""
+    prefix = prefix or f"bot{secrets.token_hex(3)}"
+    tasks = [
+        play_bot(url, tournament, f"{prefix}-{i}", strategy, think_ms, seed=i)
+        for i in range(players)
+    ]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    out = []
+    for i, r in enumerate(results):
+        if isinstance(r, BaseException):
+            out.append(BotResult(f"{prefix}-{i}", f"error: {r}", {}, 0, 1, 0))
+        else:
+            out.append(r)
+    return out

@@ -1,0 +1,218 @@
+"""The subcommands of `samedeal`: each is one async function over the protocol."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import urllib.error
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, TextIO
+
+from client_cli import config
+from client_cli.bots import run_bots
+from client_cli.connection import Connection, ServerError
+
+
+def authed(args: argparse.Namespace) -> Connection:
+    """A connection that authenticates with the saved token for this server."""
+    saved = config.token_for(args.server)
+    if saved is None:
+        raise SystemExit(f"no saved token for {args.server}: run `samedeal register NAME` first")
+    return Connection(args.server, token=saved[1])
+
+
+def http_url(ws_url: str, path: str) -> str:
+    base = ws_url.replace("wss://", "https://").replace("ws://", "http://")
+    return base.rsplit("/ws", 1)[0] + path
+
+
+def write_json(data: Any, target: str | None, out: TextIO) -> None:
+    text = json.dumps(data, indent=1)
+    if target:
+        Path(target).write_text(text + "\n", encoding="utf-8")
+        print(f"written: {target}", file=out)
+    else:
+        print(text, file=out)
+
+
+async def register(args: argparse.Namespace, out: TextIO) -> int:
+    async with Connection(args.server) as conn:
+        reply = await conn.call("register", name=args.name)
+    path = config.save_token(args.server, reply["player"]["name"], reply["token"])
+    print(
+        f"registered {reply['player']['name']} (id {reply['player']['id']}); token saved in {path}",
+        file=out,
+    )
+    return 0
+
+
+async def tournaments(args: argparse.Namespace, out: TextIO) -> int:
+    async with authed(args) as conn:
+        items = (await conn.call("tournaments"))["items"]
+    if args.json:
+        write_json(items, None, out)
+        return 0
+    print(f"{'id':>4}  {'name':<24} {'game':<9} {'status':<9} {'entrants':>8}  ends_at", file=out)
+    for t in items:
+        print(
+            f"{t['id']:>4}  {t['name'][:24]:<24} {t['game']:<9} {t['status']:<9} "
+            f"{t['entrants']:>8}  {t['ends_at']}",
+            file=out,
+        )
+    return 0
+
+
+def standings_table(msg: dict[str, Any]) -> str:
+    """A plain-text standings table."""
+    head = f"tournament {msg['tournament']} — {'final' if msg['final'] else 'live'}"
+    lines = [
+        head,
+        f"{'rank':>4}  {'player':<20} {'status':<10} {'progress':>8} {'resets':>6} "
+        f"{'time':>10} {'score':>6}",
+    ]
+    for r in msg["rows"]:
+        lines.append(
+            f"{r['rank']:>4}  {r['player'][:20]:<20} {r['status']:<10} "
+            f"{r['progress']:>8} {r['resets']:>6} {r['time_ms'] / 1000:>9.1f}s "
+            f"{r['score']:>6}"
+        )
+    return "\n".join(lines)
+
+
+async def standings(args: argparse.Namespace, out: TextIO) -> int:
+    async with authed(args) as conn:
+        msg = await conn.call("subscribe", tournament=args.id)
+        if args.json and not args.follow:
+            write_json(msg, None, out)
+            return 0
+        if not args.follow:
+            print(standings_table(msg), file=out)
+            return 0
+        return await _follow(conn, msg, out, args.json)
+
+
+async def _follow(conn: Connection, msg: dict[str, Any], out: TextIO, as_json: bool) -> int:
+    """Redraw the table in place on every push until the tournament closes."""
+    from rich.console import Console
+    from rich.live import Live
+    from rich.text import Text
+
+    console = Console(file=out)
+    with Live(Text(standings_table(msg)), console=console, auto_refresh=False) as live:
+        while True:
+            push = await conn.pushes.get()
+            if push["type"] == "standings":
+                msg = push
+                live.update(Text(standings_table(msg)), refresh=True)
+                if as_json:
+                    print(json.dumps(msg), file=out)
+            elif push["type"] == "closed":
+                live.update(
+                    Text(standings_table(msg) + f"\nclosed; seed {push['seed']}"), refresh=True
+                )
+                return 0
+
+
+async def record(args: argparse.Namespace, out: TextIO) -> int:
+    async with authed(args) as conn:
+        rec = (await conn.call("record", tournament=args.id, player=args.player))["record"]
+    write_json(rec, args.output, out)
+    return 0
+
+
+async def bundle(args: argparse.Namespace, out: TextIO) -> int:
+    url = http_url(args.server, f"/tournaments/{args.id}/bundle.json")
+    try:
+        body = await asyncio.to_thread(_get, url)
+    except urllib.error.HTTPError as exc:
+        print(f"{url}: HTTP {exc.code} (not closed yet?)", file=sys.stderr)
+        return 1
+    write_json(json.loads(body), args.output, out)
+    return 0
+
+
+def _get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return r.read()
+
+
+async def create(args: argparse.Namespace, out: TextIO) -> int:
+    starts = datetime.fromisoformat(args.starts_at) if args.starts_at else datetime.now(UTC)
+    ends = (
+        datetime.fromisoformat(args.ends_at)
+        if args.ends_at
+        else starts + timedelta(hours=args.hours)
+    )
+    msg: dict[str, Any] = {
+        "name": args.name,
+        "game": args.game,
+        "options": json.loads(args.options),
+        "ends_at": ends.isoformat(),
+    }
+    if args.starts_at:  # otherwise the server's own now
+        msg["starts_at"] = starts.isoformat()
+    if args.time_limit_s:
+        msg["time_limit_s"] = args.time_limit_s
+    if args.join_until:
+        msg["join_until"] = args.join_until
+    async with authed(args) as conn:
+        t = (await conn.call("create_tournament", **msg))["tournament"]
+    write_json(t, None, out)
+    return 0
+
+
+async def close(args: argparse.Namespace, out: TextIO) -> int:
+    async with authed(args) as conn:
+        t = (await conn.call("close_tournament", tournament=args.id))["tournament"]
+    write_json(t, None, out)
+    return 0
+
+
+async def bot(args: argparse.Namespace, out: TextIO) -> int:
+    results = await run_bots(
+        args.server, args.tournament, args.players, args.strategy, args.think_ms
+    )
+    for r in results:
+        print(
+            f"{r.name:<20} {r.status:<10} actions {r.actions:>4} errors {r.errors} "
+            f"progress {json.dumps(r.progress)}",
+            file=out,
+        )
+    return 0 if all(not r.status.startswith("error") for r in results) else 1
+
+
+def play(args: argparse.Namespace, out: TextIO) -> int:
+    from client_cli.tui.app import PlayApp
+
+    saved = config.token_for(args.server)
+    if saved is None:
+        raise SystemExit(f"no saved token for {args.server}: run `samedeal register NAME` first")
+    PlayApp(args.server, saved[1], args.id).run()
+    return 0
+
+
+ASYNC_COMMANDS = {
+    "register": register,
+    "tournaments": tournaments,
+    "standings": standings,
+    "record": record,
+    "bundle": bundle,
+    "create": create,
+    "close": close,
+    "bot": bot,
+}
+
+
+def dispatch(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        return asyncio.run(ASYNC_COMMANDS[args.command](args, out))
+    except ServerError as exc:
+        print(f"error: {exc.code}: {exc.message}", file=sys.stderr)
+        return 1
+    except (OSError, ConnectionError) as exc:
+        print(f"cannot reach {args.server}: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,114 @@
+"""A protocol-v1 client: request/reply by id, pushes on a queue, reconnect and re-auth."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+
+class ServerError(Exception):
+    """An error reply: `code` is the protocol's error code."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        super().__init__(f"{reply.get('code')}: {reply.get('message')}")
+        self.code = str(reply.get("code"))
+        self.message = str(reply.get("message"))
+        self.reply = reply
+
+
+class Connection:
+    """One logical connection to a server. Reconnects (and re-authenticates) by itself."""
+
+    def __init__(self, url: str, token: str | None = None, retries: int = 10) -> None:
+        self.url = url
+        self.token = token
+        self.retries = retries
+        self.pushes: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._ws: ClientConnection | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self.reconnects = 0
+
+    async def __aenter__(self) -> Connection:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        delay = 0.1
+        for attempt in range(self.retries + 1):
+            try:
+                self._ws = await connect(self.url, max_size=None, open_timeout=5)
+                break
+            except (TimeoutError, OSError):
+                if attempt == self.retries:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
+        self._reader = asyncio.get_running_loop().create_task(self._read(self._ws))
+        if self.token is not None:
+            await self.request({"type": "auth", "token": self.token}, reconnect=False)
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        if self._ws is not None:
+            await self._ws.close()
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for raw in ws:
+                msg = json.loads(raw)
+                fut = self._waiting.pop(msg["re"], None) if "re" in msg else None
+                if fut is not None and not fut.done():
+                    fut.set_result(msg)
+                elif "re" not in msg:
+                    self.pushes.put_nowait(msg)
+        except ConnectionClosed:
+            pass
+        finally:
+            for fut in self._waiting.values():
+                if not fut.done():
+                    fut.set_exception(ConnectionError("connection lost"))
+            self._waiting.clear()
+
+    async def request(self, msg: dict[str, Any], reconnect: bool = True) -> dict[str, Any]:
+        """Send and wait for the reply; raise ServerError on an error reply. After a lost
+        connection it reconnects once and sends again (acts are idempotent by seq)."""
+        for attempt in (1, 2):
+            try:
+                return await self._send(msg)
+            except (ConnectionError, ConnectionClosed):
+                if not reconnect or attempt == 2:
+                    raise
+                async with self._lock:
+                    self.reconnects += 1
+                    await self.connect()
+        raise AssertionError("unreachable")
+
+    async def _send(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if self._ws is None:
+            raise ConnectionError("not connected")
+        msg_id = next(self._ids)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[msg_id] = fut
+        await self._ws.send(json.dumps({**msg, "id": msg_id}))
+        reply = await fut
+        if reply.get("type") == "error":
+            raise ServerError(reply)
+        return reply
+
+    async def call(self, type_: str, **fields: Any) -> dict[str, Any]:
+        return await self.request({"type": type_, **fields})

@@ -1,0 +1,259 @@
+"""`samedeal play`: a full-screen Textual client for Gaps and Klondike.
+
+Gaps: Left/Right select a gap, the status line shows the card that fits, Enter plays
+it; or type a card code (6H, 10h, 6♥). `redeal` when blocked; `resign` asks to confirm.
+Klondike: `d` draw, `a` auto, `h` hint, `t3 t5 2` (from, to, count), `w t2`, `t0 f`.
+The server's reason is shown for every refused action. Reconnects by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input, Static
+
+from client_cli.connection import Connection, ServerError
+from client_cli.tui import render
+from server.games import cards
+
+
+class PlayApp(App[None]):
+    CSS = """
+    #board { width: 1fr; padding: 1 2; }
+    #side { width: 32; border-left: solid $primary; padding: 0 1; }
+    #status, #message, #clock { height: auto; padding: 0 2; }
+    #message { color: $error; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "select(-1)", "prev gap", priority=True),
+        Binding("right", "select(1)", "next gap", priority=True),
+        Binding("ctrl+q", "quit", "quit", priority=True),
+    ]
+
+    def __init__(self, server: str, token: str, tournament: int) -> None:
+        super().__init__()
+        self.server_url, self.token, self.tournament = server, token, tournament
+        self.conn: Connection | None = None
+        self.state: dict[str, Any] | None = None
+        self.standings: dict[str, Any] | None = None
+        self.me = ""
+        self.selected: tuple[int, int] | None = None
+        self.confirming_resign = False
+        self._pump: asyncio.Task[None] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical():
+                yield Static("connecting…", id="board")
+                yield Static("", id="status")
+                yield Static("", id="clock")
+                yield Static("", id="message")
+                yield Input(placeholder="card code, redeal, resign — or d/a/h, t3 t5 2", id="cmd")
+            yield Static("", id="side")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.conn = Connection(self.server_url, token=self.token)
+        await self.conn.connect()
+        authed = await self.conn.call("auth", token=self.token)
+        self.me = authed["player"]["name"]
+        await self._resync()
+        self._pump = asyncio.get_running_loop().create_task(self._pushes())
+        self.set_interval(1.0, self._tick)
+        self.query_one("#cmd", Input).focus()
+
+    async def on_unmount(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+        if self.conn is not None:
+            await self.conn.close()
+
+    async def _resync(self) -> None:
+        """Join (or resume) and subscribe: the server's state is the truth."""
+        assert self.conn is not None
+        self.state = await self.conn.call("join", tournament=self.tournament)
+        self.standings = await self.conn.call("subscribe", tournament=self.tournament)
+        self._select_default()
+        self.refresh_view()
+
+    async def _pushes(self) -> None:
+        assert self.conn is not None
+        while True:
+            msg = await self.conn.pushes.get()
+            if msg["type"] == "standings":
+                self.standings = msg
+            elif msg["type"] == "closed":
+                self.message(f"tournament closed; seed {msg['seed'][:16]}…")
+                await self._resync()
+            self.refresh_view()
+
+    # -- showing ---------------------------------------------------------
+    def refresh_view(self) -> None:
+        if self.state is None:
+            return
+        board = self.query_one("#board", Static)
+        status = self.query_one("#status", Static)
+        if self.state["game"] == "gaps":
+            board.update(render.gaps_grid(self.state["view"], self.selected))
+            status.update(render.gaps_status(self.state, self.selected))
+        else:
+            board.update(render.klondike_table(self.state["view"]))
+            status.update(render.klondike_status(self.state))
+        self.query_one("#side", Static).update(render.standings_text(self.standings, self.me))
+        self._tick()
+
+    def _tick(self) -> None:
+        if self.state is None:
+            return
+        st = self.state
+        if st["status"] == "playing":
+            started = datetime.fromisoformat(st["started_at"])
+            elapsed = (datetime.now(UTC) - started).total_seconds()
+        else:
+            elapsed = st["time_ms"] / 1000
+        self.query_one("#clock", Static).update(
+            f"time {elapsed:7.1f}s   deadline {st['deadline']}   status {st['status']}"
+        )
+
+    def message(self, text: str) -> None:
+        self.query_one("#message", Static).update(text)
+
+    # -- gap selection ---------------------------------------------------
+    def _gaps(self) -> list[tuple[int, int]]:
+        if self.state is None or self.state["game"] != "gaps":
+            return []
+        grid = self.state["view"]["grid"]
+        return [(r, c) for r in range(4) for c in range(13) if grid[r][c] is None]
+
+    def _select_default(self) -> None:
+        gaps = self._gaps()
+        targets = [tuple(m["to"]) for m in (self.state or {}).get("view", {}).get("legal", [])]
+        if self.selected not in gaps:
+            self.selected = next((g for g in gaps if g in targets), gaps[0] if gaps else None)
+
+    def action_select(self, step: int) -> None:
+        gaps = self._gaps()
+        if not gaps:
+            return
+        i = gaps.index(self.selected) if self.selected in gaps else -1
+        self.selected = gaps[(i + step) % len(gaps)]
+        self.refresh_view()
+
+    # -- commands --------------------------------------------------------
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        action = self.parse_command(text)
+        if action is not None:
+            await self.act(action)
+
+    def parse_command(self, text: str) -> dict[str, Any] | None:
+        """The action a typed line means, or None (with a message saying why)."""
+        assert self.state is not None
+        low = text.lower()
+        if self.confirming_resign:
+            self.confirming_resign = False
+            if low in ("y", "yes"):
+                return {"kind": "resign"}
+            self.message("resign cancelled")
+            return None
+        if low == "resign":
+            self.confirming_resign = True
+            self.message("resign? type yes to confirm")
+            return None
+        if self.state["game"] == "gaps":
+            return self._gaps_command(text, low)
+        return self._klondike_command(low)
+
+    def _gaps_command(self, text: str, low: str) -> dict[str, Any] | None:
+        assert self.state is not None
+        if low == "redeal":
+            return {"kind": "redeal"}
+        legal = self.state["view"]["legal"]
+        if not text:
+            fits = [m for m in legal if self.selected and tuple(m["to"]) == self.selected]
+            if not fits:
+                self.message("the selected gap takes nothing")
+                return None
+            return {"kind": "move", **fits[0]}
+        try:
+            code = cards.code(cards.parse(text))
+        except ValueError as exc:
+            self.message(str(exc))
+            return None
+        moves = [m for m in legal if m["card"] == code]
+        if not moves:
+            self.message(f"{code} fits no gap")
+            return None
+        chosen = next((m for m in moves if tuple(m["to"]) == self.selected), moves[0])
+        return {"kind": "move", **chosen}
+
+    def _klondike_command(self, low: str) -> dict[str, Any] | None:
+        words = low.split()
+        if low in ("d", "draw"):
+            return {"kind": "draw"}
+        if low in ("a", "auto"):
+            return {"kind": "auto"}
+        if low in ("h", "hint"):
+            asyncio.get_running_loop().create_task(self._hint())
+            return None
+        if len(words) in (2, 3):
+            src = "waste" if words[0] in ("w", "waste") else words[0]
+            dst = words[1]
+            if dst == "f" and self.state is not None:
+                dst = self._foundation_for(src)
+            move: dict[str, Any] = {"kind": "move", "from": src, "to": _place(dst)}
+            if len(words) == 3 and words[2].isdigit():
+                move["count"] = int(words[2])
+            return move
+        self.message("commands: d, a, h, resign, or FROM TO [COUNT] (t0..t6, w, f, fH…)")
+        return None
+
+    def _foundation_for(self, src: str) -> str:
+        assert self.state is not None
+        view = self.state["view"]
+        if src == "waste":
+            top = view["waste"][-1] if view["waste"] else None
+        else:
+            up = view["tableau"][int(src[1])]["up"] if src[1:].isdigit() else []
+            top = up[-1] if up else None
+        return "f" + (top[1] if top else "C")
+
+    async def _hint(self) -> None:
+        assert self.conn is not None
+        try:
+            hint = await self.conn.call("hint", tournament=self.tournament)
+        except ServerError as exc:
+            self.message(exc.message)
+            return
+        self.message(f"hint: {hint['action']}" if hint["action"] else "no moves")
+
+    async def act(self, action: dict[str, Any]) -> None:
+        assert self.conn is not None and self.state is not None
+        try:
+            self.state = await self.conn.call(
+                "act", tournament=self.tournament, seq=self.state["seq"] + 1, action=action
+            )
+            self.message("")
+        except ServerError as exc:
+            self.message(exc.message)
+            if exc.code == "out_of_sync":
+                await self._resync()
+        except ConnectionError:
+            self.message("connection lost; reconnecting…")
+            await self._resync()
+        self._select_default()
+        self.refresh_view()
+
+
+def _place(word: str) -> str:
+    if word in ("w", "waste"):
+        return "waste"
+    if word.startswith("f") and len(word) == 2:
+        return "f" + word[1].upper()
+    return word

@@ -1,0 +1,75 @@
+"""The play TUI driven headless through a whole Gaps game against a real server."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from textual.widgets import Static
+
+from client_cli.tui.app import PlayApp
+from tests.e2e.harness import T0, running_server
+from tests.e2e.test_tournament import create_msg
+
+
+def shown(app: PlayApp, widget: str) -> str:
+    return str(app.query_one(f"#{widget}", Static).content)
+
+
+async def test_whole_gaps_game_in_the_tui(sqlite_url) -> None:
+    async with running_server(sqlite_url) as srv:
+        op = await srv.admin()
+        t = await op.ok(
+            **create_msg(options={"redeals": 1}, ends_at=(T0 + timedelta(hours=2)).isoformat())
+        )
+        tid = t["tournament"]["id"]
+        async with srv.client() as c:
+            token = (await c.ok(type="register", name="tui_player"))["token"]
+        app = PlayApp(srv.ws_url, token, tid)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert "in place" in shown(app, "status")
+            board = shown(app, "board")
+            assert "··" in board or "××" in board  # gaps are marked
+            assert "tui_player" in shown(app, "side")
+            # a refused action shows the server's reason
+            occupied = next(code for row in app.state["view"]["grid"] for code in row if code)
+            await pilot.press(*occupied, "enter")
+            await pilot.pause()
+            assert shown(app, "message") != ""
+            # select a gap with the keys, see the card that fits, confirm with Enter
+            moves = 0
+            redealt = False
+            while app.state["status"] == "playing" and moves < 120:
+                view = app.state["view"]
+                if view["blocked"]:
+                    assert "blocked" in shown(app, "status")
+                    await pilot.press(*"redeal", "enter")
+                    await pilot.pause()
+                    redealt = True
+                    assert app.state["progress"]["redeals_used"] == 1
+                    continue
+                move = next((m for m in view["legal"] if m["to"][1] != 0), view["legal"][0])
+                target = tuple(move["to"])
+                seq = app.state["seq"]
+                if moves < 15:  # select the gap with the keys, read the fitting card, Enter
+                    for _ in range(8):
+                        if app.selected == target:
+                            break
+                        await pilot.press("right")
+                    assert f"takes {move['card']}" in shown(app, "status")
+                    await pilot.press("enter")
+                else:  # type the card code
+                    await pilot.press(*move["card"], "enter")
+                await pilot.pause()
+                assert app.state["seq"] == seq + 1
+                moves += 1
+            if app.state["status"] == "playing":  # a long shuffle of 2s: resign, with confirmation
+                await pilot.press(*"resign", "enter")
+                await pilot.pause()
+                assert "confirm" in shown(app, "message")
+                await pilot.press(*"yes", "enter")
+                await pilot.pause()
+            assert app.state["status"] in ("won", "lost", "resigned")
+            assert "game over" in shown(app, "status")
+            assert redealt or app.state["status"] != "lost"
+        await op.close()
