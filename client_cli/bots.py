@@ -98,7 +98,13 @@ def klondike_choice(view: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
         for t in range(7):
             if fits(waste, t):
                 return {"kind": "move", "from": "waste", "to": f"t{t}"}
-    return {"kind": "draw"}
+    return fallback(view)
+
+
+def fallback(view: dict[str, Any]) -> dict[str, Any]:
+    """Draw while the stock (or a recycle) allows; otherwise give up."""
+    can_draw = view["stock"] or (view["waste_count"] and view["recycles_left"] != 0)
+    return {"kind": "draw"} if can_draw else {"kind": "resign"}
 
 
 async def play_bot(
@@ -141,7 +147,10 @@ async def play_bot(
                     break
                 if state["game"] == "klondike":
                     state = await conn.call(
-                        "act", tournament=tournament, seq=state["seq"] + 1, action={"kind": "draw"}
+                        "act",
+                        tournament=tournament,
+                        seq=state["seq"] + 1,
+                        action=fallback(state["view"]),
                     )
         return BotResult(name, state["status"], state["progress"], acted, errors, state["time_ms"])
 
