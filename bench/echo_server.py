@@ -32,6 +32,7 @@ async def main() -> None:
         args.port,
         max_size=64 * 1024,
         ping_interval=20,
+        compression=None,
         ping_timeout=20,
         max_queue=32,
     ) as server:

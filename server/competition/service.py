@@ -75,6 +75,12 @@ class LiveGame:
     status: str
     time_ms: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    started_iso: str = ""
+    deadline_iso: str = ""
+
+    def __post_init__(self) -> None:
+        self.started_iso = timing.iso(self.entry.started_at)
+        self.deadline_iso = timing.iso(self.entry.deadline)
 
     @property
     def seq(self) -> int:
@@ -100,6 +106,8 @@ class Snapshot:
     view: dict[str, Any]
     events: list[dict[str, Any]]
     duplicate: bool = False
+    started_iso: str = ""
+    deadline_iso: str = ""
 
 
 class Competition:
@@ -464,6 +472,8 @@ class Competition:
             view=live.state.view(),
             events=events,
             duplicate=duplicate,
+            started_iso=live.started_iso,
+            deadline_iso=live.deadline_iso,
         )
 
     # -- standings and records ------------------------------------------

@@ -15,7 +15,10 @@ def now_ms_precision(now: datetime) -> datetime:
 def iso(dt: datetime) -> str:
     """ISO 8601 UTC with milliseconds and a Z, e.g. 2026-11-30T18:02:11.250Z."""
     dt = dt.astimezone(UTC)
-    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+    return (
+        f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:"
+        f"{dt.second:02d}.{dt.microsecond // 1000:03d}Z"
+    )
 
 
 def parse_iso(text: str) -> datetime:

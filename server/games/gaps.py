@@ -28,7 +28,7 @@ from server.games.base import (
 ROWS, COLS = 4, 13
 GAP = -1
 MAX_REDEALS = 3
-TWOS = frozenset(c for c in cards.DECK if cards.rank(c) == cards.TWO)
+TWOS: tuple[int, ...] = tuple(c for c in cards.DECK if cards.rank(c) == cards.TWO)
 WIN_BONUS_NO_REDEAL = 10
 REDEAL_PENALTY = 5
 
@@ -72,6 +72,7 @@ class GapsOptions(BaseModel):
 
 
 _CARD_OF = {code: i for i, code in enumerate(cards.CODES)}
+_CELL_CODE: tuple[str | None, ...] = (None, *cards.CODES)  # index = cell value + 1 (GAP = -1)
 
 
 def cell_of(row: int, col: int) -> int:
@@ -219,7 +220,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         moves: list[tuple[int, int]] = []
         for g in self.gaps:
             if g % COLS == 0:
-                moves.extend((two, g) for two in sorted(TWOS))
+                moves.extend((two, g) for two in TWOS)
             else:
                 need = needed_card(self.grid, g)
                 if need is not None:
@@ -318,12 +319,13 @@ class GapsState(GameState[Move | Redeal | Resign]):
         }
 
     def view(self) -> dict[str, Any]:
-        rows = [
-            [None if c == GAP else cards.code(c) for c in self.grid[r * COLS : (r + 1) * COLS]]
-            for r in range(ROWS)
-        ]
+        cells = [_CELL_CODE[c + 1] for c in self.grid]
+        rows = [cells[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
         legal = (
-            [{"card": cards.code(c), "to": row_col(g)} for c, g in self.legal_moves()]
+            [
+                {"card": _CELL_CODE[c + 1], "to": [g // COLS, g % COLS]}
+                for c, g in self.legal_moves()
+            ]
             if self._status is Status.PLAYING
             else []
         )

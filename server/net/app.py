@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import signal
@@ -14,6 +13,7 @@ from datetime import datetime
 from http import HTTPStatus
 from typing import Any
 
+import orjson
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
@@ -61,7 +61,7 @@ class App:
                     self.inflight -= 1
                     if self.inflight == 0:
                         self.idle.set()
-                await conn.send(json.dumps(reply))
+                await conn.send(orjson.dumps(reply), text=True)
         except ConnectionClosed:
             pass
         finally:
@@ -93,7 +93,7 @@ class App:
             bundle = await self.competition.bundle(tournament_id)
         except CompetitionError as exc:
             return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
-        body = json.dumps(bundle, separators=(",", ":"))
+        body = orjson.dumps(bundle).decode()
         return _typed(conn.respond(HTTPStatus.OK, body), "application/json")
 
 
@@ -165,6 +165,7 @@ async def run(
         process_request=app.process_request,
         max_size=MAX_FRAME,
         ping_interval=20,
+        compression=None,  # small frames: deflate costs CPU and saves little
         ping_timeout=20,
         max_queue=32,
     ) as server:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import defaultdict
 from typing import Any
 
+import orjson
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from server.competition.service import Competition
@@ -63,7 +63,7 @@ class Fanout:
         messages = [protocol.standings_message(tournament_id, rows, final), *(extra or [])]
         subs = list(self.subscribers.get(tournament_id, ()))
         for message in messages:
-            broadcast(subs, json.dumps(message))
+            broadcast(subs, orjson.dumps(message), text=True)
 
     def closed(self, tournament_id: int, seed: str) -> None:
         """Final standings, then the revealed seed, to every subscriber."""

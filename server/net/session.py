@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from server.competition import timing
@@ -68,8 +68,8 @@ class Session:
         data: Any = None
         if isinstance(frame, str):
             try:
-                data = json.loads(frame)
-            except (json.JSONDecodeError, RecursionError):
+                data = orjson.loads(frame)
+            except (orjson.JSONDecodeError, RecursionError):
                 data = _NOT_JSON
         if isinstance(data, dict) and _valid_id(data.get("id")):
             re = data["id"]

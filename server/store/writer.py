@@ -165,6 +165,25 @@ def _fail(item: _Pending, exc: BaseException) -> None:
         item.done.set_exception(exc)
 
 
+_INSERT_SQL = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (?, ?, ?, ?)"
+_UPDATE_SQL = (
+    "UPDATE entries SET status = ?, progress = ?, resets = ?, score = ?, time_ms = ?, seq = ? "
+    "WHERE id = ?"
+)
+
+
 async def _write(conn: AsyncConnection, batch: list[_Pending]) -> None:
+    """Two executemany calls per batch, with the driver's own parameter style."""
+    if conn.dialect.paramstyle == "qmark":  # SQLite: skip SQLAlchemy's per-row processing
+        await conn.exec_driver_sql(
+            _INSERT_SQL, [(i.entry_id, i.seq, i.at_ms, i.action_json) for i in batch]
+        )
+        await conn.exec_driver_sql(_UPDATE_SQL, [_entry_tuple(i) for i in batch])
+        return
     await conn.execute(insert(_ACTIONS), [item.action_row() for item in batch])
     await conn.execute(_UPDATE_ENTRY, [item.entry_row() for item in batch])
+
+
+def _entry_tuple(item: _Pending) -> tuple[object, ...]:
+    s = item.summary
+    return (s.status, s.progress, s.resets, s.score, s.time_ms, s.seq, item.entry_id)
