@@ -18,7 +18,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -203,6 +202,8 @@ async def crash_run(url: str, tmp_path: Path) -> None:
         for p in players:
             for seq, action in p.acked.items():
                 assert logged[p.name].get(seq) == action, (p.name, seq)
+        print(f"\nfigures: {KILLS} SIGKILLs survived, {sum(len(p.acked) for p in players)} "
+              f"acknowledged actions all in the log, {sum(p.resumes for p in players)} resumes")
     finally:
         server.stop()
 
@@ -211,6 +212,5 @@ async def test_sigkill_never_loses_an_acknowledged_action_sqlite(tmp_path: Path)
     await crash_run(f"sqlite+aiosqlite:///{tmp_path / 'crash.db'}", tmp_path)
 
 
-@pytest.mark.usefixtures()
 async def test_sigkill_never_loses_an_acknowledged_action_postgresql(pg_url, tmp_path) -> None:
     await crash_run(pg_url, tmp_path)

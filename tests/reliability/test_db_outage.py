@@ -11,6 +11,7 @@ import contextlib
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -54,7 +55,9 @@ class PrivatePostgres:
     def _run(self, cmd: list[str]) -> None:
         if self.as_postgres:
             cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        if done.returncode:
+            raise subprocess.CalledProcessError(done.returncode, cmd, done.stdout, done.stderr)
 
     def start(self) -> None:
         self._run(
@@ -80,14 +83,12 @@ class PrivatePostgres:
 
 
 @pytest.fixture
-def private_pg(tmp_path: Path):
+def private_pg():
     if pg_bin() is None:
         if os.environ.get("CI") == "true":
             pytest.fail("PostgreSQL server binaries are required under CI=true")
         pytest.skip("no PostgreSQL server binaries")
-    folder = Path(tmp_path) / "pg"
-    folder.mkdir()
-    os.chmod(tmp_path, 0o755)
+    folder = Path(tempfile.mkdtemp(prefix="samedeal-pg-"))  # reachable by the postgres user
     pg = PrivatePostgres(folder)
     pg.start()
     try:
@@ -95,6 +96,7 @@ def private_pg(tmp_path: Path):
     finally:
         with contextlib.suppress(subprocess.CalledProcessError):
             pg.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def test_database_outage_mid_game(private_pg) -> None:
