@@ -115,10 +115,14 @@ async def play_bot(
     think_ms: int = 0,
     seed: int | None = None,
     max_actions: int = 5000,
+    frames: list[str] | None = None,
 ) -> BotResult:
-    """Register `name`, join, play until the game ends (or max_actions), return the result."""
+    """Register `name`, join, play until the game ends (or max_actions), return the result;
+    `frames`, when given, collects every frame received."""
     rnd = random.Random(seed)
-    async with Connection(url) as conn:
+    conn = Connection(url)
+    conn.frames = frames
+    async with conn:
         token = (await conn.call("register", name=name))["token"]
         conn.token = token
         state = await conn.call("join", tournament=tournament)

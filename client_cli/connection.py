@@ -36,6 +36,7 @@ class Connection:
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self.reconnects = 0
+        self.frames: list[str] | None = None  # set to a list to keep every frame received
 
     async def __aenter__(self) -> Connection:
         await self.connect()
@@ -70,6 +71,8 @@ class Connection:
     async def _read(self, ws: ClientConnection) -> None:
         try:
             async for raw in ws:
+                if self.frames is not None:
+                    self.frames.append(str(raw))
                 msg = json.loads(raw)
                 fut = self._waiting.pop(msg["re"], None) if "re" in msg else None
                 if fut is not None and not fut.done():

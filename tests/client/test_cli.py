@@ -118,3 +118,54 @@ async def test_bots_play_klondike_too(sqlite_url) -> None:
         assert all(r.status in ("won", "resigned") for r in results), results
         assert all(r.actions > 5 for r in results)
         await op.close()
+
+
+async def test_bot_frames_never_carry_the_seed_or_a_hidden_card(sqlite_url) -> None:
+    from client_cli.bots import play_bot
+    from server.games.klondike import KlondikeOptions
+    from tests.e2e.test_klondike_e2e import hidden_codes
+
+    async with running_server(sqlite_url) as srv:
+        op = await srv.admin()
+        gaps = (await op.ok(**create_msg()))["tournament"]["id"]
+        klon = (await op.ok(**create_msg(game="klondike", options={"draw": 3})))["tournament"]
+        frames: dict[str, list[str]] = {"g": [], "k": []}
+        await play_bot(srv.ws_url, gaps, "scan_g", "greedy", frames=frames["g"])
+        await play_bot(srv.ws_url, klon["id"], "scan_k", "greedy", frames=frames["k"])
+        closed = await op.ok(type="close_tournament", tournament=gaps)
+        await op.ok(type="close_tournament", tournament=klon["id"])
+        seeds = [closed["tournament"]["seed"], await srv.app.store.secret_seed(klon["id"])]
+        assert all(seed not in f for f in frames["g"] + frames["k"] for seed in seeds)
+        rec = await srv.app.competition.record(klon["id"], "scan_k")
+        actions = [a["action"] for a in rec["actions"]]
+        opts = KlondikeOptions(draw=3)
+        states = [json.loads(f) for f in frames["k"]]
+        states = [m for m in states if m.get("type") == "state"]
+        assert len(states) > 5
+        for m in states:
+            hidden = hidden_codes(bytes.fromhex(seeds[1]), opts, 0, actions[: m["seq"]])
+            assert not [c for c in hidden if f'"{c}"' in json.dumps(m)], m["seq"]
+        await op.close()
+
+
+async def test_connection_reconnects_and_resumes(tmp_path: Path) -> None:
+    from client_cli.connection import Connection
+    from tests.reliability.test_crash import Killable, free_port
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'rc.db'}"
+    port = free_port()
+    server = Killable(url, port, tmp_path / "rc.log")
+    await asyncio.to_thread(server.start)
+    try:
+        conn = Connection(f"ws://127.0.0.1:{port}/ws")
+        async with conn:
+            token = (await conn.call("register", name="phoenix"))["token"]
+            conn.token = token
+            tid = (await conn.call("tournaments"))["items"]
+            assert tid == []
+            await asyncio.to_thread(server.kill)
+            await asyncio.to_thread(server.start)
+            again = await conn.call("tournaments")  # reconnects and re-authenticates
+            assert again["type"] == "tournaments" and conn.reconnects == 1
+    finally:
+        server.stop()

@@ -347,3 +347,35 @@ async def test_server_down_at_ends_at_closes_on_start(sqlite_url) -> None:
         from server.audit.verify import verify_document
 
         assert verify_document(json.loads(body)).ok
+
+
+async def test_standings_pushes_are_coalesced(srv) -> None:
+    tid = await new_tournament(srv)
+    watcher = await srv.admin("watch2")
+    await watcher.ok(type="subscribe", tournament=tid)
+    c, st = await joined(srv, "busy", tid)
+    for _ in range(30):  # 30 changes in well under a second
+        if not st["view"]["legal"]:
+            break
+        st = await c.ok(
+            type="act",
+            tournament=tid,
+            seq=st["seq"] + 1,
+            action={"kind": "move", **st["view"]["legal"][0]},
+        )
+    await asyncio.sleep(0.6)
+    while True:  # read what was pushed
+        try:
+            await watcher.recv(timeout=0.3)
+        except TimeoutError:
+            break
+    pushes = [
+        m
+        for m in (json.loads(f) for f in watcher.received)
+        if m["type"] == "standings" and "re" not in m
+    ]
+    assert 1 <= len(pushes) <= 4, len(pushes)
+    last = pushes[-1]["rows"][0]
+    assert last["player"] == "busy"
+    await c.close()
+    await watcher.close()

@@ -202,8 +202,10 @@ async def crash_run(url: str, tmp_path: Path) -> None:
         for p in players:
             for seq, action in p.acked.items():
                 assert logged[p.name].get(seq) == action, (p.name, seq)
-        print(f"\nfigures: {KILLS} SIGKILLs survived, {sum(len(p.acked) for p in players)} "
-              f"acknowledged actions all in the log, {sum(p.resumes for p in players)} resumes")
+        print(
+            f"\nfigures: {KILLS} SIGKILLs survived, {sum(len(p.acked) for p in players)} "
+            f"acknowledged actions all in the log, {sum(p.resumes for p in players)} resumes"
+        )
     finally:
         server.stop()
 

@@ -76,5 +76,7 @@ async def test_server_and_engine_agree_move_by_move(sqlite_url) -> None:
             await c.close()
         await op.close()
     assert compared > 10 * GAMES and refused > 5 * GAMES
-    print(f"\nfigures: {GAMES} games, {compared} accepted actions compared, {refused} refusals "
-          "matched")
+    print(
+        f"\nfigures: {GAMES} games, {compared} accepted actions compared, {refused} refusals "
+        "matched"
+    )
