@@ -95,12 +95,12 @@ async def _tournament(args: argparse.Namespace, competition: Competition) -> int
 
     if args.tournament_command == "list":
         for t in await competition.tournament_summaries():
-            print(json.dumps(summary(t, await competition.revealed_seed(t.id))))
+            print(json.dumps(summary(t, await competition.revealed_seed(t))))
         return 0
     if args.tournament_command == "close":
         await competition.close_tournament(args.id)
         t = competition.tournament(args.id)
-        print(json.dumps(summary(t, await competition.revealed_seed(t.id))))
+        print(json.dumps(summary(t, await competition.revealed_seed(t))))
         return 0
     starts = timing.parse_iso(args.starts_at) if args.starts_at else datetime.now(UTC)
     ends = timing.parse_iso(args.ends_at) if args.ends_at else starts + timedelta(hours=args.hours)

@@ -33,6 +33,7 @@ from server.store.repository import (
     PlayerInfo,
     Store,
     Summary,
+    TournamentClosed,
     TournamentInfo,
 )
 
@@ -164,9 +165,18 @@ class Competition:
             raise CompetitionError("not_found", f"no tournament {tournament_id}")
         return t
 
-    async def revealed_seed(self, tournament_id: int) -> str | None:
+    async def find(self, tournament_id: int) -> TournamentInfo:
+        """The tournament, from memory or (created by another process) from the store."""
+        t = self._tournaments.get(tournament_id)
+        if t is None:
+            t = await self.store.tournament(tournament_id)
+            if t is None:
+                raise CompetitionError("not_found", f"no tournament {tournament_id}")
+            self._tournaments[t.id] = t
+        return t
+
+    async def revealed_seed(self, t: TournamentInfo) -> str | None:
         """The seed once the tournament is closed; None before."""
-        t = self.tournament(tournament_id)
         if t.status != "closed":
             return None
         return await self.store.secret_seed(t.id)
@@ -240,7 +250,7 @@ class Competition:
         """Close now: end running games as timed out, freeze standings, reveal the seed."""
         if by is not None and not by.admin:
             raise CompetitionError("forbidden", "only an operator closes tournaments")
-        t = self.tournament(tournament_id)
+        t = await self.find(tournament_id)
         if t.status == "closed" or t.id in self._closing:
             raise CompetitionError("closed", f"tournament {t.id} is already closed")
         self._closing.add(t.id)
@@ -260,7 +270,9 @@ class Competition:
                 if e.status == "playing":
                     end = min(e.deadline, closed_at)
                     timed_out.append((e.id, timing.ms_between(e.started_at, end)))
-            await self.store.close_tournament(t.id, closed_at, timed_out)
+            if not await self.store.close_tournament(t.id, closed_at, timed_out):
+                timed_out = []  # closed meanwhile by another process: its figures stand
+                self._forget_games(t.id)
             for entry_id, time_ms in timed_out:
                 live = self._games.get(entry_id)
                 if live is not None:
@@ -277,6 +289,7 @@ class Competition:
 
     async def tick(self) -> None:
         """The lifecycle clock: open, close and time out what is due."""
+        await self._refresh()
         now = self.now()
         for t in list(self._tournaments.values()):
             if t.status == "scheduled" and now >= t.starts_at:
@@ -286,6 +299,23 @@ class Competition:
                 await self.close_tournament(t.id)
         for e in await self.store.due_entries(now):
             await self._expire(e)
+
+    async def _refresh(self) -> None:
+        """Pick up tournaments created or closed by another process (the operator's
+        command line) while this server runs."""
+        for t in await self.store.tournaments():
+            old = self._tournaments.get(t.id)
+            self._tournaments[t.id] = t
+            closed_elsewhere = old is not None and old.status != "closed" and t.status == "closed"
+            if closed_elsewhere and t.id not in self._closing:
+                self._forget_games(t.id)  # rebuilt from the store, with their final status
+                self.on_closed(t.id, await self.store.secret_seed(t.id))
+
+    def _forget_games(self, tournament_id: int) -> None:
+        for key, entry_id in list(self._entry_ids.items()):
+            if key[0] == tournament_id:
+                self._games.pop(entry_id, None)
+                del self._entry_ids[key]
 
     async def _expire(self, e: EntryInfo) -> None:
         """A game whose deadline passed: timed out at its deadline."""
@@ -301,7 +331,7 @@ class Competition:
     # -- playing ---------------------------------------------------------
     async def join(self, player: PlayerInfo, tournament_id: int) -> Snapshot:
         """Deal and start the clock on the first join; later joins resume."""
-        t = self.tournament(tournament_id)
+        t = await self.find(tournament_id)
         key = (t.id, player.id)
         if key in self._entry_ids or await self.store.entry(t.id, player.id) is not None:
             return await self.state(player, tournament_id)
@@ -325,7 +355,7 @@ class Competition:
         return await self.state(player, tournament_id)
 
     async def state(self, player: PlayerInfo, tournament_id: int) -> Snapshot:
-        t = self.tournament(tournament_id)
+        t = await self.find(tournament_id)
         live = await self._live(t.id, player.id)
         return self._snapshot(t, live, [])
 
@@ -333,7 +363,7 @@ class Competition:
         self, player: PlayerInfo, tournament_id: int, seq: int, raw_action: Any
     ) -> Snapshot:
         """Validate, store durably, then apply and acknowledge one action."""
-        t = self.tournament(tournament_id)
+        t = await self.find(tournament_id)
         rules = RULES[t.game]
         try:
             action = rules.parse_action(raw_action)
@@ -367,7 +397,11 @@ class Competition:
             summary = Summary(
                 status, new_state.progress, new_state.resets, new_state.score, time_ms, seq
             )
-            await self.store.append(live.entry.id, seq, at_ms, canonical, summary)
+            try:
+                await self.store.append(t.id, live.entry.id, seq, at_ms, canonical, summary)
+            except TournamentClosed:
+                await self._refresh()  # closed by another process: learn it now
+                raise CompetitionError("closed", f"tournament {t.id} is closed") from None
             live.state, live.status, live.time_ms, live.last_at_ms = (
                 new_state,
                 status,
@@ -380,7 +414,7 @@ class Competition:
 
     async def hint(self, player: PlayerInfo, tournament_id: int) -> tuple[Any, bool]:
         """(suggested action or None, no_moves) for games whose options allow hints."""
-        t = self.tournament(tournament_id)
+        t = await self.find(tournament_id)
         if not t.options.get("hints"):
             raise CompetitionError("forbidden", f"tournament {t.id} gives no hints")
         live = await self._live(t.id, player.id)
@@ -424,7 +458,7 @@ class Competition:
             return live
 
     async def _rebuild(self, entry: EntryInfo) -> LiveGame:
-        t = self.tournament(entry.tournament_id)
+        t = await self.find(entry.tournament_id)
         rules = RULES[t.game]
         logged = await self.store.actions(entry.id)
         state = rules.replay(
@@ -479,7 +513,7 @@ class Competition:
     # -- standings and records ------------------------------------------
     async def standings(self, tournament_id: int) -> tuple[list[Standing], bool]:
         """Current standings (running games ranked on their time so far) and finality."""
-        t = self.tournament(tournament_id)
+        t = await self.find(tournament_id)
         now = self.now()
         results = []
         for e in await self.store.entries(t.id):
@@ -490,7 +524,7 @@ class Competition:
         return standings(results), t.status == "closed"
 
     async def record(self, tournament_id: int, player_name: str) -> dict[str, Any]:
-        t = self.tournament(tournament_id)
+        t = await self.find(tournament_id)
         seed = await self._revealed(t)
         player = await self.store.player_by_name(player_name)
         entry = None if player is None else await self.store.entry(t.id, player.id)
@@ -501,7 +535,7 @@ class Competition:
         return await self._record(t, seed, entry)
 
     async def bundle(self, tournament_id: int) -> dict[str, Any]:
-        t = self.tournament(tournament_id)
+        t = await self.find(tournament_id)
         seed = await self._revealed(t)
         records = [await self._record(t, seed, e) for e in await self.store.entries(t.id)]
         rows, _ = await self.standings(t.id)

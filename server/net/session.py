@@ -135,7 +135,7 @@ class Session:
     async def _on_tournaments(self, m: protocol.Tournaments) -> dict[str, Any]:
         items = []
         for t in await self.competition.tournament_summaries():
-            seed = await self.competition.revealed_seed(t.id)
+            seed = await self.competition.revealed_seed(t)
             items.append(protocol.summary(t, seed))
         return {"type": "tournaments", "items": items}
 
@@ -157,7 +157,7 @@ class Session:
         assert self.player is not None
         await self.competition.close_tournament(m.tournament, self.player)
         t = self.competition.tournament(m.tournament)
-        seed = await self.competition.revealed_seed(t.id)
+        seed = await self.competition.revealed_seed(t)
         return {"type": "tournament", "tournament": protocol.summary(t, seed)}
 
     async def _on_join(self, m: protocol.Join) -> dict[str, Any]:

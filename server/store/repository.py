@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.store import db
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
-from server.store.writer import ActionWriter, DuplicateAction, Summary
+from server.store.writer import ActionWriter, DuplicateAction, Summary, TournamentClosed
 
 __all__ = [
     "DuplicateAction",
@@ -27,6 +27,7 @@ __all__ = [
     "PlayerInfo",
     "Store",
     "Summary",
+    "TournamentClosed",
     "TournamentInfo",
 ]
 
@@ -284,14 +285,18 @@ class Store:
 
     async def close_tournament(
         self, tournament_id: int, closed_at: datetime, timed_out: list[tuple[int, int]]
-    ) -> None:
-        """Mark it closed and the listed (entry id, time_ms) games timed out, atomically."""
+    ) -> bool:
+        """Mark it closed and the listed (entry id, time_ms) games timed out, atomically.
+        False (and nothing changed) when it was already closed."""
         async with self._session() as s:
-            await s.execute(
+            res = await s.execute(
                 update(Tournament)
-                .where(Tournament.id == tournament_id)
+                .where(Tournament.id == tournament_id, Tournament.status != "closed")
                 .values(status="closed", closed_at=closed_at)
             )
+            if not res.rowcount:  # type: ignore[attr-defined]
+                await s.rollback()
+                return False
             for entry_id, time_ms in timed_out:
                 await s.execute(
                     update(Entry)
@@ -299,6 +304,7 @@ class Store:
                     .values(status="timed_out", time_ms=time_ms)
                 )
             await s.commit()
+            return True
 
     # -- entries and actions --------------------------------------------
     async def create_entry(
@@ -361,11 +367,18 @@ class Store:
             return [LoggedAction(seq, at_ms, json.loads(a)) for seq, at_ms, a in rows.all()]
 
     async def append(
-        self, entry_id: int, seq: int, at_ms: int, action: dict[str, Any], summary: Summary
+        self,
+        tournament_id: int,
+        entry_id: int,
+        seq: int,
+        at_ms: int,
+        action: dict[str, Any],
+        summary: Summary,
     ) -> None:
-        """Store one accepted action durably (group commit); DuplicateAction on a taken seq."""
+        """Store one accepted action durably (group commit); DuplicateAction on a taken seq,
+        TournamentClosed when the tournament closed first (nothing stored then)."""
         payload = json.dumps(action, separators=(",", ":"), sort_keys=True)
-        await self.writer.append(entry_id, seq, at_ms, payload, summary)
+        await self.writer.append(tournament_id, entry_id, seq, at_ms, payload, summary)
 
     async def update_entry(self, entry_id: int, summary: Summary) -> None:
         """Overwrite an entry's summary (a timeout found by the clock)."""

@@ -13,17 +13,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.store.models import Action, Entry
+from server.store.models import Action, Entry, Tournament
 
 MAX_BATCH = 512
 
 
 class DuplicateAction(Exception):
     """The database already holds an action with this (entry, seq)."""
+
+
+class TournamentClosed(Exception):
+    """The tournament was closed (perhaps by another process) before this action committed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +44,7 @@ class Summary:
 
 @dataclass
 class _Pending:
+    tournament_id: int
     entry_id: int
     seq: int
     at_ms: int
@@ -69,6 +74,7 @@ class _Pending:
 
 
 _ENTRIES = Entry.__table__
+_TOURNAMENTS = Tournament.__table__
 _ACTIONS = Action.__table__
 _UPDATE_ENTRY = (
     update(_ENTRIES)
@@ -97,12 +103,19 @@ class ActionWriter:
         self.largest_batch = 0
 
     async def append(
-        self, entry_id: int, seq: int, at_ms: int, action_json: str, summary: Summary
+        self,
+        tournament_id: int,
+        entry_id: int,
+        seq: int,
+        at_ms: int,
+        action_json: str,
+        summary: Summary,
     ) -> None:
-        """Return once the action and the entry's new summary are committed."""
+        """Return once the action and the entry's new summary are committed; raise
+        DuplicateAction or TournamentClosed (nothing stored) otherwise."""
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
-        item = _Pending(entry_id, seq, at_ms, action_json, summary)
+        item = _Pending(tournament_id, entry_id, seq, at_ms, action_json, summary)
         item.done = asyncio.get_running_loop().create_future()
         await self._queue.put(item)
         await item.done
@@ -125,7 +138,7 @@ class ActionWriter:
                 batch.append(self._queue.get_nowait())
             try:
                 await self._commit(batch)
-            except IntegrityError:
+            except (IntegrityError, TournamentClosed):
                 await self._commit_one_by_one(batch)
             except Exception as exc:  # the database is away: every caller hears of it
                 for item in batch:
@@ -146,6 +159,8 @@ class ActionWriter:
                 await self._commit([item])
             except IntegrityError:
                 _fail(item, DuplicateAction(f"entry {item.entry_id} already has seq {item.seq}"))
+            except TournamentClosed as exc:
+                _fail(item, exc)
             except Exception as exc:
                 _fail(item, exc)
 
@@ -173,15 +188,24 @@ _UPDATE_SQL = (
 
 
 async def _write(conn: AsyncConnection, batch: list[_Pending]) -> None:
-    """Two executemany calls per batch, with the driver's own parameter style."""
+    """Two executemany calls per batch, then a check, inside the write transaction, that
+    no tournament of the batch was closed meanwhile (by this or another process)."""
     if conn.dialect.paramstyle == "qmark":  # SQLite: skip SQLAlchemy's per-row processing
         await conn.exec_driver_sql(
             _INSERT_SQL, [(i.entry_id, i.seq, i.at_ms, i.action_json) for i in batch]
         )
         await conn.exec_driver_sql(_UPDATE_SQL, [_entry_tuple(i) for i in batch])
-        return
-    await conn.execute(insert(_ACTIONS), [item.action_row() for item in batch])
-    await conn.execute(_UPDATE_ENTRY, [item.entry_row() for item in batch])
+    else:
+        await conn.execute(insert(_ACTIONS), [item.action_row() for item in batch])
+        await conn.execute(_UPDATE_ENTRY, [item.entry_row() for item in batch])
+    ids = {item.tournament_id for item in batch}
+    closed = await conn.execute(
+        select(_TOURNAMENTS.c.id).where(
+            _TOURNAMENTS.c.id.in_(ids), _TOURNAMENTS.c.status == "closed"
+        )
+    )
+    if closed.first() is not None:
+        raise TournamentClosed("the tournament is closed")
 
 
 def _entry_tuple(item: _Pending) -> tuple[object, ...]:

@@ -132,3 +132,37 @@ async def test_admin_grant_over_the_command_line(db: str, tmp_path: Path) -> Non
             assert authed["player"]["admin"] is True
     finally:
         server.stop()
+
+
+async def test_command_line_operations_reach_a_running_server(db: str, tmp_path: Path) -> None:
+    server = ServerProcess(db, tmp_path / "live.log")
+    try:
+        async with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+            c = Client(ws, [])
+            await c.ok(type="register", name="live")
+            made = await asyncio.to_thread(
+                cli, db, "tournament", "create", "--name", "Late", "--hours", "1"
+            )
+            tid = json.loads(made.stdout)["id"]
+            for _ in range(50):  # picked up by the server's clock within half a second
+                items = (await c.ok(type="tournaments"))["items"]
+                if any(t["id"] == tid for t in items):
+                    break
+                await asyncio.sleep(0.1)
+            st = await c.ok(type="join", tournament=tid)
+            assert st["status"] == "playing"
+            closed = await asyncio.to_thread(cli, db, "tournament", "close", str(tid))
+            assert closed.returncode == 0
+            reply = None
+            for _ in range(50):
+                reply = await c.req(type="act", tournament=tid, seq=1, action={"kind": "resign"})
+                if reply["type"] == "error":
+                    break
+                await asyncio.sleep(0.1)
+            assert reply is not None and reply["code"] == "closed", reply
+            st = await c.ok(type="state", tournament=tid)
+            assert st["status"] == "timed_out"
+            rec = await c.ok(type="record", tournament=tid, player="live")
+            assert rec["record"]["result"]["status"] == "timed_out"
+    finally:
+        server.stop()
