@@ -25,7 +25,7 @@ from server.games import cards
 class PlayApp(App[None]):
     CSS = """
     #board { width: 1fr; padding: 1 2; }
-    #side { width: 32; border-left: solid $primary; padding: 0 1; }
+    #side { width: 38; border-left: solid $primary; padding: 0 1; }
     #status, #message, #clock { height: auto; padding: 0 2; }
     #message { color: $error; }
     """
