@@ -84,6 +84,23 @@ def fits_column(card: int, target: tuple[int, ...]) -> bool:
     return top % 13 == card % 13 + 1 and cards.is_red(top) != cards.is_red(card)
 
 
+def fits_foundation(found: tuple[int, ...], card: int) -> bool:
+    """The next card of its suit's foundation (found: cards home per suit C, D, H, S)."""
+    return found[card // 13] == card % 13
+
+
+def is_safe(found: tuple[int, ...], card: int) -> bool:
+    """Safe to send up (the `auto` rule): it fits its foundation and is an A or 2, or both
+    foundations of the other colour are at least one rank below it."""
+    if not fits_foundation(found, card):
+        return False
+    rank = card % 13 + 1
+    if rank <= 2:
+        return True
+    others = (0, 3) if cards.is_red(card) else (1, 2)
+    return all(found[s] >= rank - 1 for s in others)
+
+
 def column_top(col: Column) -> tuple[int, ...]:
     """What a card is placed on: the face-up run (empty only for an empty column)."""
     return col[1]
@@ -178,17 +195,10 @@ class KlondikeState(GameState[KlondikeAction]):
         return None if self.passes is None else self.passes - 1 - self.recycles_used
 
     def fits_foundation(self, card: int) -> bool:
-        return self.found[card // 13] == card % 13
+        return fits_foundation(self.found, card)
 
     def is_safe(self, card: int) -> bool:
-        """Fits its foundation, and is an A or 2 or both other-colour foundations are >= rank-1."""
-        if not self.fits_foundation(card):
-            return False
-        rank = card % 13 + 1
-        if rank <= 2:
-            return True
-        others = (0, 3) if cards.is_red(card) else (1, 2)
-        return all(self.found[s] >= rank - 1 for s in others)
+        return is_safe(self.found, card)
 
     # -- actions ---------------------------------------------------------
     def apply(self, action: KlondikeAction) -> tuple[KlondikeState, list[Event]]:

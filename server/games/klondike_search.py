@@ -23,6 +23,8 @@ from server.games.klondike import (
     KlondikeOptions,
     deal,
     fits_column,
+    fits_foundation,
+    is_safe,
 )
 
 POSITION_BUDGET = 5_000
@@ -51,20 +53,6 @@ class Pos:
 
 
 Step = tuple[Pos, list[dict[str, Any]]]
-
-
-def _fits_found(found: tuple[int, ...], card: int) -> bool:
-    return found[card // 13] == card % 13
-
-
-def _safe(found: tuple[int, ...], card: int) -> bool:
-    if not _fits_found(found, card):
-        return False
-    rank = card % 13 + 1
-    if rank <= 2:
-        return True
-    others = (0, 3) if cards.is_red(card) else (1, 2)
-    return all(found[s] >= rank - 1 for s in others)
 
 
 def _up(found: tuple[int, ...], card: int) -> tuple[int, int, int, int]:
@@ -101,14 +89,14 @@ def _auto_safe(pos: Pos, actions: list[dict[str, Any]]) -> Pos:
         moved = False
         for i in range(COLUMNS):
             up = pos.cols[i][1]
-            if up and _safe(pos.found, up[-1]):
+            if up and is_safe(pos.found, up[-1]):
                 card = up[-1]
                 actions.append(_move(f"t{i}", "f" + SUITS[card // 13]))
                 pos = Pos(
                     _take(pos.cols, i, 1), pos.stock, pos.waste, _up(pos.found, card), pos.recycles
                 )
                 moved = True
-        if pos.waste and _safe(pos.found, pos.waste[-1]):
+        if pos.waste and is_safe(pos.found, pos.waste[-1]):
             card = pos.waste[-1]
             actions.append(_move("waste", "f" + SUITS[card // 13]))
             pos = Pos(pos.cols, pos.stock, pos.waste[:-1], _up(pos.found, card), pos.recycles)
@@ -158,7 +146,7 @@ class Search:
             if not up:
                 continue
             top = up[-1]
-            if _fits_found(found, top):
+            if fits_foundation(found, top):
                 steps.append(self._to_found_from_col(pos, i))
             for n in range(len(up), 0, -1):
                 group = up[-n:]
@@ -166,7 +154,7 @@ class Search:
                 if whole:
                     if not down and (group[0] % 13 == KING or not king_waiting):
                         continue  # moving it frees nothing useful
-                elif not _fits_found(found, up[-n - 1]):
+                elif not fits_foundation(found, up[-n - 1]):
                     continue  # part moves only to free a card for its foundation
                 for t in range(COLUMNS):
                     if t != i and fits_column(group[0], cols[t][1]):
@@ -183,7 +171,7 @@ class Search:
                 continue
             card = p.waste[-1]
             draws = [{"kind": "draw"}] * k
-            if _fits_found(found, card):
+            if fits_foundation(found, card):
                 np = Pos(p.cols, p.stock, p.waste[:-1], _up(found, card), p.recycles)
                 steps.append((np, [*draws, _move("waste", "f" + SUITS[card // 13])]))
             for t in range(COLUMNS):
