@@ -346,11 +346,16 @@ class Competition:
         )
         deadline = timing.deadline(now, t.time_limit_s, t.ends_at)
         summary = Summary(state.status.value, state.progress, state.resets, state.score, 0, 0)
-        try:
-            await self.store.create_entry(t.id, player.id, now, deadline, summary)
-        except EntryExists:
-            pass  # a concurrent join won; both resume the same game
-        else:
+        async with self._load_locks.setdefault(key, asyncio.Lock()):
+            try:
+                entry = await self.store.create_entry(t.id, player.id, now, deadline, summary)
+            except EntryExists:
+                entry = None  # a concurrent join won; both resume the same game
+            if entry is not None:  # the game just dealt is the one in memory
+                live = LiveGame(entry, rules, state, [], 0, summary.status, 0)
+                self._games[entry.id] = live
+                self._entry_ids[key] = entry.id
+        if entry is not None:
             self.on_standings_changed(t.id)
         return await self.state(player, tournament_id)
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -364,7 +364,7 @@ class Store:
                 .where(Action.entry_id == entry_id)
                 .order_by(Action.seq)
             )
-            return [LoggedAction(seq, at_ms, json.loads(a)) for seq, at_ms, a in rows.all()]
+            return [LoggedAction(seq, at_ms, orjson.loads(a)) for seq, at_ms, a in rows.all()]
 
     async def append(
         self,
@@ -377,7 +377,7 @@ class Store:
     ) -> None:
         """Store one accepted action durably (group commit); DuplicateAction on a taken seq,
         TournamentClosed when the tournament closed first (nothing stored then)."""
-        payload = json.dumps(action, separators=(",", ":"), sort_keys=True)
+        payload = orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
         await self.writer.append(tournament_id, entry_id, seq, at_ms, payload, summary)
 
     async def update_entry(self, entry_id: int, summary: Summary) -> None:
