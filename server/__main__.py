@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     url = db.database_url(getattr(args, "database_url", None))
     if args.command == "serve":
         from server.net.app import run
