@@ -384,6 +384,7 @@ class Competition:
                 raise CompetitionError(
                     "out_of_sync", f"expected seq {live.seq + 1}", expected=live.seq + 1
                 )
+            t = self._tournaments.get(t.id, t)  # it may have closed while we waited
             self._check_playable(t)
             now = self.now()
             if live.status == Status.TIMED_OUT.value or (
