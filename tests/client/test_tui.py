@@ -15,6 +15,15 @@ def shown(app: PlayApp, widget: str) -> str:
     return str(app.query_one(f"#{widget}", Static).content)
 
 
+async def settle(pilot, condition, tries: int = 60) -> None:
+    """Let the app process until `condition()` holds (a server round trip may take a while)."""
+    for _ in range(tries):
+        await pilot.pause()
+        if condition():
+            return
+    raise AssertionError("the screen did not reach the expected state")
+
+
 async def test_whole_gaps_game_in_the_tui(sqlite_url) -> None:
     async with running_server(sqlite_url) as srv:
         op = await srv.admin()
@@ -26,16 +35,29 @@ async def test_whole_gaps_game_in_the_tui(sqlite_url) -> None:
             token = (await c.ok(type="register", name="tui_player"))["token"]
         app = PlayApp(srv.ws_url, token, tid)
         async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            assert "in place" in shown(app, "status")
+            await settle(pilot, lambda: "in place" in shown(app, "status"))
             board = shown(app, "board")
             assert "··" in board or "××" in board  # gaps are marked
             assert "tui_player" in shown(app, "side")
-            # a refused action shows the server's reason
-            occupied = next(code for row in app.state["view"]["grid"] for code in row if code)
-            await pilot.press(*occupied, "enter")
+            # a card that fits no gap is refused by the client itself, with the reason
+            legal_cards = {m["card"] for m in app.state["view"]["legal"]}
+            stuck = next(
+                code
+                for row in app.state["view"]["grid"]
+                for code in row
+                if code and code not in legal_cards
+            )
+            await pilot.press(*stuck, "enter")
             await pilot.pause()
-            assert shown(app, "message") != ""
+            assert "fits no gap" in shown(app, "message")
+            # an action the server refuses shows the server's reason
+            if not app.state["view"]["blocked"]:
+                await pilot.press(*"redeal", "enter")
+                for _ in range(40):
+                    await pilot.pause()
+                    if "only when no move" in shown(app, "message"):
+                        break
+                assert "only when no move is legal" in shown(app, "message")
             # select a gap with the keys, see the card that fits, confirm with Enter
             moves = 0
             redealt = False
@@ -44,9 +66,8 @@ async def test_whole_gaps_game_in_the_tui(sqlite_url) -> None:
                 if view["blocked"]:
                     assert "blocked" in shown(app, "status")
                     await pilot.press(*"redeal", "enter")
-                    await pilot.pause()
+                    await settle(pilot, lambda: app.state["progress"]["redeals_used"] == 1)
                     redealt = True
-                    assert app.state["progress"]["redeals_used"] == 1
                     continue
                 move = next((m for m in view["legal"] if m["to"][1] != 0), view["legal"][0])
                 target = tuple(move["to"])
@@ -60,15 +81,14 @@ async def test_whole_gaps_game_in_the_tui(sqlite_url) -> None:
                     await pilot.press("enter")
                 else:  # type the card code
                     await pilot.press(*move["card"], "enter")
-                await pilot.pause()
-                assert app.state["seq"] == seq + 1
+                await settle(pilot, lambda seq=seq: app.state["seq"] == seq + 1)
                 moves += 1
             if app.state["status"] == "playing":  # a long shuffle of 2s: resign, with confirmation
                 await pilot.press(*"resign", "enter")
                 await pilot.pause()
                 assert "confirm" in shown(app, "message")
                 await pilot.press(*"yes", "enter")
-                await pilot.pause()
+                await settle(pilot, lambda: app.state["status"] == "resigned")
             assert app.state["status"] in ("won", "lost", "resigned")
             assert "game over" in shown(app, "status")
             assert redealt or app.state["status"] != "lost"
