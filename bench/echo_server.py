@@ -1,5 +1,5 @@
 """The ceiling of this stack: a websockets server that parses each JSON message and answers
-a JSON object of a fixed size, with the same settings as the real server. No validation,
+a JSON object of a fixed size, with the real server's own SERVE_OPTIONS. No validation,
 no database.
 
     python -m bench.echo_server --port 0 --reply-bytes 1500
@@ -12,6 +12,8 @@ import asyncio
 import json
 
 from websockets.asyncio.server import ServerConnection, serve
+
+from server.net.app import SERVE_OPTIONS
 
 
 async def main() -> None:
@@ -26,16 +28,7 @@ async def main() -> None:
             msg = json.loads(frame)
             await conn.send(json.dumps({"type": "state", "re": msg.get("id"), "pad": pad}))
 
-    async with serve(
-        handler,
-        "127.0.0.1",
-        args.port,
-        max_size=64 * 1024,
-        ping_interval=20,
-        compression=None,
-        ping_timeout=20,
-        max_queue=32,
-    ) as server:
+    async with serve(handler, "127.0.0.1", args.port, **SERVE_OPTIONS) as server:
         print(f"listening on ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/ws", flush=True)
         await asyncio.get_running_loop().create_future()
 

@@ -127,9 +127,8 @@ class Competition:
         self.on_closed: Callable[[int, str], None] = lambda _tid, _seed: None
 
     async def start(self) -> None:
-        """Load tournaments; close those whose end passed while the server was down."""
-        for t in await self.store.tournaments():
-            self._tournaments[t.id] = t
+        """Load tournaments (the tick's refresh); close those whose end passed while the
+        server was down."""
         await self.tick()
 
     # -- players ---------------------------------------------------------

@@ -101,11 +101,6 @@ def is_safe(found: tuple[int, ...], card: int) -> bool:
     return all(found[s] >= rank - 1 for s in others)
 
 
-def column_top(col: Column) -> tuple[int, ...]:
-    """What a card is placed on: the face-up run (empty only for an empty column)."""
-    return col[1]
-
-
 def deal(seed: bytes, attempt: int) -> tuple[tuple[Column, ...], tuple[int, ...]]:
     """Columns (down, up) and the stock (top last) of deal attempt `attempt`."""
     deck = iter(rng.shuffled(seed, rng.klondike_deal_label(attempt), cards.DECK))
@@ -292,8 +287,8 @@ class KlondikeState(GameState[KlondikeAction]):
 
     def _to_column(self, m: Move, moving: tuple[int, ...]) -> tuple[KlondikeState, list[Event]]:
         target = int(m.to[1])
-        if not fits_column(moving[0], column_top(self.cols[target])):
-            onto = self.cols[target][1]
+        onto = self.cols[target][1]
+        if not fits_column(moving[0], onto):
             where = cards.code(onto[-1]) if onto else "an empty column (only a King)"
             raise IllegalAction("wrong_card", f"{cards.code(moving[0])} does not fit on {where}")
         points = (

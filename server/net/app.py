@@ -28,6 +28,13 @@ from server.store.repository import Store
 log = logging.getLogger("samedeal.server")
 MAX_FRAME = 64 * 1024
 TICK_S = 0.5
+SERVE_OPTIONS: dict[str, Any] = {
+    "max_size": MAX_FRAME,  # a larger frame closes the connection with 1009
+    "ping_interval": 20,
+    "ping_timeout": 20,
+    "max_queue": 32,
+    "compression": None,  # small frames: deflate costs CPU and saves little
+}
 BUNDLE_PATH = re.compile(r"^/tournaments/(\d{1,10})/bundle\.json$")
 
 
@@ -159,15 +166,7 @@ async def run(
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
     async with serve(
-        app.handler,
-        host,
-        port,
-        process_request=app.process_request,
-        max_size=MAX_FRAME,
-        ping_interval=20,
-        compression=None,  # small frames: deflate costs CPU and saves little
-        ping_timeout=20,
-        max_queue=32,
+        app.handler, host, port, process_request=app.process_request, **SERVE_OPTIONS
     ) as server:
         bound = server.sockets[0].getsockname()[1] if server.sockets else port
         log.info("listening on ws://%s:%s/ws", host, bound)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
@@ -200,7 +199,3 @@ def standings_message(tournament_id: int, rows: list[Standing], final: bool) -> 
         "final": final,
         "rows": [r.as_dict() for r in rows],
     }
-
-
-def iso_or_none(dt: datetime | None) -> str | None:
-    return None if dt is None else timing.iso(dt)

@@ -397,14 +397,6 @@ class Store:
             )
             await s.commit()
 
-    async def open_tournaments(self) -> list[TournamentInfo]:
-        """Tournaments not yet closed (for the lifecycle clock)."""
-        async with self._session() as s:
-            rows = await s.scalars(
-                select(Tournament).where(Tournament.status != "closed").order_by(Tournament.id)
-            )
-            return [_tournament(t) for t in rows.all()]
-
     async def due_entries(self, now: datetime) -> list[EntryInfo]:
         """Games still playing whose deadline has passed, in tournaments not closed."""
         async with self._session() as s:

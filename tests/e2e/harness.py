@@ -15,7 +15,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import serve
 
 from server.competition import timing
-from server.net.app import App, build_app, clock, shutdown
+from server.net.app import SERVE_OPTIONS, App, build_app, clock, shutdown
 
 T0 = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
 
@@ -73,7 +73,7 @@ async def running_server(
     clk = clk or Clock()
     app = await build_app(url, clk, demo=False)
     async with serve(
-        app.handler, "127.0.0.1", 0, process_request=app.process_request, max_size=64 * 1024
+        app.handler, "127.0.0.1", 0, process_request=app.process_request, **SERVE_OPTIONS
     ) as server:
         port = server.sockets[0].getsockname()[1]
         ticker = asyncio.get_running_loop().create_task(clock(app) if tick else asyncio.sleep(0))

@@ -168,7 +168,7 @@ async def test_close_times_out_running_games(store: Store) -> None:
     rows = {e.player_name: e for e in await store.entries(t.id)}
     assert rows["a"].status == "timed_out" and rows["a"].time_ms == 1800000
     assert rows["b"].status == "won" and rows["b"].time_ms == 10  # finished games unchanged
-    assert await store.open_tournaments() == []
+    assert [t.status for t in await store.tournaments()] == ["closed"]
 
 
 async def test_ping(store: Store) -> None:
