@@ -17,12 +17,17 @@ from client_cli.bots import run_bots
 from client_cli.connection import Connection, ServerError
 
 
-def authed(args: argparse.Namespace) -> Connection:
-    """A connection that authenticates with the saved token for this server."""
+def saved_token(args: argparse.Namespace) -> str:
+    """The token `register` saved for this server; exits with advice when there is none."""
     saved = config.token_for(args.server)
     if saved is None:
         raise SystemExit(f"no saved token for {args.server}: run `samedeal register NAME` first")
-    return Connection(args.server, token=saved[1])
+    return saved[1]
+
+
+def authed(args: argparse.Namespace) -> Connection:
+    """A connection that authenticates with the saved token for this server."""
+    return Connection(args.server, token=saved_token(args))
 
 
 def http_url(ws_url: str, path: str) -> str:
@@ -188,10 +193,7 @@ async def bot(args: argparse.Namespace, out: TextIO) -> int:
 def play(args: argparse.Namespace, out: TextIO) -> int:
     from client_cli.tui.app import PlayApp
 
-    saved = config.token_for(args.server)
-    if saved is None:
-        raise SystemExit(f"no saved token for {args.server}: run `samedeal register NAME` first")
-    PlayApp(args.server, saved[1], args.id).run()
+    PlayApp(args.server, saved_token(args), args.id).run()
     return 0
 
 
