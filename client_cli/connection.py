@@ -36,6 +36,7 @@ class Connection:
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self.reconnects = 0
+        self.player: dict[str, Any] | None = None  # from the last successful auth
         self.frames: list[str] | None = None  # set to a list to keep every frame received
 
     async def __aenter__(self) -> Connection:
@@ -58,7 +59,8 @@ class Connection:
                 delay = min(2.0, delay * 2)
         self._reader = asyncio.get_running_loop().create_task(self._read(self._ws))
         if self.token is not None:
-            await self.request({"type": "auth", "token": self.token}, reconnect=False)
+            reply = await self.request({"type": "auth", "token": self.token}, reconnect=False)
+            self.player = reply["player"]
 
     async def close(self) -> None:
         if self._reader is not None:

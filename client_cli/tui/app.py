@@ -60,8 +60,8 @@ class PlayApp(App[None]):
     async def on_mount(self) -> None:
         self.conn = Connection(self.server_url, token=self.token)
         await self.conn.connect()
-        authed = await self.conn.call("auth", token=self.token)
-        self.me = authed["player"]["name"]
+        assert self.conn.player is not None  # connect() authenticated with the token
+        self.me = self.conn.player["name"]
         await self._resync()
         self._pump = asyncio.get_running_loop().create_task(self._pushes())
         self.set_interval(1.0, self._tick)
