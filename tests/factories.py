@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from server import rng
@@ -11,7 +12,7 @@ from server.audit.records import bundle_of, record_of, result_of
 from server.competition.ranking import Result, standings
 from server.games import RULES, cards
 from server.games.base import Status
-from server.games.gaps import COLS
+from server.games.gaps import COLS, GAPS, GapsOptions, GapsState, Move, Redeal
 
 STARTS = "2026-11-30T18:00:00.000Z"
 ENDS = "2026-11-30T19:00:00.000Z"
@@ -39,23 +40,33 @@ def tournament(
     }
 
 
+def random_gaps_game(
+    seed: bytes, rnd: random.Random, redeals: int = 2, player: int = 7, limit: int = 300
+) -> Iterator[tuple[GapsState, Move | Redeal | None]]:
+    """Yield every state of a random legal Gaps game (redeal when blocked), with the
+    action that led to it (None for the deal)."""
+    s = GAPS.new_game(seed, GapsOptions(redeals=redeals), player_id=player)
+    yield s, None
+    for _ in range(limit):
+        if s.status is not Status.PLAYING:
+            return
+        legal = s.legal_moves()
+        if legal:
+            card, cell = rnd.choice(legal)
+            action: Move | Redeal = Move(card=cards.code(card), to=divmod(cell, COLS))
+        else:
+            action = Redeal()
+        s, _ = s.apply(action)
+        yield s, action
+
+
 def play_gaps(
     seed: bytes, player_id: int, moves: int, rnd: random.Random, resign: bool = False
 ) -> list[dict[str, Any]]:
     """Up to `moves` random legal actions (redeal when blocked), then maybe resign."""
-    rules = RULES["gaps"]
-    s = rules.new_game(seed, rules.parse_options({"redeals": 2}), player_id=player_id)
-    out: list[dict[str, Any]] = []
-    while len(out) < moves and s.status is Status.PLAYING:
-        legal = s.legal_moves()
-        if legal:
-            card, cell = rnd.choice(legal)
-            raw = {"kind": "move", "card": cards.code(card), "to": list(divmod(cell, COLS))}
-        else:
-            raw = {"kind": "redeal"}
-        s, _ = s.apply(rules.parse_action(raw))
-        out.append(raw)
-    if resign and s.status is Status.PLAYING:
+    states = list(random_gaps_game(seed, rnd, player=player_id, limit=moves))
+    out = [action.model_dump(mode="json") for _, action in states[1:] if action is not None]
+    if resign and states[-1][0].status is Status.PLAYING:
         out.append({"kind": "resign"})
     return out
 

@@ -9,35 +9,17 @@ from hypothesis import strategies as st
 
 from server.games import cards
 from server.games.base import Status
-from server.games.gaps import COLS, GAP, GAPS, GapsOptions, GapsState, Move, Redeal
+from server.games.gaps import COLS, GAP, GAPS, GapsOptions, GapsState, Redeal
+from tests.factories import random_gaps_game
 
 seeds = st.binary(min_size=32, max_size=32)
-
-
-def random_game(
-    seed: bytes, rnd: random.Random, redeals: int = 2, player: int = 7, limit: int = 300
-):
-    """Yield every state of a random legal game (redeal when blocked)."""
-    s = GAPS.new_game(seed, GapsOptions(redeals=redeals), player_id=player)
-    yield s, None
-    for _ in range(limit):
-        if s.status is not Status.PLAYING:
-            return
-        moves = s.legal_moves()
-        if moves:
-            card, cell = rnd.choice(moves)
-            action = Move(card=cards.code(card), to=divmod(cell, COLS))
-        else:
-            action = Redeal()
-        s, _ = s.apply(action)
-        yield s, action
 
 
 @settings(max_examples=60, deadline=None)
 @given(seed=seeds, choice=st.integers(0, 2**32))
 def test_random_play_keeps_48_cards_and_4_gaps(seed: bytes, choice: int) -> None:
     full = [c for c in cards.DECK if cards.rank(c) != cards.ACE]
-    for s, _ in random_game(seed, random.Random(choice)):
+    for s, _ in random_gaps_game(seed, random.Random(choice)):
         assert sorted(c for c in s.grid if c != GAP) == full
         assert sum(1 for c in s.grid if c == GAP) == 4 and len(s.gaps) == 4
         assert s.cards_in_place == sum(s.runs) <= 48
@@ -53,7 +35,7 @@ def test_random_play_keeps_48_cards_and_4_gaps(seed: bytes, choice: int) -> None
 @settings(max_examples=30, deadline=None)
 @given(seed=seeds, choice=st.integers(0, 2**32))
 def test_same_seed_and_actions_give_the_same_game(seed: bytes, choice: int) -> None:
-    states = list(random_game(seed, random.Random(choice)))
+    states = list(random_gaps_game(seed, random.Random(choice)))
     actions = [a for _, a in states[1:]]
     replayed = GAPS.replay(seed, GapsOptions(), actions, player_id=7)
     assert replayed.grid == states[-1][0].grid
@@ -65,7 +47,7 @@ def test_same_seed_and_actions_give_the_same_game(seed: bytes, choice: int) -> N
 @given(seed=seeds, choice=st.integers(0, 2**32))
 def test_redeal_preserves_exactly_the_runs(seed: bytes, choice: int) -> None:
     prev = None
-    for s, action in random_game(seed, random.Random(choice), redeals=3):
+    for s, action in random_gaps_game(seed, random.Random(choice), redeals=3):
         if isinstance(action, Redeal) and prev is not None:
             assert s.runs == prev.runs
             for r, run in enumerate(prev.runs):
