@@ -332,12 +332,17 @@ class Competition:
         """Deal and start the clock on the first join; later joins resume."""
         t = await self.find(tournament_id)
         key = (t.id, player.id)
-        if key in self._entry_ids or await self.store.entry(t.id, player.id) is not None:
+        if key in self._entry_ids:
             return await self.state(player, tournament_id)
-        self._check_playable(t)
         now = self.now()
-        if now > t.join_until:
-            raise CompetitionError("closed", f"entries closed at {timing.iso(t.join_until)}")
+        try:
+            self._check_playable(t)
+            if now > t.join_until:
+                raise CompetitionError("closed", f"entries closed at {timing.iso(t.join_until)}")
+        except CompetitionError:
+            if await self.store.entry(t.id, player.id) is not None:
+                return await self.state(player, tournament_id)  # resuming is always allowed
+            raise
         rules = RULES[t.game]
         seed = await self._seed(t.id)
         state = rules.new_game(
@@ -347,9 +352,9 @@ class Competition:
         summary = Summary(state.status.value, state.progress, state.resets, state.score, 0, 0)
         async with self._load_locks.setdefault(key, asyncio.Lock()):
             try:
-                entry = await self.store.create_entry(t.id, player.id, now, deadline, summary)
+                entry = await self.store.create_entry(t.id, player, now, deadline, summary)
             except EntryExists:
-                entry = None  # a concurrent join won; both resume the same game
+                entry = None  # joined before (or concurrently): resume that game
             if entry is not None:  # the game just dealt is the one in memory
                 live = LiveGame(entry, rules, state, [], 0, summary.status, 0)
                 self._games[entry.id] = live

@@ -55,8 +55,9 @@ class Fanout:
             await self._push(tournament_id)
         except Exception:
             log.exception("standings push for tournament %s failed", tournament_id)
-        finally:
-            self._pending.pop(tournament_id, None)
+        finally:  # after a failure before the pop; never another task's registration
+            if self._pending.get(tournament_id) is asyncio.current_task():
+                del self._pending[tournament_id]
 
     async def _push(self, tournament_id: int, extra: list[dict[str, Any]] | None = None) -> None:
         rows, final = await self.competition.standings(tournament_id)

@@ -9,12 +9,21 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import func, select, text, update
+from sqlalchemy import func, insert, select, text, update
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.store import db
-from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
+from server.store.models import (
+    Action,
+    Entry,
+    Player,
+    Tournament,
+    TournamentSecret,
+    UTCDateTime,
+)
+from server.store.sqlite_writer import Conflict, SqliteWriter
 from server.store.writer import ActionWriter, DuplicateAction, Summary, TournamentClosed
 
 __all__ = [
@@ -148,14 +157,33 @@ def _entry(row: Entry, player_name: str) -> EntryInfo:
     )
 
 
+_SQLITE = sqlite.dialect()
+_SQLITE_TIME = UTCDateTime().bind_processor(_SQLITE)  # the text SQLAlchemy stores
+_INSERT_PLAYER = (
+    "INSERT INTO players (name, name_key, token_hash, admin, created_at) VALUES (?, ?, ?, 0, ?)"
+)
+_INSERT_ENTRY = (
+    "INSERT INTO entries (tournament_id, player_id, started_at, deadline, status, progress,"
+    " resets, score, time_ms, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 class Store:
-    """All persistence behind narrow async calls. Appends go through group commit."""
+    """All persistence behind narrow async calls. Hot-path writes (actions, players,
+    entries) go through group commit: on SQLite a writer thread with its own connection,
+    on PostgreSQL a batching task on the engine."""
 
     def __init__(self, engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> None:
         self.engine = engine
         self.url = engine.url.render_as_string(hide_password=False)
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
-        self.writer = ActionWriter(engine, on_batch)
+        self.writer: ActionWriter | SqliteWriter
+        self._sqlite: SqliteWriter | None = None
+        if engine.dialect.name == "sqlite":
+            self._sqlite = SqliteWriter(engine.url.database or "", on_batch)
+            self.writer = self._sqlite
+        else:
+            self.writer = ActionWriter(engine, on_batch)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -182,20 +210,27 @@ class Store:
 
     # -- players ---------------------------------------------------------
     async def create_player(self, name: str, token_hash: str, now: datetime) -> PlayerInfo:
-        async with self._session() as s:
-            row = Player(
-                name=name,
-                name_key=name.casefold(),
-                token_hash=token_hash,
-                admin=False,
-                created_at=now,
-            )
-            s.add(row)
+        """A new (non-admin) player; NameTaken when the name is taken case-insensitively."""
+        if self._sqlite is not None:
+            params = (name, name.casefold(), token_hash, _SQLITE_TIME(now))
             try:
-                await s.commit()
-            except IntegrityError:
+                player_id = await self._sqlite.insert(_INSERT_PLAYER, params)
+            except Conflict:
                 raise NameTaken(name) from None
-            return PlayerInfo(row.id, row.name, row.admin)
+            return PlayerInfo(player_id, name, False)
+        row = {
+            "name": name,
+            "name_key": name.casefold(),
+            "token_hash": token_hash,
+            "admin": False,
+            "created_at": now,
+        }
+        try:
+            async with self.engine.begin() as conn:
+                inserted = await conn.execute(insert(Player).returning(Player.id), row)
+                return PlayerInfo(inserted.scalar_one(), name, False)
+        except IntegrityError:
+            raise NameTaken(name) from None
 
     async def player_by_token_hash(self, token_hash: str) -> PlayerInfo | None:
         async with self._session() as s:
@@ -310,31 +345,60 @@ class Store:
     async def create_entry(
         self,
         tournament_id: int,
-        player_id: int,
+        player: PlayerInfo,
         started_at: datetime,
         deadline: datetime,
         summary: Summary,
     ) -> EntryInfo:
-        async with self._session() as s:
-            row = Entry(
-                tournament_id=tournament_id,
-                player_id=player_id,
-                started_at=started_at,
-                deadline=deadline,
-                status=summary.status,
-                progress=summary.progress,
-                resets=summary.resets,
-                score=summary.score,
-                time_ms=summary.time_ms,
-                seq=summary.seq,
-            )
-            s.add(row)
-            try:
-                await s.commit()
-            except IntegrityError:
-                raise EntryExists(f"player {player_id} in tournament {tournament_id}") from None
-            name = await s.scalar(select(Player.name).where(Player.id == player_id))
-            return _entry(row, name or "")
+        """A new entry; EntryExists when the player already has one in the tournament."""
+        s = summary
+        try:
+            if self._sqlite is not None:
+                params = (
+                    tournament_id,
+                    player.id,
+                    _SQLITE_TIME(started_at),
+                    _SQLITE_TIME(deadline),
+                    s.status,
+                    s.progress,
+                    s.resets,
+                    s.score,
+                    s.time_ms,
+                    s.seq,
+                )
+                entry_id = await self._sqlite.insert(_INSERT_ENTRY, params)
+            else:
+                row = {
+                    "tournament_id": tournament_id,
+                    "player_id": player.id,
+                    "started_at": started_at,
+                    "deadline": deadline,
+                    "status": s.status,
+                    "progress": s.progress,
+                    "resets": s.resets,
+                    "score": s.score,
+                    "time_ms": s.time_ms,
+                    "seq": s.seq,
+                }
+                async with self.engine.begin() as conn:
+                    inserted = await conn.execute(insert(Entry).returning(Entry.id), row)
+                    entry_id = inserted.scalar_one()
+        except (Conflict, IntegrityError):
+            raise EntryExists(f"player {player.id} in tournament {tournament_id}") from None
+        return EntryInfo(
+            entry_id,
+            tournament_id,
+            player.id,
+            player.name,
+            started_at,
+            deadline,
+            s.status,
+            s.progress,
+            s.resets,
+            s.score,
+            s.time_ms,
+            s.seq,
+        )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:
         async with self._session() as s:

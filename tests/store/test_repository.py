@@ -80,9 +80,9 @@ async def test_tournament_keeps_seed_apart(store: Store) -> None:
 async def test_entries_append_and_reload(store: Store) -> None:
     p = await store.create_player("bob", "hb", NOW)
     t = await store.create_tournament(new_tournament())
-    e = await store.create_entry(t.id, p.id, NOW, NOW + timedelta(minutes=15), playing())
+    e = await store.create_entry(t.id, p, NOW, NOW + timedelta(minutes=15), playing())
     with pytest.raises(EntryExists):
-        await store.create_entry(t.id, p.id, NOW, NOW, playing())
+        await store.create_entry(t.id, p, NOW, NOW, playing())
     for seq in (1, 2, 3):
         await store.append(
             t.id, e.id, seq, seq * 100, {"kind": "move", "n": seq}, playing(seq, seq)
@@ -101,7 +101,7 @@ async def test_append_is_durable_when_it_returns(db_url: str) -> None:
     store = await Store.open(db_url)
     p = await store.create_player("carol", "hc", NOW)
     t = await store.create_tournament(new_tournament())
-    e = await store.create_entry(t.id, p.id, NOW, NOW, playing())
+    e = await store.create_entry(t.id, p, NOW, NOW, playing())
     await store.append(t.id, e.id, 1, 5, {"kind": "resign"}, Summary("resigned", 0, 0, 0, 5, 1))
     other = await Store.open(db_url, migrate=False)  # a second connection pool sees it
     try:
@@ -117,7 +117,7 @@ async def test_group_commit_batches_concurrent_appends(store: Store) -> None:
     entries = []
     for i in range(40):
         p = await store.create_player(f"p{i}", f"h{i}", NOW)
-        entries.append(await store.create_entry(t.id, p.id, NOW, NOW, playing()))
+        entries.append(await store.create_entry(t.id, p, NOW, NOW, playing()))
     for seq in (1, 2, 3):
         await asyncio.gather(
             *(store.append(t.id, e.id, seq, seq, {"s": seq}, playing(seq)) for e in entries)
@@ -134,7 +134,7 @@ async def test_a_duplicate_in_a_batch_fails_alone(store: Store) -> None:
     ids = []
     for i in range(5):
         p = await store.create_player(f"q{i}", f"g{i}", NOW)
-        ids.append((await store.create_entry(t.id, p.id, NOW, NOW, playing())).id)
+        ids.append((await store.create_entry(t.id, p, NOW, NOW, playing())).id)
     await store.append(t.id, ids[0], 1, 1, {}, playing(1))
     results = await asyncio.gather(
         *(store.append(t.id, i, 1, 1, {}, playing(1)) for i in ids), return_exceptions=True
@@ -146,7 +146,7 @@ async def test_a_duplicate_in_a_batch_fails_alone(store: Store) -> None:
 async def test_database_itself_rejects_duplicate_seq(store: Store) -> None:
     p = await store.create_player("dan", "hd", NOW)
     t = await store.create_tournament(new_tournament())
-    e = await store.create_entry(t.id, p.id, NOW, NOW, playing())
+    e = await store.create_entry(t.id, p, NOW, NOW, playing())
     sql = text("INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (:e, 1, 0, '{}')")
     async with store.engine.begin() as conn:
         await conn.execute(sql, {"e": e.id})
@@ -159,8 +159,8 @@ async def test_close_times_out_running_games(store: Store) -> None:
     t = await store.create_tournament(new_tournament())
     a = await store.create_player("a", "ha", NOW)
     b = await store.create_player("b", "hb2", NOW)
-    ea = await store.create_entry(t.id, a.id, NOW, NOW, playing())
-    eb = await store.create_entry(t.id, b.id, NOW, NOW, Summary("won", 48, 0, 58, 10, 5))
+    ea = await store.create_entry(t.id, a, NOW, NOW, playing())
+    eb = await store.create_entry(t.id, b, NOW, NOW, Summary("won", 48, 0, 58, 10, 5))
     closed = NOW + timedelta(minutes=30)
     await store.close_tournament(t.id, closed, [(ea.id, 1800000), (eb.id, 1800000)])
     info = await store.tournament(t.id)
@@ -181,8 +181,8 @@ async def test_no_action_commits_after_the_close(store: Store) -> None:
     t = await store.create_tournament(new_tournament())
     other = await store.create_tournament(new_tournament(name="Other"))
     p = await store.create_player("late", "hl", NOW)
-    e = await store.create_entry(t.id, p.id, NOW, NOW, playing())
-    e2 = await store.create_entry(other.id, p.id, NOW, NOW, playing())
+    e = await store.create_entry(t.id, p, NOW, NOW, playing())
+    e2 = await store.create_entry(other.id, p, NOW, NOW, playing())
     await store.append(t.id, e.id, 1, 1, {}, playing(1))
     assert await store.close_tournament(t.id, NOW, [(e.id, 5)])
     assert not await store.close_tournament(t.id, NOW, [])  # already closed: nothing changes

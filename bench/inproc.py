@@ -1,0 +1,99 @@
+"""The server's own work per message, without sockets: N players drive `Session.handle`
+directly (register, join, then random legal Gaps moves), against a real SQLite file with
+every action committed before its reply. CPU seconds are read for the whole process (the
+database thread included), so the figure is the per-message cost the network load shares
+with the websockets layer.
+
+    .venv/bin/python -m bench.inproc [--players 200] [--actions 40000] [--runs 3] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import pstats
+import random
+import statistics
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from server.competition.service import TournamentSpec
+from server.net.app import build_app
+from server.net.session import Session
+
+
+class _NoConn:
+    """Stands in for a connection (only standings subscriptions would use it)."""
+
+
+async def _player(app: Any, tid: int, i: int, budget: list[int], rnd: random.Random) -> None:
+    session = Session(app.competition, app.fanout, app.metrics, _NoConn())
+    games = 0
+    state: dict[str, Any] = {"status": "over"}
+    while budget[0] > 0:
+        if state["status"] != "playing":
+            games += 1
+            name = f"p{i}x{games}"
+            await session.handle(orjson.dumps({"type": "register", "name": name, "id": 1}).decode())
+            state = await session.handle(
+                orjson.dumps({"type": "join", "tournament": tid, "id": 2}).decode()
+            )
+            continue
+        legal = state["view"]["legal"]
+        action = {"kind": "move", **rnd.choice(legal)} if legal else {"kind": "redeal"}
+        frame = {"type": "act", "tournament": tid, "seq": state["seq"] + 1, "action": action}
+        reply = await session.handle(orjson.dumps({**frame, "id": 9}).decode())
+        orjson.dumps(reply)  # the server serialises every reply
+        assert reply["type"] == "state", reply
+        budget[0] -= 1
+        state = reply
+
+
+async def one_run(players: int, actions: int, work: Path, profile: bool) -> float:
+    """Microseconds of process CPU per accepted action (registrations and joins included)."""
+    app = await build_app(f"sqlite+aiosqlite:///{work / f'{time.monotonic_ns()}.db'}", demo=False)
+    now = app.competition.now()
+    t = await app.competition.create_as_operator(
+        TournamentSpec("Inproc", "gaps", {"redeals": 2}, now + timedelta(hours=3), now)
+    )
+    budget = [actions]
+    prof = cProfile.Profile() if profile else None
+    c0 = time.process_time()
+    m0 = time.thread_time()
+    if prof:
+        prof.enable()
+    await asyncio.gather(*(_player(app, t.id, i, budget, random.Random(i)) for i in range(players)))
+    if prof:
+        prof.disable()
+    used = time.process_time() - c0
+    main_used = time.thread_time() - m0
+    print(f"main thread {1e6 * main_used / (actions + players):.1f} µs/action")
+    await app.store.close()
+    if prof:
+        pstats.Stats(prof).sort_stats("tottime").print_stats(35)
+    return 1e6 * used / (actions + players)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--actions", type=int, default=40000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="samedeal-inproc-"))
+    costs = []
+    for _ in range(args.runs):
+        costs.append(asyncio.run(one_run(args.players, args.actions, work, args.profile)))
+        print(f"{costs[-1]:.1f} µs of CPU per action", flush=True)
+    print(f"median {statistics.median(costs):.1f} µs per action ({args.players} players)")
+
+
+if __name__ == "__main__":
+    main()
