@@ -35,6 +35,7 @@ from server.store.repository import (
     Summary,
     TournamentClosed,
     TournamentInfo,
+    canonical_json,
 )
 
 log = logging.getLogger("samedeal.competition")
@@ -71,7 +72,7 @@ class LiveGame:
     entry: EntryInfo
     rules: GameRules[Any, Any]
     state: GameState[Any]
-    actions: list[dict[str, Any]]
+    actions: list[str]  # canonical JSON texts (plain strings: nothing for the GC to scan)
     last_at_ms: int
     status: str
     time_ms: int
@@ -381,7 +382,7 @@ class Competition:
         self._check_playable(t)
         live = await self._live(t.id, player.id)
         async with live.lock:
-            canonical = action.model_dump(mode="json", by_alias=True)
+            canonical = canonical_json(action.model_dump(mode="json", by_alias=True))
             if seq != live.seq + 1:
                 if 1 <= seq <= live.seq and live.actions[seq - 1] == canonical:
                     return self._snapshot(t, live, [], duplicate=True)
@@ -420,7 +421,7 @@ class Competition:
             )
             live.actions.append(canonical)
         self.on_standings_changed(t.id)
-        return self._snapshot(t, live, events)
+        return self._snapshot(t, live, events, now=now)
 
     async def hint(self, player: PlayerInfo, tournament_id: int) -> tuple[Any, bool]:
         """(suggested action or None, no_moves) for games whose options allow hints."""
@@ -485,7 +486,8 @@ class Competition:
             if status == Status.TIMED_OUT.value
             else (last_at if status != Status.PLAYING.value else 0)
         )
-        return LiveGame(entry, rules, state, [a.action for a in logged], last_at, status, time_ms)
+        actions = [canonical_json(a.action) for a in logged]
+        return LiveGame(entry, rules, state, actions, last_at, status, time_ms)
 
     def _snapshot(
         self,
@@ -493,10 +495,11 @@ class Competition:
         live: LiveGame,
         events: list[dict[str, Any]],
         duplicate: bool = False,
+        now: datetime | None = None,
     ) -> Snapshot:
         e = live.entry
         if live.status == Status.PLAYING.value:
-            now = self.now()
+            now = now or self.now()
             if now >= e.deadline:
                 time_ms = timing.ms_between(e.started_at, e.deadline)
                 status = Status.TIMED_OUT.value

@@ -38,7 +38,14 @@ __all__ = [
     "Summary",
     "TournamentClosed",
     "TournamentInfo",
+    "canonical_json",
 ]
+
+
+def canonical_json(action: dict[str, Any]) -> str:
+    """The text an action is stored as: compact JSON with sorted keys. Equal actions have
+    equal texts."""
+    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
 
 
 class NameTaken(Exception):
@@ -436,13 +443,13 @@ class Store:
         entry_id: int,
         seq: int,
         at_ms: int,
-        action: dict[str, Any],
+        action_json: str,
         summary: Summary,
     ) -> None:
-        """Store one accepted action durably (group commit); DuplicateAction on a taken seq,
-        TournamentClosed when the tournament closed first (nothing stored then)."""
-        payload = orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
-        await self.writer.append(tournament_id, entry_id, seq, at_ms, payload, summary)
+        """Store one accepted action (its `canonical_json`) durably, by group commit;
+        DuplicateAction on a taken seq, TournamentClosed when the tournament closed first
+        (nothing stored then)."""
+        await self.writer.append(tournament_id, entry_id, seq, at_ms, action_json, summary)
 
     async def update_entry(self, entry_id: int, summary: Summary) -> None:
         """Overwrite an entry's summary (a timeout found by the clock)."""

@@ -16,6 +16,7 @@ from server.store.repository import (
     NewTournament,
     Store,
     Summary,
+    canonical_json,
 )
 
 NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
@@ -85,10 +86,15 @@ async def test_entries_append_and_reload(store: Store) -> None:
         await store.create_entry(t.id, p, NOW, NOW, playing())
     for seq in (1, 2, 3):
         await store.append(
-            t.id, e.id, seq, seq * 100, {"kind": "move", "n": seq}, playing(seq, seq)
+            t.id,
+            e.id,
+            seq,
+            seq * 100,
+            canonical_json({"kind": "move", "n": seq}),
+            playing(seq, seq),
         )
     with pytest.raises(DuplicateAction):
-        await store.append(t.id, e.id, 2, 999, {"kind": "x"}, playing(2))
+        await store.append(t.id, e.id, 2, 999, canonical_json({"kind": "x"}), playing(2))
     log = await store.actions(e.id)
     assert [(a.seq, a.at_ms, a.action["n"]) for a in log] == [(1, 100, 1), (2, 200, 2), (3, 300, 3)]
     again = await store.entry(t.id, p.id)
@@ -102,7 +108,9 @@ async def test_append_is_durable_when_it_returns(db_url: str) -> None:
     p = await store.create_player("carol", "hc", NOW)
     t = await store.create_tournament(new_tournament())
     e = await store.create_entry(t.id, p, NOW, NOW, playing())
-    await store.append(t.id, e.id, 1, 5, {"kind": "resign"}, Summary("resigned", 0, 0, 0, 5, 1))
+    await store.append(
+        t.id, e.id, 1, 5, canonical_json({"kind": "resign"}), Summary("resigned", 0, 0, 0, 5, 1)
+    )
     other = await Store.open(db_url, migrate=False)  # a second connection pool sees it
     try:
         assert [a.seq for a in await other.actions(e.id)] == [1]
@@ -120,7 +128,10 @@ async def test_group_commit_batches_concurrent_appends(store: Store) -> None:
         entries.append(await store.create_entry(t.id, p, NOW, NOW, playing()))
     for seq in (1, 2, 3):
         await asyncio.gather(
-            *(store.append(t.id, e.id, seq, seq, {"s": seq}, playing(seq)) for e in entries)
+            *(
+                store.append(t.id, e.id, seq, seq, canonical_json({"s": seq}), playing(seq))
+                for e in entries
+            )
         )
     assert store.writer.appended == 120
     assert store.writer.batches < 120  # many appends share a commit
@@ -135,9 +146,10 @@ async def test_a_duplicate_in_a_batch_fails_alone(store: Store) -> None:
     for i in range(5):
         p = await store.create_player(f"q{i}", f"g{i}", NOW)
         ids.append((await store.create_entry(t.id, p, NOW, NOW, playing())).id)
-    await store.append(t.id, ids[0], 1, 1, {}, playing(1))
+    await store.append(t.id, ids[0], 1, 1, canonical_json({}), playing(1))
     results = await asyncio.gather(
-        *(store.append(t.id, i, 1, 1, {}, playing(1)) for i in ids), return_exceptions=True
+        *(store.append(t.id, i, 1, 1, canonical_json({}), playing(1)) for i in ids),
+        return_exceptions=True,
     )
     assert isinstance(results[0], DuplicateAction)
     assert results[1:] == [None] * 4
@@ -183,12 +195,12 @@ async def test_no_action_commits_after_the_close(store: Store) -> None:
     p = await store.create_player("late", "hl", NOW)
     e = await store.create_entry(t.id, p, NOW, NOW, playing())
     e2 = await store.create_entry(other.id, p, NOW, NOW, playing())
-    await store.append(t.id, e.id, 1, 1, {}, playing(1))
+    await store.append(t.id, e.id, 1, 1, canonical_json({}), playing(1))
     assert await store.close_tournament(t.id, NOW, [(e.id, 5)])
     assert not await store.close_tournament(t.id, NOW, [])  # already closed: nothing changes
     results = await asyncio.gather(
-        store.append(t.id, e.id, 2, 2, {}, playing(2)),
-        store.append(other.id, e2.id, 1, 1, {}, playing(1)),
+        store.append(t.id, e.id, 2, 2, canonical_json({}), playing(2)),
+        store.append(other.id, e2.id, 1, 1, canonical_json({}), playing(1)),
         return_exceptions=True,
     )
     assert isinstance(results[0], TournamentClosed) and results[1] is None
