@@ -1,6 +1,6 @@
 """The ceiling of this stack: a websockets server that parses each JSON message and answers
-a JSON object of a fixed size, with the real server's own SERVE_OPTIONS. No validation,
-no database.
+a JSON object of a fixed size, with the real server's own SERVE_OPTIONS and event loop.
+No validation, no database.
 
     python -m bench.echo_server --port 0 --reply-bytes 1500
 """
@@ -13,7 +13,7 @@ import json
 
 from websockets.asyncio.server import ServerConnection, serve
 
-from server.net.app import SERVE_OPTIONS
+from server.net.app import SERVE_OPTIONS, run_loop
 
 
 async def main() -> None:
@@ -34,4 +34,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    run_loop(main())

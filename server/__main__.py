@@ -61,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     url = db.database_url(getattr(args, "database_url", None))
     if args.command == "serve":
-        from server.net.app import run
+        from server.net.app import run, run_loop
 
-        asyncio.run(run(args.host, args.port, url, demo=not args.no_demo))
+        run_loop(run(args.host, args.port, url, demo=not args.no_demo))
         return 0
     if args.command == "migrate":
         db.migrate(url)

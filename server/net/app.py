@@ -8,7 +8,7 @@ import gc
 import logging
 import re
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
 from http import HTTPStatus
@@ -181,6 +181,17 @@ async def run(
         ticker = loop.create_task(clock(app))
         await stop
         await shutdown(server, app, ticker)
+
+
+def run_loop(main: Coroutine[Any, Any, None]) -> None:
+    """Run `main` to completion on uvloop where it is installed (every platform but
+    Windows), else on asyncio's own loop. The echo ceiling uses the same loop."""
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main)
+    else:
+        uvloop.run(main)
 
 
 def tune_gc() -> None:
