@@ -82,33 +82,6 @@ class Act(_Msg):
     action: dict[str, Any]
 
 
-_ACT_KEYS = frozenset({"type", "id", "tournament", "seq", "action"})
-
-
-def plain_act(data: Any) -> Act | None:
-    """The Act of a well-formed act message without a pydantic pass (the hot path), or
-    None: then full validation decides, with its error messages. Accepts only what the
-    Act model accepts."""
-    if type(data) is not dict or data.get("type") != "act" or not data.keys() <= _ACT_KEYS:
-        return None
-    t, seq, action, mid = (
-        data.get("tournament"),
-        data.get("seq"),
-        data.get("action"),
-        data.get("id"),
-    )
-    if (
-        type(t) is int
-        and type(seq) is int
-        and type(action) is dict
-        and 1 <= t <= MAX_ID
-        and 1 <= seq <= MAX_ID
-        and (mid is None or type(mid) is str or type(mid) is int)
-    ):
-        return Act.model_construct(type="act", id=mid, tournament=t, seq=seq, action=action)
-    return None
-
-
 class Hint(_Msg):
     type: Literal["hint"]
     tournament: TournamentId

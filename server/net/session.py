@@ -84,7 +84,7 @@ class Session:
         if data is _NOT_JSON:
             return protocol.error(None, "bad_request", "not JSON")
         try:
-            message = protocol.plain_act(data) or protocol.CLIENT_MESSAGE.validate_python(data)
+            message = protocol.CLIENT_MESSAGE.validate_python(data)
         except ValidationError as exc:
             return protocol.error(re, "bad_request", _shape_error(data, exc))
         started = time.perf_counter()
