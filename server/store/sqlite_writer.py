@@ -62,17 +62,20 @@ _UPDATE_ENTRY = (
 
 
 class SqliteWriter:
-    """Queues writes and commits them in batches on its own thread and connection."""
+    """Queues writes and commits them in batches on its own thread and connection.
+
+    The thread takes the next batch itself as soon as a commit ends, so commits follow
+    each other back to back however busy the event loop is; only the settling of the
+    callers' futures goes through the loop."""
 
     def __init__(self, path: str, on_batch: Callable[[int], None] | None = None) -> None:
         self._path = path
         self.on_batch = on_batch
-        self._queued: list[_Job] = []
-        self._busy = False
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._outstanding = 0  # submitted, not yet settled
         self._idle = asyncio.Event()
         self._idle.set()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._batches: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self.batches = 0
         self.appended = 0
@@ -102,10 +105,10 @@ class SqliteWriter:
 
     async def close(self) -> None:
         """Commit what is queued, then stop the thread."""
-        while self._busy or self._queued:
+        while self._outstanding:
             await self._idle.wait()
         if self._thread is not None:
-            self._batches.put(None)
+            self._jobs.put(None)
             await asyncio.to_thread(self._thread.join)
             self._thread = None
 
@@ -116,20 +119,14 @@ class SqliteWriter:
         return self._loop.create_future()
 
     def _submit(self, job: _Job) -> None:
-        self._queued.append(job)
-        if not self._busy:
-            self._send()
-
-    def _send(self) -> None:
-        batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
-        self._busy = True
-        self._idle.clear()
         if self._thread is None:
             self._thread = threading.Thread(
                 target=self._serve, name="samedeal-sqlite-writer", daemon=True
             )
             self._thread.start()
-        self._batches.put(batch)
+        self._outstanding += 1
+        self._idle.clear()
+        self._jobs.put(job)
 
     def _settle(self, batch: list[_Job], outcomes: list[object]) -> None:
         for job, outcome in zip(batch, outcomes, strict=True):
@@ -146,17 +143,32 @@ class SqliteWriter:
         self.largest_batch = max(self.largest_batch, len(batch))
         if self.on_batch is not None:
             self.on_batch(len(batch))
-        self._busy = False
-        if self._queued:
-            self._send()
-        else:
+        self._outstanding -= len(batch)
+        if not self._outstanding:
             self._idle.set()
 
     # -- writer thread ---------------------------------------------------
+    def _next_batch(self) -> list[_Job] | None:
+        """Block for the first job, then take what else is queued (None: stop)."""
+        first = self._jobs.get()
+        if first is None:
+            return None
+        batch = [first]
+        while len(batch) < MAX_BATCH:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is None:  # stop after this batch
+                self._jobs.put(None)
+                break
+            batch.append(job)
+        return batch
+
     def _serve(self) -> None:
         conn: sqlite3.Connection | None = None
         assert self._loop is not None
-        while (batch := self._batches.get()) is not None:
+        while (batch := self._next_batch()) is not None:
             try:
                 if conn is None:
                     conn = _connect(self._path)
