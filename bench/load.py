@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import signal
 import statistics
@@ -43,6 +44,22 @@ def wait_port(proc: subprocess.Popen[str], log: Path) -> int:
             raise RuntimeError(log.read_text())
         time.sleep(0.05)
     raise TimeoutError(log.read_text())
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds of a process, all its threads."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def costed(pid: int, *generate_args: Any) -> dict[str, Any]:
+    """`generate(*generate_args)` plus the microseconds of CPU process `pid` (the server
+    under load) spent per reply."""
+    before = cpu_seconds(pid)
+    result = generate(*generate_args)
+    replies = result["accepted"] + result["errors"]
+    result["cpu_us"] = 1e6 * (cpu_seconds(pid) - before) / max(1, replies)
+    return result
 
 
 def rss_kib(pid: int) -> int:
@@ -184,8 +201,14 @@ def game_run(
     url, drop = fresh_db(kind, workdir, pg)
     server = Server(url, workdir)
     try:
-        result = generate(
-            server.ws, server.tournament, players, seconds, "game", f"l{uuid.uuid4().hex[:5]}"
+        result = costed(
+            server.proc.pid,
+            server.ws,
+            server.tournament,
+            players,
+            seconds,
+            "game",
+            f"l{uuid.uuid4().hex[:5]}",
         )
         result["batch_mean"], result["batched_share"] = batch_mean(server.metrics())
     finally:
@@ -257,7 +280,7 @@ def main() -> None:
         reply = int(sqlite[-1]["reply_bytes"])
         e = Echo(reply, work)
         try:
-            echo.append(generate(e.ws, 1, args.players, args.seconds, "echo", "e"))
+            echo.append(costed(e.proc.pid, e.ws, 1, args.players, args.seconds, "echo", "e"))
         finally:
             e.stop()
         if args.pg:
@@ -285,15 +308,16 @@ def main() -> None:
         return (
             f"| {label} | {med(rows, 'per_s'):,.0f} | {med(rows, 'p50_ms'):.1f} "
             f"| {med(rows, 'p95_ms'):.1f} | {med(rows, 'p99_ms'):.1f} "
-            f"| {sum(r['errors'] for r in rows)} | {extra} |"
+            f"| {sum(r['errors'] for r in rows)} | {med(rows, 'cpu_us'):.0f} | {extra} |"
         )
 
     lines = [
         f"Medians of {args.runs} runs of {args.seconds:g} s each; server and load generator "
         "in separate processes on loopback.",
         "",
-        "| load | actions/s | p50 ms | p95 ms | p99 ms | errors | actions per commit |",
-        "|---|---|---|---|---|---|---|",
+        "| load | actions/s | p50 ms | p95 ms | p99 ms | errors | server CPU µs per reply "
+        "| actions per commit |",
+        "|---|---|---|---|---|---|---|---|",
         row(f"server, SQLite, {args.players} players", sqlite),
         row(f"echo ceiling, {args.players} players", echo, batches=False),
     ]
@@ -307,6 +331,8 @@ def main() -> None:
         f"{med(sqlite, 'p99_ms') / med(echo, 'p99_ms'):.1f}×",
         f"- memory: {idle_kib:.1f} KiB per idle authenticated connection ({args.idle} "
         f"connections); {games_kib:.1f} KiB per game in progress ({args.big} games)",
+        "- server CPU per reply: the server process's CPU time (all threads, registrations "
+        "and joins included) over the run, divided by the replies to act messages",
         f"- average reply size {med(sqlite, 'reply_bytes'):.0f} bytes (the echo answers the "
         "same size)",
     ]

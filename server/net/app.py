@@ -12,7 +12,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -27,6 +27,7 @@ from server.net.session import Abuse, Session
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.server")
+T = TypeVar("T")
 MAX_FRAME = 64 * 1024
 TICK_S = 0.5
 SERVE_OPTIONS: dict[str, Any] = {
@@ -183,15 +184,14 @@ async def run(
         await shutdown(server, app, ticker)
 
 
-def run_loop(main: Coroutine[Any, Any, None]) -> None:
+def run_loop(main: Coroutine[Any, Any, T]) -> T:
     """Run `main` to completion on uvloop where it is installed (every platform but
     Windows), else on asyncio's own loop. The echo ceiling uses the same loop."""
     try:
         import uvloop
     except ImportError:
-        asyncio.run(main)
-    else:
-        uvloop.run(main)
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 def tune_gc() -> None:
