@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.cpu_check [--players 200] [--seconds 8] [--runs 3] [--no-write]
 
 Starts the server on a fresh SQLite file and `bench.load_client` in another process, and
-reports accepted actions/s, the cores the server process used (all its threads), and the
+reports accepted actions/s, the cores the server used (all threads, its writer process too), and the
 mean group-commit batch. This is the procedure behind the before/after table of the load
 notes in docs/BENCHMARKS.md.
 """
@@ -11,21 +11,13 @@ notes in docs/BENCHMARKS.md.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from bench.load import Server, batch_mean, generate
+from bench.load import Server, batch_mean, cpu_seconds, generate
 from bench.report import write_section
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
 
 def one_run(players: int, seconds: float, work: Path) -> dict[str, float]:
@@ -64,7 +56,7 @@ def main() -> None:
     body = (
         f"{args.players} players, {args.runs} runs of {args.seconds:g} s (medians): "
         f"{med['per_s']:,.0f} actions/s; the server process used {med['cores']:.2f} cores "
-        f"(main thread plus database threads); {med['batch']:.1f} actions per commit; "
+        f"(with its SQLite writer process); {med['batch']:.1f} actions per commit; "
         f"p99 {med['p99_ms']:.0f} ms. Runs: "
         + ", ".join(f"{r['per_s']:,.0f}" for r in runs)
         + " actions/s."

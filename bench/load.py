@@ -47,9 +47,17 @@ def wait_port(proc: subprocess.Popen[str], log: Path) -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User plus system CPU seconds of a process, all its threads."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User plus system CPU seconds of a process (all its threads) and of its running
+    child processes (the server's SQLite writer process)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children = (task / "children").read_text().split()
+        total += sum(cpu_seconds(int(child)) for child in children)
+    return total
 
 
 def costed(pid: int, *generate_args: Any) -> dict[str, Any]:
@@ -331,8 +339,9 @@ def main() -> None:
         f"{med(sqlite, 'p99_ms') / med(echo, 'p99_ms'):.1f}×",
         f"- memory: {idle_kib:.1f} KiB per idle authenticated connection ({args.idle} "
         f"connections); {games_kib:.1f} KiB per game in progress ({args.big} games)",
-        "- server CPU per reply: the server process's CPU time (all threads, registrations "
-        "and joins included) over the run, divided by the replies to act messages",
+        "- server CPU per reply: the CPU time of the server process and its SQLite writer "
+        "process (all threads, registrations and joins included) over the run, divided by "
+        "the replies to act messages",
         f"- average reply size {med(sqlite, 'reply_bytes'):.0f} bytes (the echo answers the "
         "same size)",
     ]

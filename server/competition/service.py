@@ -311,6 +311,12 @@ class Competition:
                 self._forget_games(t.id)  # rebuilt from the store, with their final status
                 self.on_closed(t.id, await self.store.secret_seed(t.id))
 
+    def _forget(self, live: LiveGame) -> None:
+        key = (live.entry.tournament_id, live.entry.player_id)
+        if self._entry_ids.get(key) == live.entry.id:
+            del self._entry_ids[key]
+        self._games.pop(live.entry.id, None)
+
     def _forget_games(self, tournament_id: int) -> None:
         for key, entry_id in list(self._entry_ids.items()):
             if key[0] == tournament_id:
@@ -413,6 +419,9 @@ class Competition:
             except TournamentClosed:
                 await self._refresh()  # closed by another process: learn it now
                 raise CompetitionError("closed", f"tournament {t.id} is closed") from None
+            except Exception:  # stored or not is unknown: rebuild from the log when next asked
+                self._forget(live)
+                raise
             live.state, live.status, live.time_ms, live.last_at_ms = (
                 new_state,
                 status,

@@ -26,6 +26,10 @@ RATE_BURST = 200.0  # messages allowed at once
 ABUSE_STRIKES = 500  # rate-limited messages in a row before the connection is closed
 OPEN_TYPES = frozenset({"register", "auth", "ping"})
 _NOT_JSON = object()
+ACT_NOT_ACKNOWLEDGED = (
+    "internal error: the action was not acknowledged; send it again with the same seq "
+    "(if it was stored after all, the reply is its state with duplicate: true)"
+)
 
 
 class TokenBucket:
@@ -98,6 +102,7 @@ class Session:
             log.exception("internal error on %s", message.type)
             if message.type == "act":
                 self.metrics.actions_rejected["internal"] += 1
+                return protocol.error(re, "internal", ACT_NOT_ACKNOWLEDGED)
             return protocol.error(re, "internal", "internal error; nothing was changed")
         if message.type == "act":
             self.metrics.actions_accepted += 1

@@ -166,18 +166,11 @@ def _entry(row: Entry, player_name: str) -> EntryInfo:
 
 _SQLITE = sqlite.dialect()
 _SQLITE_TIME = UTCDateTime().bind_processor(_SQLITE)  # the text SQLAlchemy stores
-_INSERT_PLAYER = (
-    "INSERT INTO players (name, name_key, token_hash, admin, created_at) VALUES (?, ?, ?, 0, ?)"
-)
-_INSERT_ENTRY = (
-    "INSERT INTO entries (tournament_id, player_id, started_at, deadline, status, progress,"
-    " resets, score, time_ms, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
 
 
 class Store:
     """All persistence behind narrow async calls. Hot-path writes (actions, players,
-    entries) go through group commit: on SQLite a writer thread with its own connection,
+    entries) go through group commit: on SQLite a writer process with its own connection,
     on PostgreSQL a batching task on the engine."""
 
     def __init__(self, engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> None:
@@ -219,9 +212,10 @@ class Store:
     async def create_player(self, name: str, token_hash: str, now: datetime) -> PlayerInfo:
         """A new (non-admin) player; NameTaken when the name is taken case-insensitively."""
         if self._sqlite is not None:
-            params = (name, name.casefold(), token_hash, _SQLITE_TIME(now))
             try:
-                player_id = await self._sqlite.insert(_INSERT_PLAYER, params)
+                player_id = await self._sqlite.insert_player(
+                    name, name.casefold(), token_hash, _SQLITE_TIME(now)
+                )
             except Conflict:
                 raise NameTaken(name) from None
             return PlayerInfo(player_id, name, False)
@@ -361,7 +355,7 @@ class Store:
         s = summary
         try:
             if self._sqlite is not None:
-                params = (
+                entry_id = await self._sqlite.insert_entry(
                     tournament_id,
                     player.id,
                     _SQLITE_TIME(started_at),
@@ -373,7 +367,6 @@ class Store:
                     s.time_ms,
                     s.seq,
                 )
-                entry_id = await self._sqlite.insert(_INSERT_ENTRY, params)
             else:
                 row = {
                     "tournament_id": tournament_id,

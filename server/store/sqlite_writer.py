@@ -1,82 +1,60 @@
-"""Group commit for SQLite: one thread owns the write connection.
+"""Group commit for SQLite, through a writer process (`server.store.sqlite_process`).
 
 Every write of the hot path (an action with its entry's new summary, a new player, a
-new entry) is queued here. While one batch commits in the thread, new writes queue and
-form the next batch; a whole batch costs one transaction, one fsync, and one hop back
-to the event loop, where each caller's future is settled. A caller returns only after
-its own write is committed. Keeping every hot-path write on one connection also means
-they never wait on each other for SQLite's write lock.
+new entry) is queued here. One batch at a time goes to the writer process, which
+commits it in one transaction (one fsync) and answers; meanwhile new writes queue and
+form the next batch. A caller returns only after its own write is committed. All
+hot-path writes share one connection, so they never wait on each other for SQLite's
+write lock, and the database work runs outside this interpreter, so it never contends
+with the event loop for the GIL (measured: a writer thread cost a quarter of the
+throughput, see docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import queue
-import sqlite3
-import threading
+import logging
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
+from server.store.sqlite_process import HEADER, frame
 from server.store.writer import MAX_BATCH, DuplicateAction, Summary, TournamentClosed
 
-PRAGMAS = ("journal_mode=WAL", "busy_timeout=30000", "foreign_keys=ON", "synchronous=FULL")
+log = logging.getLogger("samedeal.store")
 
 
 class Conflict(Exception):
     """An insert broke a unique constraint (nothing was stored)."""
 
 
-@dataclass(eq=False, slots=True)
-class _Append:
-    tournament_id: int
-    entry_id: int
-    seq: int
-    at_ms: int
-    action_json: str
-    summary: Summary
-    done: asyncio.Future[Any] = field(repr=False)
-
-    def action_row(self) -> tuple[object, ...]:
-        return (self.entry_id, self.seq, self.at_ms, self.action_json)
-
-    def entry_row(self) -> tuple[object, ...]:
-        s = self.summary
-        return (s.status, s.progress, s.resets, s.score, s.time_ms, s.seq, self.entry_id)
+class WriterFailed(Exception):
+    """The batch failed as a whole (the database is unusable, or the writer stopped);
+    whether it was committed is unknown only if the writer died while committing."""
 
 
-@dataclass(eq=False, slots=True)
-class _Insert:
-    sql: str
-    params: tuple[object, ...]
-    done: asyncio.Future[Any] = field(repr=False)
-
-
-_Job = _Append | _Insert
-_INSERT_ACTION = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (?, ?, ?, ?)"
-_UPDATE_ENTRY = (
-    "UPDATE entries SET status = ?, progress = ?, resets = ?, score = ?, time_ms = ?, seq = ? "
-    "WHERE id = ?"
-)
+_REFUSALS: dict[str, type[Exception]] = {
+    "duplicate": DuplicateAction,
+    "closed": TournamentClosed,
+    "conflict": Conflict,
+    "error": WriterFailed,
+}
 
 
 class SqliteWriter:
-    """Queues writes and commits them in batches on its own thread and connection.
-
-    The thread takes the next batch itself as soon as a commit ends, so commits follow
-    each other back to back however busy the event loop is; only the settling of the
-    callers' futures goes through the loop."""
+    """Queues writes and commits them in batches through the writer process."""
 
     def __init__(self, path: str, on_batch: Callable[[int], None] | None = None) -> None:
         self._path = path
         self.on_batch = on_batch
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._outstanding = 0  # submitted, not yet settled
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
+        self._queued: list[tuple[list[Any], asyncio.Future[Any]]] = []
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._proc: asyncio.subprocess.Process | None = None
+        self._busy = False  # a batch is with the writer process
         self.batches = 0
         self.appended = 0
         self.largest_batch = 0
@@ -92,170 +70,116 @@ class SqliteWriter:
     ) -> None:
         """Return once the action and the entry's new summary are committed; raise
         DuplicateAction or TournamentClosed (nothing stored) otherwise."""
-        done = self._future()
-        self._submit(_Append(tournament_id, entry_id, seq, at_ms, action_json, summary, done))
-        await done
+        s = summary
+        await self._submit(
+            [
+                "action",
+                tournament_id,
+                entry_id,
+                seq,
+                at_ms,
+                action_json,
+                s.status,
+                s.progress,
+                s.resets,
+                s.score,
+                s.time_ms,
+                s.seq,
+            ]
+        )
 
-    async def insert(self, sql: str, params: tuple[object, ...]) -> int:
-        """Run one INSERT in the next commit and return its row id; Conflict when a
-        unique constraint refuses it."""
-        done = self._future()
-        self._submit(_Insert(sql, params, done))
-        return int(await done)
+    async def insert_player(self, name: str, name_key: str, token_hash: str, at: str) -> int:
+        """The new player's id; Conflict when the name or token is taken."""
+        return int(await self._submit(["player", name, name_key, token_hash, at]))
+
+    async def insert_entry(self, *row: object) -> int:
+        """The new entry's id (columns as sqlite_process documents); Conflict when the
+        player already has an entry in the tournament."""
+        return int(await self._submit(["entry", *row]))
 
     async def close(self) -> None:
-        """Commit what is queued, then stop the thread."""
-        while self._outstanding:
-            await self._idle.wait()
-        if self._thread is not None:
-            self._jobs.put(None)
-            await asyncio.to_thread(self._thread.join)
-            self._thread = None
+        """Commit what is queued, then stop the writer process."""
+        while (self._queued or self._busy) and self._task is not None and not self._task.done():
+            await asyncio.sleep(0.005)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self._stop_process()
 
-    # -- event loop side -------------------------------------------------
-    def _future(self) -> asyncio.Future[Any]:
-        if self._loop is None:
-            self._loop = asyncio.get_running_loop()
-        return self._loop.create_future()
+    # -- internals -------------------------------------------------------
+    async def _submit(self, job: list[Any]) -> Any:
+        done = asyncio.get_running_loop().create_future()
+        self._queued.append((job, done))
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        assert self._wake is not None
+        self._wake.set()
+        return await done
 
-    def _submit(self, job: _Job) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._serve, name="samedeal-sqlite-writer", daemon=True
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while True:
+            if not self._queued:
+                self._wake.clear()
+                await self._wake.wait()
+            batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
+            self._busy = True
+            try:
+                outcomes = await self._exchange([job for job, _ in batch])
+            except Exception as exc:  # the process died: this batch's fate is unknown
+                log.error("the SQLite writer process failed: %s", exc)
+                await self._stop_process()
+                outcomes = [["error", f"database writer failed: {exc}"]] * len(batch)
+            self._settle(batch, outcomes)
+            self._busy = False
+
+    async def _exchange(self, jobs: list[list[Any]]) -> list[Any]:
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            proc = self._proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "server.store.sqlite_process",
+                self._path,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
             )
-            self._thread.start()
-        self._outstanding += 1
-        self._idle.clear()
-        self._jobs.put(job)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(frame(jobs))
+        await proc.stdin.drain()
+        header = await proc.stdout.readexactly(HEADER.size)
+        outcomes: list[Any] = orjson.loads(await proc.stdout.readexactly(HEADER.unpack(header)[0]))
+        return outcomes
 
-    def _settle(self, batch: list[_Job], outcomes: list[object]) -> None:
-        for job, outcome in zip(batch, outcomes, strict=True):
-            if job.done.done():  # its caller went away
+    def _settle(
+        self, batch: list[tuple[list[Any], asyncio.Future[Any]]], outcomes: list[Any]
+    ) -> None:
+        for (job, done), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, list):
+                error: Exception = _REFUSALS[outcome[0]](outcome[1])
+                if not done.done():
+                    done.set_exception(error)
                 continue
-            if isinstance(outcome, BaseException):
-                job.done.set_exception(outcome)
-            else:
-                job.done.set_result(outcome)
+            if job[0] == "action":
+                self.appended += 1
+            if not done.done():  # else its caller went away
+                done.set_result(outcome)
         self.batches += 1
-        self.appended += sum(
-            1 for j, o in zip(batch, outcomes, strict=True) if isinstance(j, _Append) and o is None
-        )
         self.largest_batch = max(self.largest_batch, len(batch))
         if self.on_batch is not None:
             self.on_batch(len(batch))
-        self._outstanding -= len(batch)
-        if not self._outstanding:
-            self._idle.set()
 
-    # -- writer thread ---------------------------------------------------
-    def _next_batch(self) -> list[_Job] | None:
-        """Block for the first job, then take what else is queued (None: stop)."""
-        first = self._jobs.get()
-        if first is None:
-            return None
-        batch = [first]
-        while len(batch) < MAX_BATCH:
-            try:
-                job = self._jobs.get_nowait()
-            except queue.Empty:
-                break
-            if job is None:  # stop after this batch
-                self._jobs.put(None)
-                break
-            batch.append(job)
-        return batch
-
-    def _serve(self) -> None:
-        conn: sqlite3.Connection | None = None
-        assert self._loop is not None
-        while (batch := self._next_batch()) is not None:
-            try:
-                if conn is None:
-                    conn = _connect(self._path)
-                outcomes = _commit(conn, batch)
-            except Exception as exc:  # the database is unusable: every caller hears of it
-                outcomes = [exc] * len(batch)
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        conn.close()
-                    conn = None
-            self._loop.call_soon_threadsafe(self._settle, batch, outcomes)
-        if conn is not None:
-            conn.close()
-
-
-def _connect(path: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    for pragma in PRAGMAS:
-        conn.execute(f"PRAGMA {pragma}")
-    return conn
-
-
-def _commit(conn: sqlite3.Connection, batch: list[_Job]) -> list[object]:
-    """Write the batch in one transaction; the outcome of each job (a row id, None for an
-    append, or the exception that refused it alone)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        outcomes = _write(conn, batch)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    return outcomes
-
-
-def _write(conn: sqlite3.Connection, batch: list[_Job]) -> list[object]:
-    outcomes: list[object] = [None] * len(batch)
-    appends: list[tuple[int, _Append]] = []
-    for i, job in enumerate(batch):
-        if isinstance(job, _Insert):
-            try:
-                outcomes[i] = conn.execute(job.sql, job.params).lastrowid
-            except sqlite3.IntegrityError as exc:
-                outcomes[i] = Conflict(str(exc))
-        else:
-            appends.append((i, job))
-    if not appends:
-        return outcomes
-    # Inside the write transaction: no tournament of the batch may have been closed.
-    ids = sorted({job.tournament_id for _, job in appends})
-    marks = ",".join("?" * len(ids))
-    closed = {
-        row[0]
-        for row in conn.execute(
-            f"SELECT id FROM tournaments WHERE status = 'closed' AND id IN ({marks})", ids
-        )
-    }
-    kept = []
-    for i, job in appends:
-        if job.tournament_id in closed:
-            outcomes[i] = TournamentClosed(f"tournament {job.tournament_id} is closed")
-        else:
-            kept.append((i, job))
-    kept = _insert_actions(conn, kept, outcomes)
-    conn.executemany(_UPDATE_ENTRY, [job.entry_row() for _, job in kept])
-    return outcomes
-
-
-def _insert_actions(
-    conn: sqlite3.Connection, appends: list[tuple[int, _Append]], outcomes: list[object]
-) -> list[tuple[int, _Append]]:
-    """Insert the actions at once; if one is a duplicate (entry, seq), one by one so that
-    it alone fails. Returns the appends that were stored."""
-    conn.execute("SAVEPOINT actions")
-    try:
-        conn.executemany(_INSERT_ACTION, [job.action_row() for _, job in appends])
-        conn.execute("RELEASE actions")
-        return appends
-    except sqlite3.IntegrityError:
-        conn.execute("ROLLBACK TO actions")
-        conn.execute("RELEASE actions")
-    stored = []
-    for i, job in appends:
+    async def _stop_process(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None or proc.returncode is not None:
+            return
+        assert proc.stdin is not None
+        proc.stdin.close()  # it finishes the batch in hand and exits
         try:
-            conn.execute(_INSERT_ACTION, job.action_row())
-            stored.append((i, job))
-        except sqlite3.IntegrityError:
-            outcomes[i] = DuplicateAction(f"entry {job.entry_id} already has seq {job.seq}")
-    return stored
+            await asyncio.wait_for(proc.wait(), timeout=30)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()

@@ -202,12 +202,37 @@ async def test_internal_error_when_the_store_fails(srv, monkeypatch) -> None:
 
     monkeypatch.setattr(srv.app.store, "append", broken)
     err = await c.err("internal", type="act", tournament=tid, seq=1, action={"kind": "resign"})
-    assert "nothing was changed" in err["message"]
+    assert "not acknowledged" in err["message"] and "same seq" in err["message"]
     monkeypatch.undo()
     st2 = await c.ok(type="state", tournament=tid)
     assert st2["seq"] == 0 and st2["status"] == "playing"  # not acknowledged, not applied
     done = await c.ok(type="act", tournament=tid, seq=1, action={"kind": "resign"})
     assert done["status"] == "resigned"
+    await c.close()
+
+
+async def test_an_action_stored_but_not_acknowledged_answers_as_a_duplicate(
+    srv, monkeypatch
+) -> None:
+    """The store commits, then fails to say so (a writer dying after its commit): the
+    player resends the same seq and learns the action is there."""
+    tid = await new_tournament(srv)
+    c, st = await joined(srv, "unsure", tid)
+    real_append = srv.app.store.append
+
+    async def commits_then_fails(*args, **kwargs):
+        await real_append(*args, **kwargs)
+        raise ConnectionError("lost the answer")
+
+    monkeypatch.setattr(srv.app.store, "append", commits_then_fails)
+    move = {"kind": "move", **st["view"]["legal"][0]}
+    await c.err("internal", type="act", tournament=tid, seq=1, action=move)
+    monkeypatch.undo()
+    again = await c.ok(type="act", tournament=tid, seq=1, action=move)
+    assert again["seq"] == 1 and again.get("duplicate") is True
+    nxt = {"kind": "move", **again["view"]["legal"][0]} if again["view"]["legal"] else None
+    if nxt is not None:
+        assert (await c.ok(type="act", tournament=tid, seq=2, action=nxt))["seq"] == 2
     await c.close()
 
 

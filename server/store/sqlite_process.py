@@ -1,0 +1,175 @@
+"""The SQLite writer process: commits batches of hot-path writes, one transaction each.
+
+Run as `python -m server.store.sqlite_process DATABASE_PATH` by `SqliteWriter`, which
+talks to it over its standard input and output in frames (a 4-byte big-endian length,
+then orjson). A request frame is a list of jobs; the reply frame holds one outcome per
+job, written only after the transaction is committed (synchronous=FULL: fsynced).
+
+Jobs (lists):
+  ["action", tournament_id, entry_id, seq, at_ms, action_json,
+             status, progress, resets, score, time_ms, entry_seq]  -> null
+  ["player", name, name_key, token_hash, created_at]       -> the new row id
+  ["entry", tournament_id, player_id, started_at, deadline,
+            status, progress, resets, score, time_ms, seq] -> the new row id
+Times are the text SQLAlchemy stores. A job that fails alone gets [kind, message] with
+kind "duplicate" (the entry has that seq), "closed" (its tournament is closed),
+"conflict" (a unique name or entry) or "error" (the whole batch failed).
+
+Its own process, so that the database work never contends with the event loop for the
+interpreter lock. It ignores SIGINT and SIGTERM: it stops when its input closes (the
+server stopping, or dying), after finishing the batch in hand.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sqlite3
+import struct
+import sys
+from typing import Any, BinaryIO
+
+import orjson
+
+PRAGMAS = ("journal_mode=WAL", "busy_timeout=30000", "foreign_keys=ON", "synchronous=FULL")
+HEADER = struct.Struct(">I")
+INSERT_ACTION = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (?, ?, ?, ?)"
+UPDATE_ENTRY = (
+    "UPDATE entries SET status = ?, progress = ?, resets = ?, score = ?, time_ms = ?, seq = ? "
+    "WHERE id = ?"
+)
+INSERT_PLAYER = (
+    "INSERT INTO players (name, name_key, token_hash, admin, created_at) VALUES (?, ?, ?, 0, ?)"
+)
+INSERT_ENTRY = (
+    "INSERT INTO entries (tournament_id, player_id, started_at, deadline, status, progress,"
+    " resets, score, time_ms, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+Outcome = None | int | list[str]
+
+
+def connect(path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None)
+    for pragma in PRAGMAS:
+        conn.execute(f"PRAGMA {pragma}")
+    return conn
+
+
+def commit(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
+    """Write the jobs in one transaction and commit; each job's outcome."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        outcomes = _write(conn, jobs)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+def _write(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
+    outcomes: list[Outcome] = [None] * len(jobs)
+    actions: list[tuple[int, list[Any]]] = []
+    for i, job in enumerate(jobs):
+        kind = job[0]
+        if kind == "action":
+            actions.append((i, job))
+            continue
+        sql = INSERT_PLAYER if kind == "player" else INSERT_ENTRY
+        try:
+            outcomes[i] = conn.execute(sql, job[1:]).lastrowid
+        except sqlite3.IntegrityError as exc:
+            outcomes[i] = ["conflict", str(exc)]
+    if actions:
+        kept = _refuse_closed(conn, actions, outcomes)
+        kept = _insert_actions(conn, kept, outcomes)
+        conn.executemany(UPDATE_ENTRY, [(*job[6:12], job[2]) for _, job in kept])
+    return outcomes
+
+
+def _refuse_closed(
+    conn: sqlite3.Connection, actions: list[tuple[int, list[Any]]], outcomes: list[Outcome]
+) -> list[tuple[int, list[Any]]]:
+    """Inside the write transaction, no action may land in a closed tournament."""
+    ids = sorted({job[1] for _, job in actions})
+    marks = ",".join("?" * len(ids))
+    closed = {
+        row[0]
+        for row in conn.execute(
+            f"SELECT id FROM tournaments WHERE status = 'closed' AND id IN ({marks})", ids
+        )
+    }
+    kept = []
+    for i, job in actions:
+        if job[1] in closed:
+            outcomes[i] = ["closed", f"tournament {job[1]} is closed"]
+        else:
+            kept.append((i, job))
+    return kept
+
+
+def _insert_actions(
+    conn: sqlite3.Connection, actions: list[tuple[int, list[Any]]], outcomes: list[Outcome]
+) -> list[tuple[int, list[Any]]]:
+    """Insert the actions at once; if one is a duplicate (entry, seq), one by one so that
+    it alone fails. Returns the actions that were stored."""
+    conn.execute("SAVEPOINT actions")
+    try:
+        conn.executemany(INSERT_ACTION, [job[2:6] for _, job in actions])
+        conn.execute("RELEASE actions")
+        return actions
+    except sqlite3.IntegrityError:
+        conn.execute("ROLLBACK TO actions")
+        conn.execute("RELEASE actions")
+    stored = []
+    for i, job in actions:
+        try:
+            conn.execute(INSERT_ACTION, job[2:6])
+            stored.append((i, job))
+        except sqlite3.IntegrityError:
+            outcomes[i] = ["duplicate", f"entry {job[2]} already has seq {job[3]}"]
+    return stored
+
+
+def read_frame(stream: BinaryIO) -> Any | None:
+    """The next frame's value, or None at the end of the stream."""
+    header = stream.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    return orjson.loads(stream.read(HEADER.unpack(header)[0]))
+
+
+def frame(value: Any) -> bytes:
+    body = orjson.dumps(value)
+    return HEADER.pack(len(body)) + body
+
+
+def serve(path: str, requests: BinaryIO, replies: BinaryIO) -> None:
+    """Commit each request's jobs and answer with their outcomes, until the input ends."""
+    conn: sqlite3.Connection | None = None
+    while (jobs := read_frame(requests)) is not None:
+        try:
+            if conn is None:
+                conn = connect(path)
+            outcomes = commit(conn, jobs)
+        except Exception as exc:  # the database is unusable: every job of the batch fails
+            outcomes = [["error", f"{type(exc).__name__}: {exc}"]] * len(jobs)
+            if conn is not None:
+                conn.close()
+                conn = None
+        replies.write(frame(outcomes))
+        replies.flush()
+    if conn is not None:
+        conn.close()
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with contextlib.suppress(BrokenPipeError):  # the server is gone
+        serve(sys.argv[1], sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    main()

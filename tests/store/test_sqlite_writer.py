@@ -1,0 +1,57 @@
+"""The SQLite writer process: it can die and be replaced, and it stops with the store."""
+
+from __future__ import annotations
+
+import os
+import signal
+from datetime import UTC, datetime
+
+import pytest
+
+from server.store.repository import Store, Summary, canonical_json
+from server.store.sqlite_writer import SqliteWriter
+from tests.store.test_repository import new_tournament
+
+NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
+
+
+def playing(seq: int) -> Summary:
+    return Summary("playing", seq, 0, seq, 0, seq)
+
+
+async def test_a_killed_writer_process_is_replaced(sqlite_url: str) -> None:
+    store = await Store.open(sqlite_url)
+    try:
+        writer = store.writer
+        assert isinstance(writer, SqliteWriter)
+        p = await store.create_player("kim", "hk", NOW)
+        t = await store.create_tournament(new_tournament())
+        e = await store.create_entry(t.id, p, NOW, NOW, playing(0))
+        await store.append(t.id, e.id, 1, 1, canonical_json({"n": 1}), playing(1))
+        assert writer._proc is not None
+        os.kill(writer._proc.pid, signal.SIGKILL)
+        await writer._proc.wait()
+        await store.append(t.id, e.id, 2, 2, canonical_json({"n": 2}), playing(2))
+        assert [a.seq for a in await store.actions(e.id)] == [1, 2]
+        assert (await store.entry(t.id, p.id)).seq == 2
+    finally:
+        await store.close()
+
+
+async def test_close_stops_the_writer_process(sqlite_url: str) -> None:
+    store = await Store.open(sqlite_url)
+    await store.create_player("lee", "hl", NOW)
+    writer = store.writer
+    assert isinstance(writer, SqliteWriter) and writer._proc is not None
+    proc = writer._proc
+    await store.close()
+    assert proc.returncode == 0
+
+
+async def test_a_write_to_an_unusable_database_fails_and_changes_nothing(tmp_path) -> None:
+    writer = SqliteWriter(str(tmp_path / "no" / "such" / "dir.db"))
+    try:
+        with pytest.raises(Exception, match="OperationalError"):
+            await writer.insert_player("x", "x", "h", "2026-11-30 18:00:00.000000")
+    finally:
+        await writer.close()
