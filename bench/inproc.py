@@ -1,7 +1,7 @@
 """The server's own work per message, without sockets: N players drive `Session.handle`
 directly (register, join, then random legal Gaps moves), on the server's event loop,
 against a real SQLite file with every action committed before its reply. CPU seconds are
-read for the whole process (the writer thread included) and for the loop's thread, so
+read for the whole server (its SQLite writer process included) and for the loop's thread, so
 the figure is the per-message cost the network load adds to the websockets layer's.
 
     .venv/bin/python -m bench.inproc [--players 200] [--actions 40000] [--runs 3] [--profile]
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import os
 import pstats
 import random
 import statistics
@@ -24,9 +25,10 @@ from typing import Any
 
 import orjson
 
+from bench.load import cpu_seconds
 from bench.report import write_section
 from server.competition.service import TournamentSpec
-from server.net.app import build_app, run_loop
+from server.net.app import build_app, run_loop, tune_gc
 from server.net.session import Session
 
 
@@ -59,22 +61,23 @@ async def _player(app: Any, tid: int, i: int, budget: list[int], rnd: random.Ran
 
 async def one_run(players: int, actions: int, work: Path, profile: bool) -> tuple[float, float]:
     """Microseconds of CPU per accepted action (registrations and joins included): the
-    whole process, and the event loop's thread alone."""
+    whole server (with its writer process), and the event loop's thread alone."""
     app = await build_app(f"sqlite+aiosqlite:///{work / f'{time.monotonic_ns()}.db'}", demo=False)
     now = app.competition.now()
     t = await app.competition.create_as_operator(
         TournamentSpec("Inproc", "gaps", {"redeals": 2}, now + timedelta(hours=3), now)
     )
+    tune_gc()  # as the server does once started
     budget = [actions]
     prof = cProfile.Profile() if profile else None
-    c0 = time.process_time()
+    c0 = cpu_seconds(os.getpid())
     m0 = time.thread_time()
     if prof:
         prof.enable()
     await asyncio.gather(*(_player(app, t.id, i, budget, random.Random(i)) for i in range(players)))
     if prof:
         prof.disable()
-    used = time.process_time() - c0
+    used = cpu_seconds(os.getpid()) - c0
     main_used = time.thread_time() - m0
     await app.store.close()
     if prof:
@@ -100,8 +103,9 @@ def main() -> None:
     loop = statistics.median(r[1] for r in runs)
     body = (
         f"{args.players} players, {args.actions:,} actions per run, medians of {args.runs} runs: "
-        f"{total:.1f} µs of CPU per accepted action for the whole process, of which "
-        f"{loop:.1f} µs on the event loop's thread (the rest is the SQLite writer thread). "
+        f"{total:.1f} µs of CPU per accepted action for the whole server, of which "
+        f"{loop:.1f} µs on the event loop's thread (the rest is mostly the SQLite writer "
+        "process). "
         "No sockets: this is the server's own work per action, which the network load adds "
         "to the websockets layer's."
     )
