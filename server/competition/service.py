@@ -13,10 +13,11 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from server import rng
 from server.audit.records import bundle_of, record_of, result_of
@@ -48,8 +49,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def utcnow() -> datetime:
-    return timing.now_ms_precision(datetime.now(UTC))
+    """Now, in whole milliseconds (the precision records carry)."""
+    return _EPOCH + timedelta(milliseconds=time.time_ns() // 1_000_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +98,7 @@ class LiveGame:
         return Summary(self.status, s.progress, s.resets, s.score, self.time_ms, self.seq)
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     """What a player sees of their game at one moment (PROTOCOL.md STATE)."""
 
     tournament_id: int
@@ -379,14 +383,14 @@ class Competition:
         self, player: PlayerInfo, tournament_id: int, seq: int, raw_action: Any
     ) -> Snapshot:
         """Validate, store durably, then apply and acknowledge one action."""
-        t = await self.find(tournament_id)
+        t = self._tournaments.get(tournament_id) or await self.find(tournament_id)
         rules = RULES[t.game]
         try:
             action = rules.parse_action(raw_action)
         except MalformedAction as exc:
             raise CompetitionError("bad_request", exc.message) from None
         self._check_playable(t)
-        live = await self._live(t.id, player.id)
+        live = self._cached(t.id, player.id) or await self._live(t.id, player.id)
         async with live.lock:
             canonical = canonical_json(action.model_dump(mode="json", by_alias=True))
             if seq != live.seq + 1:
@@ -458,17 +462,21 @@ class Competition:
             self._seeds[tournament_id] = seed
         return seed
 
+    def _cached(self, tournament_id: int, player_id: int) -> LiveGame | None:
+        entry_id = self._entry_ids.get((tournament_id, player_id))
+        return None if entry_id is None else self._games.get(entry_id)
+
     async def _live(self, tournament_id: int, player_id: int) -> LiveGame:
         """The game in memory, rebuilt from the stored log if needed."""
         key = (tournament_id, player_id)
-        entry_id = self._entry_ids.get(key)
-        if entry_id is not None and entry_id in self._games:
-            return self._games[entry_id]
+        live = self._cached(tournament_id, player_id)
+        if live is not None:
+            return live
         lock = self._load_locks.setdefault(key, asyncio.Lock())
         async with lock:
-            entry_id = self._entry_ids.get(key)
-            if entry_id is not None and entry_id in self._games:
-                return self._games[entry_id]
+            live = self._cached(tournament_id, player_id)
+            if live is not None:
+                return live
             entry = await self.store.entry(tournament_id, player_id)
             if entry is None:
                 raise CompetitionError("not_found", "no entry: join the tournament first")

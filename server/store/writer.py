@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -30,8 +30,7 @@ class TournamentClosed(Exception):
     """The tournament was closed (perhaps by another process) before this action committed."""
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(NamedTuple):
     """What an entry's row says about its game after an action."""
 
     status: str
