@@ -1,6 +1,6 @@
 """The ceiling of this stack: a websockets server that parses each JSON message and answers
-a JSON object of a fixed size, with the real server's own SERVE_OPTIONS and event loop.
-No validation, no database.
+a JSON object of a fixed size, with the real server's own SERVE_OPTIONS, event loop and
+JSON library (orjson). No validation, no database.
 
     python -m bench.echo_server --port 0 --reply-bytes 1500
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 
+import orjson
 from websockets.asyncio.server import ServerConnection, serve
 
 from server.net.app import SERVE_OPTIONS, run_loop
@@ -25,8 +25,9 @@ async def main() -> None:
 
     async def handler(conn: ServerConnection) -> None:
         async for frame in conn:
-            msg = json.loads(frame)
-            await conn.send(json.dumps({"type": "state", "re": msg.get("id"), "pad": pad}))
+            msg = orjson.loads(frame)
+            reply = orjson.dumps({"type": "state", "re": msg.get("id"), "pad": pad})
+            await conn.send(reply, text=True)
 
     async with serve(handler, "127.0.0.1", args.port, **SERVE_OPTIONS) as server:
         print(f"listening on ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/ws", flush=True)
