@@ -129,10 +129,10 @@ class Server:
 
 
 class Echo:
-    def __init__(self, reply_bytes: int, workdir: Path) -> None:
+    def __init__(self, reply_bytes: int, workdir: Path, *extra: str) -> None:
         self.log = workdir / "echo.log"
         self.proc = subprocess.Popen(
-            [PY, "-m", "bench.echo_server", "--reply-bytes", str(reply_bytes)],
+            [PY, "-m", "bench.echo_server", "--reply-bytes", str(reply_bytes), *extra],
             stdout=self.log.open("w"),
             stderr=subprocess.STDOUT,
             text=True,
