@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +59,42 @@ async def test_a_write_to_an_unusable_database_fails_and_changes_nothing(tmp_pat
             await writer.insert_player("x", "x", "h", "2026-11-30 18:00:00.000000")
     finally:
         await writer.close()
+
+
+ORPHAN_SCRIPT = """
+import asyncio, sys, time
+from datetime import UTC, datetime
+from server.store.repository import Store
+
+async def main():
+    store = await Store.open(sys.argv[1])
+    await store.create_player("orphan", "ho", datetime.now(UTC))
+    print(store.writer._proc.pid, flush=True)
+    time.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_the_writer_process_exits_when_the_server_is_killed(sqlite_url: str) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN_SCRIPT, sqlite_url], stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdout is not None
+    writer_pid = int(server.stdout.readline())
+    assert _alive(writer_pid)
+    server.kill()
+    server.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _alive(writer_pid):
+        time.sleep(0.05)
+    assert not _alive(writer_pid)
+
+
+def _alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
