@@ -1,4 +1,5 @@
-"""Group commit: concurrent action appends share one transaction (one fsync).
+"""Group commit on PostgreSQL (SQLite has its writer process, sqlite_writer.py):
+concurrent action appends share one transaction (one fsync).
 
 Each `append` call returns only once its own row is committed. While one batch
 commits, new appends queue up and form the next batch, so under load a commit
@@ -179,17 +180,17 @@ def _fail(item: _Pending, exc: BaseException) -> None:
         item.done.set_exception(exc)
 
 
-_INSERT_SQL = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (?, ?, ?, ?)"
+_INSERT_SQL = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES ($1, $2, $3, $4)"
 _UPDATE_SQL = (
-    "UPDATE entries SET status = ?, progress = ?, resets = ?, score = ?, time_ms = ?, seq = ? "
-    "WHERE id = ?"
+    "UPDATE entries SET status = $1, progress = $2, resets = $3, score = $4, time_ms = $5, "
+    "seq = $6 WHERE id = $7"
 )
 
 
 async def _write(conn: AsyncConnection, batch: list[_Pending]) -> None:
     """Two executemany calls per batch, then a check, inside the write transaction, that
     no tournament of the batch was closed meanwhile (by this or another process)."""
-    if conn.dialect.paramstyle == "qmark":  # SQLite: skip SQLAlchemy's per-row processing
+    if conn.dialect.paramstyle == "numeric_dollar":  # asyncpg: skip per-row processing
         await conn.exec_driver_sql(
             _INSERT_SQL, [(i.entry_id, i.seq, i.at_ms, i.action_json) for i in batch]
         )
