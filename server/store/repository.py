@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -430,7 +430,7 @@ class Store:
             )
             return [LoggedAction(seq, at_ms, orjson.loads(a)) for seq, at_ms, a in rows.all()]
 
-    async def append(
+    def append(
         self,
         tournament_id: int,
         entry_id: int,
@@ -438,11 +438,11 @@ class Store:
         at_ms: int,
         action_json: str,
         summary: Summary,
-    ) -> None:
-        """Store one accepted action (its `canonical_json`) durably, by group commit;
-        DuplicateAction on a taken seq, TournamentClosed when the tournament closed first
-        (nothing stored then)."""
-        await self.writer.append(tournament_id, entry_id, seq, at_ms, action_json, summary)
+    ) -> Awaitable[None]:
+        """Store one accepted action (its `canonical_json`) durably, by group commit: the
+        awaitable completes once it is committed, or fails with DuplicateAction on a taken
+        seq or TournamentClosed when the tournament closed first (nothing stored then)."""
+        return self.writer.append(tournament_id, entry_id, seq, at_ms, action_json, summary)
 
     async def update_entry(self, entry_id: int, summary: Summary) -> None:
         """Overwrite an entry's summary (a timeout found by the clock)."""

@@ -59,7 +59,7 @@ class SqliteWriter:
         self.appended = 0
         self.largest_batch = 0
 
-    async def append(
+    def append(
         self,
         tournament_id: int,
         entry_id: int,
@@ -67,11 +67,12 @@ class SqliteWriter:
         at_ms: int,
         action_json: str,
         summary: Summary,
-    ) -> None:
-        """Return once the action and the entry's new summary are committed; raise
-        DuplicateAction or TournamentClosed (nothing stored) otherwise."""
+    ) -> asyncio.Future[None]:
+        """A future that resolves once the action and the entry's new summary are
+        committed, or fails with DuplicateAction or TournamentClosed (nothing stored).
+        (A plain future, not a coroutine: the hot path awaits it directly.)"""
         s = summary
-        await self._submit(
+        return self._submit(
             [
                 "action",
                 tournament_id,
@@ -109,15 +110,16 @@ class SqliteWriter:
         await self._stop_process()
 
     # -- internals -------------------------------------------------------
-    async def _submit(self, job: list[Any]) -> Any:
-        done = asyncio.get_running_loop().create_future()
+    def _submit(self, job: list[Any]) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
         self._queued.append((job, done))
         if self._task is None or self._task.done():
             self._wake = asyncio.Event()
-            self._task = asyncio.get_running_loop().create_task(self._run())
+            self._task = loop.create_task(self._run())
         assert self._wake is not None
         self._wake.set()
-        return await done
+        return done
 
     async def _run(self) -> None:
         assert self._wake is not None
