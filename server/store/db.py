@@ -10,6 +10,8 @@ from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from server.store.sqlite_process import PRAGMAS
+
 DEFAULT_URL = "sqlite+aiosqlite:///samedeal.db"
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -30,12 +32,7 @@ def make_engine(url: str) -> AsyncEngine:
 
 def _sqlite_pragmas(dbapi_conn: object, _record: object) -> None:
     cur = dbapi_conn.cursor()  # type: ignore[attr-defined]
-    for pragma in (
-        "journal_mode=WAL",
-        "busy_timeout=30000",
-        "foreign_keys=ON",
-        "synchronous=FULL",
-    ):
+    for pragma in PRAGMAS:  # the writer process uses the same settings
         cur.execute(f"PRAGMA {pragma}")
     cur.close()
 

@@ -352,7 +352,6 @@ class Store:
         summary: Summary,
     ) -> EntryInfo:
         """A new entry; EntryExists when the player already has one in the tournament."""
-        s = summary
         try:
             if self._sqlite is not None:
                 entry_id = await self._sqlite.insert_entry(
@@ -360,12 +359,7 @@ class Store:
                     player.id,
                     _SQLITE_TIME(started_at),
                     _SQLITE_TIME(deadline),
-                    s.status,
-                    s.progress,
-                    s.resets,
-                    s.score,
-                    s.time_ms,
-                    s.seq,
+                    *summary,
                 )
             else:
                 row = {
@@ -373,12 +367,7 @@ class Store:
                     "player_id": player.id,
                     "started_at": started_at,
                     "deadline": deadline,
-                    "status": s.status,
-                    "progress": s.progress,
-                    "resets": s.resets,
-                    "score": s.score,
-                    "time_ms": s.time_ms,
-                    "seq": s.seq,
+                    **summary._asdict(),
                 }
                 async with self.engine.begin() as conn:
                     inserted = await conn.execute(insert(Entry).returning(Entry.id), row)
@@ -386,18 +375,7 @@ class Store:
         except (Conflict, IntegrityError):
             raise EntryExists(f"player {player.id} in tournament {tournament_id}") from None
         return EntryInfo(
-            entry_id,
-            tournament_id,
-            player.id,
-            player.name,
-            started_at,
-            deadline,
-            s.status,
-            s.progress,
-            s.resets,
-            s.score,
-            s.time_ms,
-            s.seq,
+            entry_id, tournament_id, player.id, player.name, started_at, deadline, *summary
         )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:

@@ -71,23 +71,8 @@ class SqliteWriter:
         """A future that resolves once the action and the entry's new summary are
         committed, or fails with DuplicateAction or TournamentClosed (nothing stored).
         (A plain future, not a coroutine: the hot path awaits it directly.)"""
-        s = summary
-        return self._submit(
-            [
-                "action",
-                tournament_id,
-                entry_id,
-                seq,
-                at_ms,
-                action_json,
-                s.status,
-                s.progress,
-                s.resets,
-                s.score,
-                s.time_ms,
-                s.seq,
-            ]
-        )
+        job = ["action", tournament_id, entry_id, seq, at_ms, action_json, *summary]
+        return self._submit(job)
 
     async def insert_player(self, name: str, name_key: str, token_hash: str, at: str) -> int:
         """The new player's id; Conflict when the name or token is taken."""

@@ -32,7 +32,8 @@ class TournamentClosed(Exception):
 
 
 class Summary(NamedTuple):
-    """What an entry's row says about its game after an action."""
+    """What an entry's row says about its game after an action. The field order is the
+    order of the entry's columns (and of EntryInfo's last fields): writers spread it."""
 
     status: str
     progress: int
