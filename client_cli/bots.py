@@ -141,9 +141,7 @@ async def play_bot(
             if think_ms:
                 await asyncio.sleep(think_ms / 1000)
             try:
-                state = await conn.call(
-                    "act", tournament=tournament, seq=state["seq"] + 1, action=action
-                )
+                state = await act(conn, tournament, state["seq"] + 1, action)
                 acted += 1
             except ServerError as exc:
                 errors += 1
@@ -157,6 +155,21 @@ async def play_bot(
                         action=fallback(state["view"]),
                     )
         return BotResult(name, state["status"], state["progress"], acted, errors, state["time_ms"])
+
+
+async def act(
+    conn: Connection, tournament: int, seq: int, action: dict[str, Any], tries: int = 5
+) -> dict[str, Any]:
+    """The STATE after `action`; an `internal` error (not acknowledged) is retried with the
+    same seq and action, which the server answers as a duplicate if it was stored."""
+    for attempt in range(tries):
+        try:
+            return await conn.call("act", tournament=tournament, seq=seq, action=action)
+        except ServerError as exc:
+            if exc.code != "internal" or attempt == tries - 1:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 async def run_bots(
