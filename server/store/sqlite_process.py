@@ -31,7 +31,13 @@ from typing import Any, BinaryIO
 
 import orjson
 
-PRAGMAS = ("journal_mode=WAL", "busy_timeout=30000", "foreign_keys=ON", "synchronous=FULL")
+PRAGMAS = (
+    "journal_mode=WAL",
+    "busy_timeout=30000",
+    "foreign_keys=ON",
+    "synchronous=FULL",
+    "temp_store=MEMORY",  # savepoint and statement journals: no temporary file per commit
+)
 HEADER = struct.Struct(">I")
 INSERT_ACTION = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (?, ?, ?, ?)"
 UPDATE_ENTRY = (
