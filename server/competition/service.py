@@ -94,8 +94,13 @@ class LiveGame:
         return len(self.actions)
 
     def summary(self) -> Summary:
-        s = self.state
-        return Summary(self.status, s.progress, s.resets, s.score, self.time_ms, self.seq)
+        return summary_of(self.state, self.status, self.time_ms, self.seq)
+
+
+def summary_of(state: GameState[Any], status: str, time_ms: int, seq: int) -> Summary:
+    """What the entry's row stores of a game in `state` (the status is given: a timeout
+    is not the state's own)."""
+    return Summary(status, state.progress, state.resets, state.score, time_ms, seq)
 
 
 class Snapshot(NamedTuple):
@@ -105,15 +110,13 @@ class Snapshot(NamedTuple):
     game: str
     seq: int
     status: str
-    started_at: datetime
-    deadline: datetime
+    started_iso: str
+    deadline_iso: str
     time_ms: int
     progress: dict[str, int]
     view: dict[str, Any]
     events: list[dict[str, Any]]
     duplicate: bool = False
-    started_iso: str = ""
-    deadline_iso: str = ""
 
 
 class Competition:
@@ -360,7 +363,7 @@ class Competition:
             seed, rules.parse_options(t.options), player_id=player.id, deal_attempt=t.deal_attempt
         )
         deadline = timing.deadline(now, t.time_limit_s, t.ends_at)
-        summary = Summary(state.status.value, state.progress, state.resets, state.score, 0, 0)
+        summary = summary_of(state, state.status.value, 0, 0)
         async with self._load_locks.setdefault(key, asyncio.Lock()):
             try:
                 entry = await self.store.create_entry(t.id, player, now, deadline, summary)
@@ -415,9 +418,7 @@ class Competition:
             at_ms = max(live.last_at_ms, timing.ms_between(live.entry.started_at, now))
             status = new_state.status.value
             time_ms = at_ms if status != Status.PLAYING.value else 0
-            summary = Summary(
-                status, new_state.progress, new_state.resets, new_state.score, time_ms, seq
-            )
+            summary = summary_of(new_state, status, time_ms, seq)
             try:
                 await self.store.append(t.id, live.entry.id, seq, at_ms, canonical, summary)
             except TournamentClosed:
@@ -529,15 +530,13 @@ class Competition:
             game=t.game,
             seq=live.seq,
             status=status,
-            started_at=e.started_at,
-            deadline=e.deadline,
+            started_iso=live.started_iso,
+            deadline_iso=live.deadline_iso,
             time_ms=time_ms,
             progress=live.state.progress_view(),
             view=live.state.view(),
             events=events,
             duplicate=duplicate,
-            started_iso=live.started_iso,
-            deadline_iso=live.deadline_iso,
         )
 
     # -- standings and records ------------------------------------------

@@ -1,5 +1,6 @@
-"""Group commit on PostgreSQL (SQLite has its writer process, sqlite_writer.py):
-concurrent action appends share one transaction (one fsync).
+"""Group commit: what both writers promise (Summary, DuplicateAction, TournamentClosed,
+MAX_BATCH), and the writer for PostgreSQL (SQLite's is sqlite_writer.py): concurrent
+action appends share one transaction (one fsync).
 
 Each `append` call returns only once its own row is committed. While one batch
 commits, new appends queue up and form the next batch, so under load a commit
