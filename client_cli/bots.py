@@ -148,12 +148,7 @@ async def play_bot(
                 if exc.code != "illegal_action" or errors > 50:
                     break
                 if state["game"] == "klondike":
-                    state = await conn.call(
-                        "act",
-                        tournament=tournament,
-                        seq=state["seq"] + 1,
-                        action=fallback(state["view"]),
-                    )
+                    state = await act(conn, tournament, state["seq"] + 1, fallback(state["view"]))
         return BotResult(name, state["status"], state["progress"], acted, errors, state["time_ms"])
 
 
@@ -162,14 +157,14 @@ async def act(
 ) -> dict[str, Any]:
     """The STATE after `action`; an `internal` error (not acknowledged) is retried with the
     same seq and action, which the server answers as a duplicate if it was stored."""
-    for attempt in range(tries):
+    for attempt in range(1, tries):
         try:
             return await conn.call("act", tournament=tournament, seq=seq, action=action)
         except ServerError as exc:
-            if exc.code != "internal" or attempt == tries - 1:
+            if exc.code != "internal":
                 raise
-            await asyncio.sleep(0.2 * (attempt + 1))
-    raise AssertionError("unreachable")
+            await asyncio.sleep(0.2 * attempt)
+    return await conn.call("act", tournament=tournament, seq=seq, action=action)
 
 
 async def run_bots(

@@ -12,15 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from server.store.repository import Store, Summary, canonical_json
+from server.store.repository import Store, canonical_json
 from server.store.sqlite_writer import SqliteWriter
-from tests.store.test_repository import new_tournament
+from tests.store.test_repository import new_tournament, playing
 
 NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
-
-
-def playing(seq: int) -> Summary:
-    return Summary("playing", seq, 0, seq, 0, seq)
 
 
 async def test_a_killed_writer_process_is_replaced(sqlite_url: str) -> None:
@@ -30,12 +26,12 @@ async def test_a_killed_writer_process_is_replaced(sqlite_url: str) -> None:
         assert isinstance(writer, SqliteWriter)
         p = await store.create_player("kim", "hk", NOW)
         t = await store.create_tournament(new_tournament())
-        e = await store.create_entry(t.id, p, NOW, NOW, playing(0))
-        await store.append(t.id, e.id, 1, 1, canonical_json({"n": 1}), playing(1))
+        e = await store.create_entry(t.id, p, NOW, NOW, playing())
+        await store.append(t.id, e.id, 1, 1, canonical_json({"n": 1}), playing(1, 1))
         assert writer._proc is not None
         os.kill(writer._proc.pid, signal.SIGKILL)
         await writer._proc.wait()
-        await store.append(t.id, e.id, 2, 2, canonical_json({"n": 2}), playing(2))
+        await store.append(t.id, e.id, 2, 2, canonical_json({"n": 2}), playing(2, 2))
         assert [a.seq for a in await store.actions(e.id)] == [1, 2]
         assert (await store.entry(t.id, p.id)).seq == 2
     finally:
