@@ -1,6 +1,7 @@
-"""What the websockets `Connection` layer costs: the echo ceiling as the server runs it
-(websockets' asyncio `Connection`) against the same echo on websockets' Sans-I/O core,
-side by side under the same 200-player load.
+"""What the transport costs: the echo ceiling on the server's own transport
+(`server.net.transport`, websockets' Sans-I/O core) against the same echo on websockets'
+asyncio `Connection` (the server's transport before), side by side under the same
+200-player load.
 
     .venv/bin/python -m bench.echo_transports [--runs 3] [--seconds 8] [--no-write]
 
@@ -17,7 +18,10 @@ from pathlib import Path
 from bench.load import Echo, costed
 from bench.report import write_section
 
-KINDS = {"Connection (as the server)": (), "Sans-I/O core": ("--sansio",)}
+KINDS = {
+    "websockets Connection (before)": ("--connection",),
+    "server.net.transport (the server's)": (),
+}
 
 
 def main() -> None:

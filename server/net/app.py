@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
 import re
@@ -15,8 +16,6 @@ from http import HTTPStatus
 from typing import Any, TypeVar
 
 import orjson
-from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from server.competition.errors import CompetitionError
@@ -24,19 +23,13 @@ from server.competition.service import Competition, default_demo_spec, utcnow
 from server.net.fanout import Fanout
 from server.net.metrics import Metrics
 from server.net.session import Abuse, Session
+from server.net.transport import Limits, MessageHandler, WsConnection, WsServer
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.server")
 T = TypeVar("T")
-MAX_FRAME = 64 * 1024
+LIMITS = Limits()  # 64 KiB messages, 32 queued, pings every 20 s (see transport.py)
 TICK_S = 0.5
-SERVE_OPTIONS: dict[str, Any] = {
-    "max_size": MAX_FRAME,  # a larger frame closes the connection with 1009
-    "ping_interval": 20,
-    "ping_timeout": 20,
-    "max_queue": 32,
-    "compression": None,  # small frames: deflate costs CPU and saves little
-}
 # Collect young garbage every 100,000 allocations instead of 700: with hundreds of
 # requests in flight, the default promotes their short-lived objects to the old
 # generation, whose full collections (tens of ms) then dominate the latency tail.
@@ -55,33 +48,33 @@ class App:
     inflight: int = 0
     idle: asyncio.Event = field(default_factory=asyncio.Event)
 
-    async def handler(self, conn: ServerConnection) -> None:
-        if conn.request is not None and conn.request.path.split("?")[0] != "/ws":
-            await conn.close(1008, "the WebSocket endpoint is /ws")
-            return
-        session = Session(self.competition, self.fanout, self.metrics, conn)
+    def opened(self, conn: WsConnection) -> MessageHandler:
+        """A WebSocket connection is open: its session answers each message."""
         self.metrics.connections += 1
-        try:
-            async for frame in conn:
-                self.inflight += 1
-                self.idle.clear()
-                try:
-                    reply = await session.handle(frame)
-                except Abuse:
-                    await conn.close(1008, "rate limit abused")
-                    return
-                finally:
-                    self.inflight -= 1
-                    if self.inflight == 0:
-                        self.idle.set()
-                await conn.send(orjson.dumps(reply), text=True)
-        except ConnectionClosed:
-            pass
-        finally:
-            self.metrics.connections -= 1
-            self.fanout.drop(conn)
+        session = Session(self.competition, self.fanout, self.metrics, conn)
+        return functools.partial(self.on_message, conn, session)
 
-    async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+    def closed(self, conn: WsConnection) -> None:
+        self.metrics.connections -= 1
+        self.fanout.drop(conn)
+
+    async def on_message(self, conn: WsConnection, session: Session, frame: str | bytes) -> None:
+        """Answer one message (or close the connection on sustained abuse)."""
+        self.inflight += 1
+        self.idle.clear()
+        try:
+            reply = await session.handle(frame)
+        except Abuse:
+            conn.close(1008, "rate limit abused")
+            return
+        finally:
+            self.inflight -= 1
+            if self.inflight == 0:
+                self.idle.set()
+        conn.send_text(orjson.dumps(reply))
+
+    async def respond_http(self, conn: WsConnection, request: Request) -> Response | None:
+        """HTTP on the WebSocket's port: None lets /ws upgrade; other paths get an answer."""
         path = request.path.split("?")[0]
         if path == "/ws":
             return None
@@ -101,7 +94,7 @@ class App:
             return await self._bundle(conn, int(found.group(1)))
         return conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
 
-    async def _bundle(self, conn: ServerConnection, tournament_id: int) -> Response:
+    async def _bundle(self, conn: WsConnection, tournament_id: int) -> Response:
         try:
             bundle = await self.competition.bundle(tournament_id)
         except CompetitionError as exc:
@@ -172,16 +165,14 @@ async def run(
         stop = loop.create_future()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
-    async with serve(
-        app.handler, host, port, process_request=app.process_request, **SERVE_OPTIONS
-    ) as server:
-        bound = server.sockets[0].getsockname()[1] if server.sockets else port
-        log.info("listening on ws://%s:%s/ws", host, bound)
-        if ready is not None:
-            ready(bound)
-        ticker = loop.create_task(clock(app))
-        await stop
-        await shutdown(server, app, ticker)
+    server = WsServer(app, LIMITS)
+    bound = await server.listen(host, port)
+    log.info("listening on ws://%s:%s/ws", host, bound)
+    if ready is not None:
+        ready(bound)
+    ticker = loop.create_task(clock(app))
+    await stop
+    await shutdown(server, app, ticker)
 
 
 def run_loop(main: Coroutine[Any, Any, T]) -> T:
@@ -201,14 +192,13 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-async def shutdown(server: Server, app: App, ticker: asyncio.Task[None]) -> None:
+async def shutdown(server: WsServer, app: App, ticker: asyncio.Task[None]) -> None:
     """Stop accepting, let in-flight actions finish, close connections with 1001."""
-    server.server.close()  # no new connections
+    server.stop_accepting()
     if app.inflight:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(app.idle.wait(), timeout=10)
     ticker.cancel()
-    server.close()  # closes every connection with 1001 (going away)
-    await server.wait_closed()
+    await server.close(1001)  # going away; waits for the closing handshakes
     await app.store.close()
     log.info("stopped")

@@ -9,10 +9,10 @@ from collections import defaultdict
 from typing import Any
 
 import orjson
-from websockets.asyncio.server import ServerConnection, broadcast
 
 from server.competition.service import Competition
 from server.net import protocol
+from server.net.transport import WsConnection, broadcast
 
 log = logging.getLogger("samedeal.fanout")
 MIN_INTERVAL_S = 0.25  # at most 4 standings pushes per second per tournament
@@ -22,19 +22,19 @@ class Fanout:
     def __init__(self, competition: Competition, min_interval: float = MIN_INTERVAL_S) -> None:
         self.competition = competition
         self.min_interval = min_interval
-        self.subscribers: dict[int, set[ServerConnection]] = defaultdict(set)
+        self.subscribers: dict[int, set[WsConnection]] = defaultdict(set)
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
         competition.on_standings_changed = self.changed
         competition.on_closed = self.closed
 
-    def subscribe(self, tournament_id: int, conn: ServerConnection) -> None:
+    def subscribe(self, tournament_id: int, conn: WsConnection) -> None:
         self.subscribers[tournament_id].add(conn)
 
-    def unsubscribe(self, tournament_id: int, conn: ServerConnection) -> None:
+    def unsubscribe(self, tournament_id: int, conn: WsConnection) -> None:
         self.subscribers[tournament_id].discard(conn)
 
-    def drop(self, conn: ServerConnection) -> None:
+    def drop(self, conn: WsConnection) -> None:
         for subs in self.subscribers.values():
             subs.discard(conn)
 
@@ -64,7 +64,7 @@ class Fanout:
         messages = [protocol.standings_message(tournament_id, rows, final), *(extra or [])]
         subs = list(self.subscribers.get(tournament_id, ()))
         for message in messages:
-            broadcast(subs, orjson.dumps(message), text=True)
+            broadcast(subs, orjson.dumps(message))
 
     def closed(self, tournament_id: int, seed: str) -> None:
         """Final standings, then the revealed seed, to every subscriber."""

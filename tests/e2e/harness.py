@@ -12,10 +12,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.asyncio.server import serve
 
 from server.competition import timing
-from server.net.app import SERVE_OPTIONS, App, build_app, clock, shutdown
+from server.net.app import LIMITS, App, build_app, clock, shutdown
+from server.net.transport import WsServer
 
 T0 = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
 
@@ -72,15 +72,13 @@ async def running_server(
     """Serve on a free port; the lifecycle clock runs only when `tick` is set."""
     clk = clk or Clock()
     app = await build_app(url, clk, demo=False)
-    async with serve(
-        app.handler, "127.0.0.1", 0, process_request=app.process_request, **SERVE_OPTIONS
-    ) as server:
-        port = server.sockets[0].getsockname()[1]
-        ticker = asyncio.get_running_loop().create_task(clock(app) if tick else asyncio.sleep(0))
-        try:
-            yield Running(app, port, clk)
-        finally:
-            await shutdown(server, app, ticker)
+    server = WsServer(app, LIMITS)
+    port = await server.listen("127.0.0.1", 0)
+    ticker = asyncio.get_running_loop().create_task(clock(app) if tick else asyncio.sleep(0))
+    try:
+        yield Running(app, port, clk)
+    finally:
+        await shutdown(server, app, ticker)
 
 
 class Client:
