@@ -50,6 +50,9 @@ def token_hash(token: str) -> str:
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# Plain texts of the statuses the hot path compares (an enum's .value is a slow property).
+PLAYING, TIMED_OUT = Status.PLAYING.value, Status.TIMED_OUT.value
+_TEXT_OF = {status: status.value for status in Status}
 
 
 def utcnow() -> datetime:
@@ -283,7 +286,7 @@ class Competition:
             for entry_id, time_ms in timed_out:
                 live = self._games.get(entry_id)
                 if live is not None:
-                    live.status, live.time_ms = Status.TIMED_OUT.value, time_ms
+                    live.status, live.time_ms = TIMED_OUT, time_ms
         finally:
             for g in games:
                 g.lock.release()
@@ -334,9 +337,9 @@ class Competition:
         """A game whose deadline passed: timed out at its deadline."""
         live = await self._live(e.tournament_id, e.player_id)
         async with live.lock:
-            if live.status != Status.PLAYING.value:
+            if live.status != PLAYING:
                 return
-            live.status = Status.TIMED_OUT.value
+            live.status = TIMED_OUT
             live.time_ms = timing.ms_between(e.started_at, e.deadline)
             await self.store.update_entry(e.id, live.summary())
         self.on_standings_changed(e.tournament_id)
@@ -405,19 +408,17 @@ class Competition:
             t = self._tournaments.get(t.id, t)  # it may have closed while we waited
             self._check_playable(t)
             now = self.now()
-            if live.status == Status.TIMED_OUT.value or (
-                now >= live.entry.deadline and live.status == Status.PLAYING.value
-            ):
+            if live.status == TIMED_OUT or (now >= live.entry.deadline and live.status == PLAYING):
                 raise CompetitionError("closed", "the game's deadline has passed")
-            if live.status != Status.PLAYING.value:
+            if live.status != PLAYING:
                 raise CompetitionError("illegal_action", f"the game is over ({live.status})")
             try:
                 new_state, events = live.state.apply(action)
             except ActionError as exc:
                 raise CompetitionError("illegal_action", exc.message, reason=exc.reason) from None
             at_ms = max(live.last_at_ms, timing.ms_between(live.entry.started_at, now))
-            status = new_state.status.value
-            time_ms = at_ms if status != Status.PLAYING.value else 0
+            status = _TEXT_OF[new_state.status]
+            time_ms = at_ms if status != PLAYING else 0
             summary = summary_of(new_state, status, time_ms, seq)
             try:
                 await self.store.append(t.id, live.entry.id, seq, at_ms, canonical, summary)
@@ -497,13 +498,9 @@ class Competition:
             player_id=entry.player_id,
             deal_attempt=t.deal_attempt,
         )
-        status = entry.status if entry.status == Status.TIMED_OUT.value else state.status.value
+        status = entry.status if entry.status == TIMED_OUT else state.status.value
         last_at = logged[-1].at_ms if logged else 0
-        time_ms = (
-            entry.time_ms
-            if status == Status.TIMED_OUT.value
-            else (last_at if status != Status.PLAYING.value else 0)
-        )
+        time_ms = entry.time_ms if status == TIMED_OUT else (last_at if status != PLAYING else 0)
         actions = [canonical_json(a.action) for a in logged]
         return LiveGame(entry, rules, state, actions, last_at, status, time_ms)
 
@@ -516,11 +513,11 @@ class Competition:
         now: datetime | None = None,
     ) -> Snapshot:
         e = live.entry
-        if live.status == Status.PLAYING.value:
+        if live.status == PLAYING:
             now = now or self.now()
             if now >= e.deadline:
                 time_ms = timing.ms_between(e.started_at, e.deadline)
-                status = Status.TIMED_OUT.value
+                status = TIMED_OUT
             else:
                 time_ms, status = timing.ms_between(e.started_at, now), live.status
         else:
@@ -547,7 +544,7 @@ class Competition:
         results = []
         for e in await self.store.entries(t.id):
             time_ms = e.time_ms
-            if e.status == Status.PLAYING.value:
+            if e.status == PLAYING:
                 time_ms = timing.ms_between(e.started_at, min(now, e.deadline))
             results.append(Result(e.player_name, e.status, e.progress, e.resets, time_ms, e.score))
         return standings(results), t.status == "closed"

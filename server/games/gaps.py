@@ -321,18 +321,16 @@ class GapsState(GameState[Move | Redeal | Resign]):
     def view(self) -> dict[str, Any]:
         cells = [_CELL_CODE[c + 1] for c in self.grid]
         rows = [cells[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
+        moves = self.legal_moves()  # none exactly when blocked
         legal = (
-            [
-                {"card": _CELL_CODE[c + 1], "to": [g // COLS, g % COLS]}
-                for c, g in self.legal_moves()
-            ]
+            [{"card": _CELL_CODE[c + 1], "to": [g // COLS, g % COLS]} for c, g in moves]
             if self._status is Status.PLAYING
             else []
         )
         return {
             "grid": rows,
             "redeals_left": self.redeals - self.redeals_used,
-            "blocked": self.blocked,
+            "blocked": not moves,
             "legal": legal,
         }
 
