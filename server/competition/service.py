@@ -25,7 +25,7 @@ from server.competition import timing
 from server.competition.errors import CompetitionError
 from server.competition.ranking import Result, Standing, standings
 from server.games import RULES, GameRules
-from server.games.base import ActionError, GameState, MalformedAction, Status
+from server.games.base import ActionError, GameState, MalformedAction, Status, action_data
 from server.store.repository import (
     EntryExists,
     EntryInfo,
@@ -49,7 +49,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # Plain texts of the statuses the hot path compares (an enum's .value is a slow property).
 PLAYING, TIMED_OUT = Status.PLAYING.value, Status.TIMED_OUT.value
 _TEXT_OF = {status: status.value for status in Status}
@@ -57,7 +56,7 @@ _TEXT_OF = {status: status.value for status in Status}
 
 def utcnow() -> datetime:
     """Now, in whole milliseconds (the precision records carry)."""
-    return _EPOCH + timedelta(milliseconds=time.time_ns() // 1_000_000)
+    return datetime.fromtimestamp(time.time_ns() // 1_000_000 / 1000, UTC)  # exact to the ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +397,7 @@ class Competition:
         self._check_playable(t)
         live = self._cached(t.id, player.id) or await self._live(t.id, player.id)
         async with live.lock:
-            canonical = canonical_json(action.model_dump(mode="json", by_alias=True))
+            canonical = canonical_json(action_data(action))
             if seq != live.seq + 1:
                 if 1 <= seq <= live.seq and live.actions[seq - 1] == canonical:
                     return self._snapshot(t, live, [], duplicate=True)
@@ -445,9 +444,7 @@ class Competition:
             raise CompetitionError("forbidden", f"tournament {t.id} gives no hints")
         live = await self._live(t.id, player.id)
         action = live.state.hint()  # type: ignore[attr-defined]
-        return (None if action is None else action.model_dump(mode="json", by_alias=True)), (
-            action is None
-        )
+        return (None if action is None else action_data(action)), (action is None)
 
     def _check_playable(self, t: TournamentInfo) -> None:
         if t.status == "closed" or t.id in self._closing:

@@ -124,6 +124,14 @@ class GameRules(ABC, Generic[A, Opts]):
         return state
 
 
+def action_data(action: BaseModel) -> dict[str, Any]:
+    """An action as JSON data (aliases, JSON types): what records store and hints send."""
+    data: dict[str, Any] = type(action).__pydantic_serializer__.to_python(
+        action, mode="json", by_alias=True
+    )
+    return data
+
+
 def first_error(exc: ValidationError) -> str:
     """One readable line from a pydantic error: where and what."""
     err = exc.errors()[0]

@@ -150,7 +150,17 @@ def parse_grid(rows: list[str]) -> tuple[int, ...]:
 class GapsState(GameState[Move | Redeal | Resign]):
     """A Gaps position. Never mutated; apply() builds the next one."""
 
-    __slots__ = ("_status", "gaps", "grid", "player_id", "redeals", "redeals_used", "runs", "seed")
+    __slots__ = (
+        "_status",
+        "cards_in_place",
+        "gaps",
+        "grid",
+        "player_id",
+        "redeals",
+        "redeals_used",
+        "runs",
+        "seed",
+    )
 
     def __init__(
         self,
@@ -169,6 +179,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         self.redeals_used = redeals_used
         self.gaps: tuple[int, ...] = tuple(i for i, c in enumerate(grid) if c == GAP)
         self.runs: tuple[int, ...] = tuple(run_length(grid, r) for r in range(ROWS))
+        self.cards_in_place: int = sum(self.runs)  # the preserved runs' cards
         self._status = status or self._natural_status()
 
     def _next(
@@ -179,11 +190,12 @@ class GapsState(GameState[Move | Redeal | Resign]):
         state.seed, state.player_id, state.redeals = self.seed, self.player_id, self.redeals
         state.redeals_used = self.redeals_used
         state.grid, state.gaps, state.runs = grid, gaps, runs
+        state.cards_in_place = sum(runs)
         state._status = state._natural_status()
         return state
 
     def _natural_status(self) -> Status:
-        if sum(self.runs) == 4 * (COLS - 1):
+        if self.cards_in_place == 4 * (COLS - 1):
             return Status.WON
         if self.redeals_used >= self.redeals and is_blocked(self.grid, self.gaps):
             return Status.LOST
@@ -193,10 +205,6 @@ class GapsState(GameState[Move | Redeal | Resign]):
     @property
     def status(self) -> Status:
         return self._status
-
-    @property
-    def cards_in_place(self) -> int:
-        return sum(self.runs)
 
     @property
     def progress(self) -> int:
@@ -347,7 +355,7 @@ class GapsRules(GameRules[Move | Redeal | Resign, GapsOptions]):
 
     def parse_action(self, data: Any) -> Move | Redeal | Resign:
         try:
-            return _ACTION.validate_python(data)
+            return _ACTION.validator.validate_python(data)
         except ValidationError as exc:
             raise MalformedAction("bad_action", f"bad Gaps action: {first_error(exc)}") from None
 

@@ -521,7 +521,7 @@ class KlondikeRules(GameRules[KlondikeAction, KlondikeOptions]):
 
     def parse_action(self, data: Any) -> KlondikeAction:
         try:
-            return _ACTION.validate_python(data)
+            return _ACTION.validator.validate_python(data)
         except ValidationError as exc:
             raise MalformedAction(
                 "bad_action", f"bad Klondike action: {first_error(exc)}"

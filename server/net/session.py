@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -88,7 +89,7 @@ class Session:
         if data is _NOT_JSON:
             return protocol.error(None, "bad_request", "not JSON")
         try:
-            message = protocol.CLIENT_MESSAGE.validate_python(data)
+            message = protocol.CLIENT_MESSAGE.validator.validate_python(data)
         except ValidationError as exc:
             return protocol.error(re, "bad_request", _shape_error(data, exc))
         started = time.perf_counter()
@@ -113,8 +114,7 @@ class Session:
     async def _dispatch(self, m: Any) -> dict[str, Any]:
         if m.type not in OPEN_TYPES and self.player is None:
             raise CompetitionError("unauthorized", "authenticate first (auth or register)")
-        handler = getattr(self, f"_on_{m.type}")
-        return await handler(m)
+        return await _HANDLERS[m.type](self, m)
 
     # -- handlers ----------------------------------------------------------
     async def _on_ping(self, m: protocol.Ping) -> dict[str, Any]:
@@ -195,6 +195,11 @@ class Session:
 
     async def _on_record(self, m: protocol.RecordRequest) -> dict[str, Any]:
         return {"type": "record", "record": await self.competition.record(m.tournament, m.player)}
+
+
+_HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = {
+    kind: getattr(Session, f"_on_{kind}") for kind in protocol.MESSAGE_TYPES
+}
 
 
 def _valid_id(value: Any) -> bool:
