@@ -244,3 +244,15 @@ def test_broadcast_skips_congested_connections() -> None:
     conns: list[Any] = [keeping_up, slow]
     broadcast(conns, b"{}")
     assert keeping_up.sent == [b"{}"] and slow.sent == []
+
+
+async def test_frames_sent_before_the_handshake_answer_are_handled_after_it() -> None:
+    async with serving() as (_, endpoint, url):
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(HANDSHAKE.encode() + client_frame(Opcode.TEXT, b"early"))
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101")
+        reply = await asyncio.wait_for(reader.readexactly(2 + len("early")), 5)
+        assert reply[2:] == b"early" and endpoint.handled == ["early"]
+        writer.close()

@@ -182,6 +182,7 @@ class WsConnection(asyncio.Protocol):
             self.timer = None
             self.handler = self.server.endpoint.opened(self)
         self._flush()
+        self._start_work()
 
     def _frame(self, frame: Frame) -> None:
         opcode = frame.opcode
@@ -208,13 +209,18 @@ class WsConnection(asyncio.Protocol):
                 self.ws.fail(CloseCode.INVALID_DATA, "invalid UTF-8 in a text message")
                 self._flush()
                 return
-        if self.ws.state is not State.OPEN:
-            return
+        if self.ws.state is not State.OPEN and self.ws.state is not State.CONNECTING:
+            return  # closing: what follows a close is not handled
         self.inbox.append(message)
         if len(self.inbox) >= self.limits.max_queue and not self.reading_paused:
             self.reading_paused = True
             self.transport.pause_reading()
-        if self.worker is None:
+        self._start_work()
+
+    def _start_work(self) -> None:
+        """Handle the inbox unless a worker already does, or the handshake is not done
+        (a client that sent frames before our 101 gets them handled once it is)."""
+        if self.worker is None and self.handler is not None and self.inbox:
             self.worker = self.server.loop.create_task(self._work())
 
     async def _work(self) -> None:
