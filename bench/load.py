@@ -6,8 +6,9 @@
 
 Each run starts the server (`python -m server serve`) on a fresh database and the load
 generator (`bench.load_client`) in separate processes, then the same generator against
-`bench.echo_server` (same websockets settings, JSON in, JSON of the same size out, no
-validation, no database). Every accepted action is durable before its reply.
+`bench.echo_server` (same transport and limits, JSON in, JSON of the same size out, no
+validation, no database), on the server's transport and on websockets' own `Connection`.
+Every accepted action is durable before its reply.
 """
 
 from __future__ import annotations
@@ -282,21 +283,23 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="samedeal-load-"))
-    sqlite, echo, pg, big = [], [], [], []
+    sqlite, echo, echo_conn, pg, big = [], [], [], [], []
     for run in range(args.runs):
         sqlite.append(game_run("sqlite", args.players, args.seconds, work, None))
         reply = int(sqlite[-1]["reply_bytes"])
-        e = Echo(reply, work)
-        try:
-            echo.append(costed(e.proc.pid, e.ws, 1, args.players, args.seconds, "echo", "e"))
-        finally:
-            e.stop()
+        for rows, extra in ((echo, ()), (echo_conn, ("--connection",))):
+            e = Echo(reply, work, *extra)
+            try:
+                rows.append(costed(e.proc.pid, e.ws, 1, args.players, args.seconds, "echo", "e"))
+            finally:
+                e.stop()
         if args.pg:
             pg.append(game_run("pg", args.players, args.seconds, work, args.pg))
         big.append(game_run("sqlite", args.big, args.seconds, work, None))
         print(
             f"run {run + 1}: sqlite {sqlite[-1]['per_s']:.0f}/s p99 {sqlite[-1]['p99_ms']:.1f} ms"
             f" | echo {echo[-1]['per_s']:.0f}/s p99 {echo[-1]['p99_ms']:.1f} ms"
+            f" | echo on Connection {echo_conn[-1]['per_s']:.0f}/s"
             + (f" | pg {pg[-1]['per_s']:.0f}/s" if pg else "")
             + f" | {args.big} players {big[-1]['per_s']:.0f}/s",
             flush=True,
@@ -328,6 +331,7 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|",
         row(f"server, SQLite, {args.players} players", sqlite),
         row(f"echo ceiling, {args.players} players", echo, batches=False),
+        row(f"echo on websockets' Connection, {args.players} players", echo_conn, batches=False),
     ]
     if pg:
         lines.append(row(f"server, PostgreSQL, {args.players} players", pg))
@@ -336,7 +340,12 @@ def main() -> None:
         "",
         f"- throughput server/echo at {args.players} players (SQLite): "
         f"{med(sqlite, 'per_s') / med(echo, 'per_s'):.0%}; p99 server/echo: "
-        f"{med(sqlite, 'p99_ms') / med(echo, 'p99_ms'):.1f}×",
+        f"{med(sqlite, 'p99_ms') / med(echo, 'p99_ms'):.1f}×; against the echo on websockets' "
+        f"own `Connection`: {med(sqlite, 'per_s') / med(echo_conn, 'per_s'):.0%} and "
+        f"{med(sqlite, 'p99_ms') / med(echo_conn, 'p99_ms'):.1f}×",
+        "- the echo ceiling runs on the server's transport (`server.net.transport`, websockets' "
+        "Sans-I/O core), like the server; the second echo runs on websockets' asyncio "
+        "`Connection` (`serve`), the transport the server used before its own",
         f"- memory: {idle_kib:.1f} KiB per idle authenticated connection ({args.idle} "
         f"connections); {games_kib:.1f} KiB per game in progress ({args.big} games)",
         "- server CPU per reply: the CPU time of the server process and its SQLite writer "

@@ -65,7 +65,7 @@ class WsConnection(asyncio.Protocol):
         self.limits = server.limits
         self.ws = ServerProtocol(max_size=self.limits.max_size, logger=log)
         self.transport: Any = None  # uvloop's transports are not asyncio.Transport
-        self.request: Request | None = None
+        self.handshake: asyncio.Task[None] | None = None  # answering the HTTP request
         self.handler: MessageHandler | None = None
         self.inbox: deque[str | bytes] = deque()
         self.worker: asyncio.Task[None] | None = None
@@ -77,10 +77,6 @@ class WsConnection(asyncio.Protocol):
         self.timer: asyncio.TimerHandle | None = None  # the open or the close deadline
 
     # -- what the application calls --------------------------------------
-    @property
-    def open(self) -> bool:
-        return self.ws.state is State.OPEN
-
     @property
     def congested(self) -> bool:
         """True while the peer is not reading what was sent (writing is paused)."""
@@ -119,8 +115,7 @@ class WsConnection(asyncio.Protocol):
             if isinstance(event, Frame):
                 self._frame(event)
             elif isinstance(event, Request):
-                self.request = event
-                self.server.loop.create_task(self._handshake(event))
+                self.handshake = self.server.loop.create_task(self._handshake(event))
 
     def eof_received(self) -> None:
         self.ws.receive_eof()
