@@ -4,8 +4,8 @@ The websockets library parses and writes every byte (handshake, frames, masking,
 limits, close handshake, pong answers). This module only moves bytes between it and the
 socket and adds what a server needs around it: a handshake deadline, keepalive pings,
 back-pressure both ways and a graceful close. It replaces the library's own asyncio
-`Connection`, whose task, queue and async context managers per message cost about a
-quarter of the transport's CPU (docs/BENCHMARKS.md, `bench.echo_transports`).
+`Connection`, whose queue, futures and async context managers per message, and tasks per
+connection, cost more CPU and memory (docs/BENCHMARKS.md, `bench.echo_transports`).
 
 Contract with the application (an `Endpoint`):
 - `respond_http(conn, request)` answers a plain HTTP request (a `Response`), or returns
