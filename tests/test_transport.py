@@ -72,8 +72,7 @@ HANDSHAKE = (
 
 async def raw_client(url: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A bare TCP client past the opening handshake: it answers nothing by itself."""
-    port = int(url.rsplit(":", 1)[1].split("/")[0])
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port_of(url))
     writer.write(HANDSHAKE.encode())
     head = await reader.readuntil(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 101"), head
@@ -82,6 +81,16 @@ async def raw_client(url: str) -> tuple[asyncio.StreamReader, asyncio.StreamWrit
 
 def client_frame(opcode: Opcode, data: bytes, fin: bool = True) -> bytes:
     return Frame(opcode, data, fin).serialize(mask=True, extensions=[])
+
+
+def send_numbered(writer: asyncio.StreamWriter, numbers: range) -> None:
+    """One text frame per number, holding its decimal text."""
+    for i in numbers:
+        writer.write(client_frame(Opcode.TEXT, str(i).encode()))
+
+
+def port_of(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/")[0])
 
 
 async def close_code_of(reader: asyncio.StreamReader) -> int:
@@ -137,8 +146,7 @@ async def test_unanswered_pings_close_with_1011_answered_ones_do_not() -> None:
 
 async def test_silent_tcp_connection_is_dropped_after_the_open_timeout() -> None:
     async with serving() as (server, _, url):
-        port = int(url.rsplit(":", 1)[1].split("/")[0])
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port_of(url))
         assert await asyncio.wait_for(reader.read(), 5) == b""  # EOF: the server hung up
         writer.close()
         assert not server.connections
@@ -146,9 +154,8 @@ async def test_silent_tcp_connection_is_dropped_after_the_open_timeout() -> None
 
 async def test_plain_http_gets_an_answer() -> None:
     async with serving() as (_, _, url):
-        port = int(url.rsplit(":", 1)[1].split("/")[0])
         for path, status in (("/nope", b"404"), ("/ws", b"426")):
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port_of(url))
             writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
             answer = await asyncio.wait_for(reader.read(), 5)
             assert answer.split(b" ")[1] == status, answer
@@ -159,15 +166,13 @@ async def test_a_flood_pauses_reading_and_every_message_is_handled_in_order() ->
     async with serving(QUIET) as (_, endpoint, url):
         endpoint.gate.clear()
         _reader, writer = await raw_client(url)
-        for i in range(50):
-            writer.write(client_frame(Opcode.TEXT, str(i).encode()))
-            await writer.drain()
+        send_numbered(writer, range(50))
+        await writer.drain()
         await asyncio.sleep(0.1)
         conn = endpoint.conns[0]
         assert conn.reading_paused and len(endpoint.handled) == 1
         queued = len(conn.inbox)
-        for i in range(50, 60):  # reading is paused: these wait in the socket
-            writer.write(client_frame(Opcode.TEXT, str(i).encode()))
+        send_numbered(writer, range(50, 60))  # reading is paused: these wait in the socket
         await asyncio.sleep(0.1)
         assert len(conn.inbox) == queued
         endpoint.gate.set()
@@ -184,8 +189,7 @@ async def test_a_peer_that_does_not_read_pauses_its_handling() -> None:
     async with serving(QUIET) as (_, endpoint, url):
         endpoint.reply_size = 1 << 20
         reader, writer = await raw_client(url)
-        for i in range(40):
-            writer.write(client_frame(Opcode.TEXT, str(i).encode()))
+        send_numbered(writer, range(40))
         await writer.drain()
         await asyncio.sleep(0.3)
         conn = endpoint.conns[0]
@@ -248,8 +252,7 @@ def test_broadcast_skips_congested_connections() -> None:
 
 async def test_frames_sent_before_the_handshake_answer_are_handled_after_it() -> None:
     async with serving() as (_, endpoint, url):
-        port = int(url.rsplit(":", 1)[1].split("/")[0])
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port_of(url))
         writer.write(HANDSHAKE.encode() + client_frame(Opcode.TEXT, b"early"))
         head = await reader.readuntil(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 101")
