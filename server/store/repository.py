@@ -425,18 +425,7 @@ class Store:
     async def update_entry(self, entry_id: int, summary: Summary) -> None:
         """Overwrite an entry's summary (a timeout found by the clock)."""
         async with self._session() as s:
-            await s.execute(
-                update(Entry)
-                .where(Entry.id == entry_id)
-                .values(
-                    status=summary.status,
-                    progress=summary.progress,
-                    resets=summary.resets,
-                    score=summary.score,
-                    time_ms=summary.time_ms,
-                    seq=summary.seq,
-                )
-            )
+            await s.execute(update(Entry).where(Entry.id == entry_id).values(**summary._asdict()))
             await s.commit()
 
     async def due_entries(self, now: datetime) -> list[EntryInfo]:

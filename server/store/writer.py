@@ -183,7 +183,7 @@ def _fail(item: _Pending, exc: BaseException) -> None:
 
 
 _INSERT_SQL = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES ($1, $2, $3, $4)"
-_UPDATE_SQL = (
+_UPDATE_SQL = (  # Summary's fields in order, then the entry's id
     "UPDATE entries SET status = $1, progress = $2, resets = $3, score = $4, time_ms = $5, "
     "seq = $6 WHERE id = $7"
 )
@@ -196,7 +196,7 @@ async def _write(conn: AsyncConnection, batch: list[_Pending]) -> None:
         await conn.exec_driver_sql(
             _INSERT_SQL, [(i.entry_id, i.seq, i.at_ms, i.action_json) for i in batch]
         )
-        await conn.exec_driver_sql(_UPDATE_SQL, [_entry_tuple(i) for i in batch])
+        await conn.exec_driver_sql(_UPDATE_SQL, [(*i.summary, i.entry_id) for i in batch])
     else:
         await conn.execute(insert(_ACTIONS), [item.action_row() for item in batch])
         await conn.execute(_UPDATE_ENTRY, [item.entry_row() for item in batch])
@@ -208,8 +208,3 @@ async def _write(conn: AsyncConnection, batch: list[_Pending]) -> None:
     )
     if closed.first() is not None:
         raise TournamentClosed("the tournament is closed")
-
-
-def _entry_tuple(item: _Pending) -> tuple[object, ...]:
-    s = item.summary
-    return (s.status, s.progress, s.resets, s.score, s.time_ms, s.seq, item.entry_id)
