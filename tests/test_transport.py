@@ -50,7 +50,7 @@ class Endpoint:
         await self.gate.wait()
         self.finished.append(message)
         body = message if isinstance(message, str) else str(len(message))
-        conn.send_text((body + " " * self.reply_size).encode())
+        conn.send_text((body + " " * self.reply_size).encode("utf-8", "replace"))
 
 
 @asynccontextmanager
@@ -116,13 +116,13 @@ async def test_messages_in_order_text_and_binary() -> None:
     assert endpoint.handled == ["one", b"\x00\x01\x02", "fragments"]
 
 
-async def test_invalid_utf8_closes_with_1007_unhandled() -> None:
+async def test_text_that_is_not_utf8_is_handed_over_and_the_connection_stays() -> None:
     async with serving() as (_, endpoint, url), connect(url) as ws:
-        await ws.send(b"\xff\xfe", text=True)
-        with pytest.raises(ConnectionClosed) as info:
-            await ws.recv()
-        assert info.value.rcvd is not None and info.value.rcvd.code == 1007
-    assert endpoint.handled == []
+        await ws.send(b"a\xff", text=True)
+        assert await ws.recv() == "a?"
+        await ws.send("still open")
+        assert await ws.recv() == "still open"
+    assert endpoint.handled == ["a\udcff", "still open"]
 
 
 async def test_oversized_message_closes_with_1009() -> None:

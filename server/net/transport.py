@@ -11,7 +11,8 @@ Contract with the application (an `Endpoint`):
 - `respond_http(conn, request)` answers a plain HTTP request (a `Response`), or returns
   None to accept the WebSocket handshake;
 - `opened(conn)` returns the connection's message handler: it is awaited once per
-  complete message (`str` for text, `bytes` for binary), one at a time and in order, and
+  complete message (`str` for text, `bytes` for binary; text that is not UTF-8 arrives
+  with its bad bytes as lone surrogates), one at a time and in order, and
   answers with `conn.send_text` or ends with `conn.close`;
 - `closed(conn)` is called once an opened connection is gone. A message being handled
   then still runs to its end (an action in flight is never cut in half); the messages
@@ -196,14 +197,9 @@ class WsConnection(asyncio.Protocol):
             self.pending_ping = None
 
     def _message(self, opcode: Opcode, data: bytes) -> None:
-        message: str | bytes = data
-        if opcode is Opcode.TEXT:
-            try:
-                message = data.decode()
-            except UnicodeDecodeError:
-                self.ws.fail(CloseCode.INVALID_DATA, "invalid UTF-8 in a text message")
-                self._flush()
-                return
+        # Text that is not UTF-8 keeps its bad bytes as lone surrogates, so the endpoint
+        # refuses it like any bad input instead of the connection closing (PROTOCOL.md).
+        message = data.decode("utf-8", "surrogateescape") if opcode is Opcode.TEXT else data
         if self.ws.state is not State.OPEN and self.ws.state is not State.CONNECTING:
             return  # closing: what follows a close is not handled
         self.inbox.append(message)

@@ -68,6 +68,9 @@ async def test_bad_requests_change_nothing_and_keep_the_connection(srv) -> None:
             assert reply["type"] == "error" and reply["code"] == "bad_request", (frame, reply)
         reply = await c.send_raw(b"\x00\x01binary")
         assert reply["code"] == "bad_request" and "binary" in reply["message"]
+        await c.ws.send(b'{"type": "ping", "id": "\xff"}', text=True)  # text, not UTF-8
+        reply = await c.recv()
+        assert reply["code"] == "bad_request" and reply["message"] == "not JSON"
         for bad in ("", "a" * 33, "bad name", "émile", "x/y"):
             await c.err("bad_request", type="register", name=bad)
         await c.ok(type="ping")  # still usable
