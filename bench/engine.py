@@ -16,7 +16,7 @@ from typing import Any
 from bench.report import median, write_section
 from server.audit.verify import verify_document
 from server.games import RULES
-from tests import factories
+from tests.support import factories
 
 
 def gaps_games(n: int, moves: int) -> list[tuple[bytes, int, list[dict[str, Any]]]]:
@@ -30,7 +30,7 @@ def gaps_games(n: int, moves: int) -> list[tuple[bytes, int, list[dict[str, Any]
 
 def klondike_games(n: int, moves: int) -> list[tuple[bytes, int, list[dict[str, Any]]]]:
     from server.games.klondike import KlondikeOptions
-    from tests.klondike_play import random_game
+    from tests.support.klondike_play import random_game
 
     rnd = random.Random(2027)
     games = []

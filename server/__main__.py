@@ -10,9 +10,9 @@ import os
 import sys
 from datetime import UTC, datetime, timedelta
 
-from server.competition import timing
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition, TournamentSpec
+from server.domain import timing
 from server.store import db
 from server.store.repository import Store
 

@@ -16,8 +16,8 @@ from pydantic import ValidationError
 
 from server import rng
 from server.audit.records import BUNDLE_FORMAT, RECORD_FORMAT, Bundle, Record, RecordTournament
-from server.competition import timing
-from server.competition.ranking import Result, standings
+from server.domain import timing
+from server.domain.ranking import Result, standings
 from server.games import RULES, GameRules
 from server.games.base import ActionError, GameState, Status, first_error
 

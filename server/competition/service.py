@@ -21,23 +21,23 @@ from typing import Any, NamedTuple
 
 from server import rng
 from server.audit.records import bundle_of, record_of, result_of
-from server.competition import timing
 from server.competition.errors import CompetitionError
-from server.competition.ranking import Result, Standing, standings
-from server.games import RULES, GameRules
-from server.games.base import ActionError, GameState, MalformedAction, Status, action_data
-from server.store.repository import (
+from server.domain import timing
+from server.domain.model import (
     EntryExists,
     EntryInfo,
     NameTaken,
     NewTournament,
     PlayerInfo,
-    Store,
     Summary,
     TournamentClosed,
     TournamentInfo,
     canonical_json,
 )
+from server.domain.ranking import Result, Standing, standings
+from server.games import RULES, GameRules
+from server.games.base import ActionError, GameState, MalformedAction, Status, action_data
+from server.store.repository import Store
 
 log = logging.getLogger("samedeal.competition")
 

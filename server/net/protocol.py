@@ -6,10 +6,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
-from server.competition import timing
-from server.competition.ranking import Standing
 from server.competition.service import Snapshot
-from server.store.repository import TournamentInfo
+from server.domain import timing
+from server.domain.model import TournamentInfo
+from server.domain.ranking import Standing
 
 ERROR_CODES = (
     "bad_request",

@@ -11,14 +11,14 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from server.competition import timing
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition, TournamentSpec
+from server.domain import timing
+from server.domain.model import PlayerInfo
 from server.games.base import first_error
 from server.net import protocol
 from server.net.fanout import Fanout
 from server.net.metrics import Metrics
-from server.store.repository import PlayerInfo
 
 log = logging.getLogger("samedeal.session")
 

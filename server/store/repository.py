@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import orjson
 from sqlalchemy import func, insert, select, text, update
@@ -14,6 +12,16 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from server.domain.model import (
+    EntryExists,
+    EntryInfo,
+    LoggedAction,
+    NameTaken,
+    NewTournament,
+    PlayerInfo,
+    Summary,
+    TournamentInfo,
+)
 from server.store import db
 from server.store.models import (
     Action,
@@ -24,106 +32,7 @@ from server.store.models import (
     UTCDateTime,
 )
 from server.store.sqlite_writer import Conflict, SqliteWriter
-from server.store.writer import ActionWriter, DuplicateAction, Summary, TournamentClosed
-
-__all__ = [
-    "DuplicateAction",
-    "EntryExists",
-    "EntryInfo",
-    "LoggedAction",
-    "NameTaken",
-    "NewTournament",
-    "PlayerInfo",
-    "Store",
-    "Summary",
-    "TournamentClosed",
-    "TournamentInfo",
-    "canonical_json",
-]
-
-
-def canonical_json(action: dict[str, Any]) -> str:
-    """The text an action is stored as: compact JSON with sorted keys. Equal actions have
-    equal texts."""
-    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
-
-
-class NameTaken(Exception):
-    """A player with that name (case-insensitively) exists."""
-
-
-class EntryExists(Exception):
-    """The player already has an entry in that tournament."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerInfo:
-    id: int
-    name: str
-    admin: bool
-
-
-@dataclass(frozen=True, slots=True)
-class NewTournament:
-    name: str
-    game: str
-    options: dict[str, Any]
-    commitment: str
-    seed_hex: str
-    starts_at: datetime
-    ends_at: datetime
-    join_until: datetime
-    time_limit_s: int | None
-    status: str
-    deal_attempt: int
-    guaranteed: bool
-    solution: list[dict[str, Any]] | None
-    created_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentInfo:
-    """Public facts of a tournament. Never carries the seed."""
-
-    id: int
-    name: str
-    game: str
-    options: dict[str, Any]
-    commitment: str
-    starts_at: datetime
-    ends_at: datetime
-    join_until: datetime
-    time_limit_s: int | None
-    status: str
-    deal_attempt: int
-    guaranteed: bool
-    solution: list[dict[str, Any]] | None
-    created_at: datetime
-    closed_at: datetime | None
-    entrants: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class EntryInfo:
-    id: int
-    tournament_id: int
-    player_id: int
-    player_name: str
-    started_at: datetime
-    deadline: datetime
-    status: str
-    progress: int
-    resets: int
-    score: int
-    time_ms: int
-    seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class LoggedAction:
-    seq: int
-    at_ms: int
-    action: dict[str, Any]
+from server.store.writer import ActionWriter
 
 
 def _tournament(row: Tournament, entrants: int = 0) -> TournamentInfo:

@@ -21,8 +21,9 @@ from typing import Any
 
 import orjson
 
+from server.domain.model import DuplicateAction, Summary, TournamentClosed
 from server.store.sqlite_process import HEADER, frame
-from server.store.writer import MAX_BATCH, DuplicateAction, Summary, TournamentClosed
+from server.store.writer import MAX_BATCH
 
 log = logging.getLogger("samedeal.store")
 

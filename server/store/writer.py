@@ -13,35 +13,16 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from server.domain.model import DuplicateAction, Summary, TournamentClosed
 from server.store.models import Action, Entry, Tournament
 
 MAX_BATCH = 512
-
-
-class DuplicateAction(Exception):
-    """The database already holds an action with this (entry, seq)."""
-
-
-class TournamentClosed(Exception):
-    """The tournament was closed (perhaps by another process) before this action committed."""
-
-
-class Summary(NamedTuple):
-    """What an entry's row says about its game after an action. The field order is the
-    order of the entry's columns (and of EntryInfo's last fields): writers spread it."""
-
-    status: str
-    progress: int
-    resets: int
-    score: int
-    time_ms: int
-    seq: int
 
 
 @dataclass

@@ -10,8 +10,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.e2e.harness import Clock, running_server
 from tests.e2e.test_tournament import create_msg
+from tests.support.harness import Clock, running_server
 
 
 async def samedeal(env: dict[str, str], *args: str) -> tuple[int, str, str]:
@@ -150,7 +150,7 @@ async def test_bot_frames_never_carry_the_seed_or_a_hidden_card(sqlite_url) -> N
 
 async def test_connection_reconnects_and_resumes(tmp_path: Path) -> None:
     from client_cli.connection import Connection
-    from tests.reliability.test_crash import Killable, free_port
+    from tests.e2e.test_crash import Killable, free_port
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'rc.db'}"
     port = free_port()

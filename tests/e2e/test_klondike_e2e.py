@@ -8,16 +8,10 @@ import random
 from websockets.asyncio.client import connect
 
 from server.audit.verify import verify_document
-from server.games import cards
 from server.games.klondike import KLONDIKE, KlondikeOptions
-from tests.e2e.harness import Client, running_server
 from tests.e2e.test_tournament import create_msg
-from tests.klondike_play import legal_actions
-
-
-def hidden_codes(seed: bytes, opts: KlondikeOptions, attempt: int, actions: list) -> set[str]:
-    state = KLONDIKE.replay(seed, opts, actions, player_id=0, deal_attempt=attempt)
-    return {cards.code(c) for d, _ in state.cols for c in d} | {cards.code(c) for c in state.stock}
+from tests.support.harness import Client, running_server
+from tests.support.klondike_play import hidden_codes, legal_actions
 
 
 async def test_klondike_tournament_never_leaks_hidden_cards(sqlite_url) -> None:

@@ -4,57 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.e2e.harness import Client
-
-LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/ws")
-
-
-def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "server", "--database-url", url, *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-class ServerProcess:
-    def __init__(self, url: str, log: Path) -> None:
-        self.log = log
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--database-url", url, "serve", "--port", "0"],
-            stdout=subprocess.DEVNULL,
-            stderr=log.open("w"),
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        self.port = self._wait_port()
-
-    def _wait_port(self) -> int:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            found = LISTENING.search(self.log.read_text())
-            if found:
-                return int(found.group(1))
-            if self.proc.poll() is not None:
-                raise RuntimeError(self.log.read_text())
-            time.sleep(0.05)
-        raise TimeoutError(self.log.read_text())
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        self.proc.send_signal(sig)
-        return self.proc.wait(timeout=30)
+from tests.support.harness import Client
+from tests.support.processes import ServerProcess, cli
 
 
 @pytest.fixture

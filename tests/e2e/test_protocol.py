@@ -12,8 +12,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.net import session as session_mod
-from tests.e2e.harness import T0, Client, running_server
 from tests.e2e.test_tournament import create_msg, http_get
+from tests.support.harness import T0, Client, running_server
 
 
 @pytest.fixture
@@ -320,7 +320,7 @@ async def test_tournament_listing_and_validation(srv) -> None:
 
 
 async def test_resume_after_server_restart(sqlite_url) -> None:
-    from tests.e2e.harness import Clock
+    from tests.support.harness import Clock
 
     clk = Clock()
     async with running_server(sqlite_url, clk) as srv:
@@ -360,7 +360,7 @@ async def test_resume_after_server_restart(sqlite_url) -> None:
 
 
 async def test_server_down_at_ends_at_closes_on_start(sqlite_url) -> None:
-    from tests.e2e.harness import Clock
+    from tests.support.harness import Clock
 
     clk = Clock()
     async with running_server(sqlite_url, clk) as srv:

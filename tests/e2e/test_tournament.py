@@ -5,28 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import urllib.request
-from datetime import timedelta
 
 import pytest
 from websockets.asyncio.client import connect
 
 from server.audit.verify import verify_document
-from tests.e2e.harness import T0, Client, running_server
-
-
-def create_msg(**over):
-    msg = {
-        "type": "create_tournament",
-        "name": "Friday Gaps",
-        "game": "gaps",
-        "options": {"redeals": 2},
-        "starts_at": T0.isoformat(),
-        "ends_at": (T0 + timedelta(hours=1)).isoformat(),
-        "time_limit_s": 900,
-    }
-    msg.update(over)
-    return msg
+from tests.support.harness import Client, create_msg, http_get, running_server
 
 
 async def play(c: Client, tid: int, state: dict, rnd: random.Random, limit: int) -> dict:
@@ -43,14 +27,6 @@ async def play(c: Client, tid: int, state: dict, rnd: random.Random, limit: int)
         state = await c.ok(type="act", tournament=tid, seq=state["seq"] + 1, action=action)
         assert state["events"], state
     return state
-
-
-def http_get(url: str) -> tuple[int, bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

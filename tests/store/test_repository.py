@@ -9,38 +9,17 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from server.store.repository import (
+from server.domain.model import (
     DuplicateAction,
     EntryExists,
     NameTaken,
-    NewTournament,
-    Store,
     Summary,
     canonical_json,
 )
+from server.store.repository import Store
+from tests.support.factories import new_tournament, playing
 
 NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
-
-
-def new_tournament(**over) -> NewTournament:
-    fields = dict(
-        name="Friday Gaps",
-        game="gaps",
-        options={"redeals": 2},
-        commitment="c" * 64,
-        seed_hex="5e" * 32,
-        starts_at=NOW,
-        ends_at=NOW + timedelta(hours=1),
-        join_until=NOW + timedelta(hours=1),
-        time_limit_s=900,
-        status="open",
-        deal_attempt=0,
-        guaranteed=False,
-        solution=None,
-        created_at=NOW,
-    )
-    fields.update(over)
-    return NewTournament(**fields)
 
 
 @pytest.fixture
@@ -48,10 +27,6 @@ async def store(db_url: str):
     s = await Store.open(db_url)
     yield s
     await s.close()
-
-
-def playing(seq: int = 0, progress: int = 0) -> Summary:
-    return Summary("playing", progress, 0, progress, 0, seq)
 
 
 async def test_players(store: Store) -> None:
@@ -188,7 +163,7 @@ async def test_ping(store: Store) -> None:
 
 
 async def test_no_action_commits_after_the_close(store: Store) -> None:
-    from server.store.repository import TournamentClosed
+    from server.domain.model import TournamentClosed
 
     t = await store.create_tournament(new_tournament())
     other = await store.create_tournament(new_tournament(name="Other"))

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from server.store.repository import Store, canonical_json
+from server.domain.model import canonical_json
+from server.store.repository import Store
 from server.store.sqlite_writer import SqliteWriter
 from tests.store.test_repository import new_tournament, playing
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import running_server
+from tests.e2e.test_crash import free_port
 from tests.e2e.test_tournament import create_msg, http_get
-from tests.reliability.test_crash import free_port
+from tests.support.harness import running_server
 
 
 def pg_bin() -> Path | None:

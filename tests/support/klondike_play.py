@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from server.games import cards
 from server.games.base import ActionError, Status
 from server.games.klondike import KLONDIKE, Auto, Draw, KlondikeOptions, KlondikeState, Move
 
@@ -54,3 +55,8 @@ def random_game(seed: bytes, rnd: random.Random, options: KlondikeOptions, limit
             raw = rnd.choice(legal)
         state, _ = state.apply(KLONDIKE.parse_action(raw))
         yield state, raw
+
+
+def hidden_codes(seed: bytes, opts: KlondikeOptions, attempt: int, actions: list) -> set[str]:
+    state = KLONDIKE.replay(seed, opts, actions, player_id=0, deal_attempt=attempt)
+    return {cards.code(c) for d, _ in state.cols for c in d} | {cards.code(c) for c in state.stock}

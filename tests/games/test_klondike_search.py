@@ -8,7 +8,7 @@ from server.audit.verify import verify_document
 from server.games.base import Status
 from server.games.klondike import KLONDIKE, KlondikeOptions
 from server.games.klondike_search import guaranteed_deal, solve_attempt
-from tests import factories
+from tests.support import factories
 
 SEEDS = [random.Random(i).randbytes(32) for i in range(6)]
 

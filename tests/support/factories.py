@@ -5,15 +5,18 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from server import rng
 from server.audit.records import bundle_of, record_of, result_of
-from server.competition.ranking import Result, standings
+from server.domain.model import NewTournament, Summary
+from server.domain.ranking import Result, standings
 from server.games import RULES, cards
 from server.games.base import Status
 from server.games.gaps import COLS, GAPS, GapsOptions, GapsState, Move, Redeal
 
+NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
 STARTS = "2026-11-30T18:00:00.000Z"
 ENDS = "2026-11-30T19:00:00.000Z"
 
@@ -92,7 +95,7 @@ def record(
         {"seq": i, "at_ms": i * step_ms, "action": a} for i, a in enumerate(raw_actions, start=1)
     ]
     if s.status is Status.PLAYING:
-        from server.competition import timing
+        from server.domain import timing
 
         start = timing.parse_iso(started_at)
         end = timing.deadline(start, t["time_limit_s"], timing.parse_iso(t["closed_at"]))
@@ -106,3 +109,28 @@ def record(
 def bundle(t: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
     rows = standings(Result(r["player"]["name"], **r["result"]) for r in records)
     return bundle_of(t, records, [row.as_dict() for row in rows])
+
+
+def new_tournament(**over) -> NewTournament:
+    fields = dict(
+        name="Friday Gaps",
+        game="gaps",
+        options={"redeals": 2},
+        commitment="c" * 64,
+        seed_hex="5e" * 32,
+        starts_at=NOW,
+        ends_at=NOW + timedelta(hours=1),
+        join_until=NOW + timedelta(hours=1),
+        time_limit_s=900,
+        status="open",
+        deal_attempt=0,
+        guaranteed=False,
+        solution=None,
+        created_at=NOW,
+    )
+    fields.update(over)
+    return NewTournament(**fields)
+
+
+def playing(seq: int = 0, progress: int = 0) -> Summary:
+    return Summary("playing", progress, 0, progress, 0, seq)

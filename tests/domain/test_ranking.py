@@ -1,4 +1,4 @@
-from server.competition.ranking import Result, standings
+from server.domain.ranking import Result, standings
 
 
 def r(name: str, progress: int, resets: int, time_ms: int) -> Result:

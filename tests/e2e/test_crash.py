@@ -9,11 +9,6 @@ import asyncio
 import json
 import os
 import random
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -23,61 +18,11 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.audit.verify import verify_document
 from tests.e2e.test_process import cli
+from tests.support.processes import Killable, free_port
 
 SOAK = os.environ.get("SAMEDEAL_SOAK") == "1"
 KILLS = 50 if SOAK else 10
 PLAYERS = 12 if SOAK else 6
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Killable:
-    """The real server program on a fixed port, killed and restarted at will."""
-
-    def __init__(self, url: str, port: int, log: Path) -> None:
-        self.url, self.port, self.log = url, port, log
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.starts = 0
-
-    def start(self) -> None:
-        self.starts += 1
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "server",
-                "--database-url",
-                self.url,
-                "serve",
-                "--port",
-                str(self.port),
-                "--no-demo",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=self.log.open("a"),
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise TimeoutError(self.log.read_text()[-3000:])
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            self.proc.wait(timeout=30)
 
 
 class Player:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from server.games import cards
 from server.games.base import Status
 from server.games.gaps import COLS, GAP, GAPS, GapsOptions, GapsState, Redeal
-from tests.factories import random_gaps_game
+from tests.support.factories import random_gaps_game
 
 seeds = st.binary(min_size=32, max_size=32)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import urllib.request
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.competition import timing
+from server.domain import timing
 from server.net.app import LIMITS, App, build_app, clock, shutdown
 from server.net.transport import WsServer
 
@@ -134,3 +135,25 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+def create_msg(**over):
+    msg = {
+        "type": "create_tournament",
+        "name": "Friday Gaps",
+        "game": "gaps",
+        "options": {"redeals": 2},
+        "starts_at": T0.isoformat(),
+        "ends_at": (T0 + timedelta(hours=1)).isoformat(),
+        "time_limit_s": 900,
+    }
+    msg.update(over)
+    return msg
+
+
+def http_get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from server.games import cards
 from server.games.klondike import KLONDIKE, KlondikeOptions
-from tests.klondike_play import random_game
+from tests.support.klondike_play import random_game
 
 options = st.builds(
     KlondikeOptions, draw=st.sampled_from([1, 3]), passes=st.sampled_from([None, 1, 2, 3])

@@ -1,0 +1,152 @@
+"""Records that cross layers (frozen values the store returns and the competition, net
+and audit read), the refusals the store reports, and the canonical text of an action.
+
+Never an ORM row, a socket or a clock: plain values only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+import orjson
+
+from server.games.base import Status
+
+__all__ = [
+    "DuplicateAction",
+    "EntryExists",
+    "EntryInfo",
+    "LoggedAction",
+    "NameTaken",
+    "NewTournament",
+    "PlayerInfo",
+    "Status",
+    "Summary",
+    "TournamentClosed",
+    "TournamentInfo",
+    "TournamentStatus",
+    "canonical_json",
+]
+
+
+class TournamentStatus(StrEnum):
+    """A tournament's lifecycle (COMPETITION.md): scheduled -> open -> closed."""
+
+    SCHEDULED = "scheduled"
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+def canonical_json(action: dict[str, Any]) -> str:
+    """The text an action is stored as: compact JSON with sorted keys. Equal actions have
+    equal texts."""
+    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
+
+
+# -- refusals ------------------------------------------------------------------
+class NameTaken(Exception):
+    """A player with that name (case-insensitively) exists."""
+
+
+class EntryExists(Exception):
+    """The player already has an entry in that tournament."""
+
+
+class DuplicateAction(Exception):
+    """The log already holds an action with this (entry, seq)."""
+
+
+class TournamentClosed(Exception):
+    """The tournament was closed (perhaps by another process) before this action committed."""
+
+
+# -- records -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    id: int
+    name: str
+    admin: bool
+
+
+class Summary(NamedTuple):
+    """What an entry's row says about its game after an action. The field order is the
+    order of the entry's columns (and of EntryInfo's last fields): writers spread it."""
+
+    status: Status
+    progress: int
+    resets: int
+    score: int
+    time_ms: int
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewTournament:
+    """A tournament to store, with its secret seed (written where no public query reads)."""
+
+    name: str
+    game: str
+    options: dict[str, Any]
+    commitment: str
+    seed_hex: str
+    starts_at: datetime
+    ends_at: datetime
+    join_until: datetime
+    time_limit_s: int | None
+    status: TournamentStatus
+    deal_attempt: int
+    guaranteed: bool
+    solution: list[dict[str, Any]] | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """Public facts of a tournament. Never carries the seed."""
+
+    id: int
+    name: str
+    game: str
+    options: dict[str, Any]
+    commitment: str
+    starts_at: datetime
+    ends_at: datetime
+    join_until: datetime
+    time_limit_s: int | None
+    status: TournamentStatus
+    deal_attempt: int
+    guaranteed: bool
+    solution: list[dict[str, Any]] | None
+    created_at: datetime
+    closed_at: datetime | None
+    entrants: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class EntryInfo:
+    """One player's entry in one tournament, with its stored summary."""
+
+    id: int
+    tournament_id: int
+    player_id: int
+    player_name: str
+    started_at: datetime
+    deadline: datetime
+    status: Status
+    progress: int
+    resets: int
+    score: int
+    time_ms: int
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One stored action of an entry's log."""
+
+    seq: int
+    at_ms: int
+    action: dict[str, Any]

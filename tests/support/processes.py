@@ -1,0 +1,102 @@
+"""Test helpers: real server processes and their command line."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/ws")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Killable:
+    """The real server program on a fixed port, killed and restarted at will."""
+
+    def __init__(self, url: str, port: int, log: Path) -> None:
+        self.url, self.port, self.log = url, port, log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "--database-url",
+                self.url,
+                "serve",
+                "--port",
+                str(self.port),
+                "--no-demo",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=self.log.open("a"),
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise TimeoutError(self.log.read_text()[-3000:])
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(timeout=30)
+
+
+def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server", "--database-url", url, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+class ServerProcess:
+    def __init__(self, url: str, log: Path) -> None:
+        self.log = log
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "--database-url", url, "serve", "--port", "0"],
+            stdout=subprocess.DEVNULL,
+            stderr=log.open("w"),
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.port = self._wait_port()
+
+    def _wait_port(self) -> int:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = LISTENING.search(self.log.read_text())
+            if found:
+                return int(found.group(1))
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.log.read_text())
+            time.sleep(0.05)
+        raise TimeoutError(self.log.read_text())
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        self.proc.send_signal(sig)
+        return self.proc.wait(timeout=30)
