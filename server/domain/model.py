@@ -6,6 +6,7 @@ Never an ORM row, a socket or a clock: plain values only.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -41,9 +42,13 @@ class TournamentStatus(StrEnum):
 
 
 def canonical_json(action: dict[str, Any]) -> str:
-    """The text an action is stored as: compact JSON with sorted keys. Equal actions have
-    equal texts."""
-    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
+    """The text an action is stored and hashed as (RECORD.md's canonical form): JSON with
+    keys sorted at every level, no whitespace, non-ASCII escaped as \\uXXXX. Equal actions
+    have equal texts."""
+    text = orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
+    if text.isascii():
+        return text
+    return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 # -- refusals ------------------------------------------------------------------
@@ -81,6 +86,7 @@ class Summary(NamedTuple):
     score: int
     time_ms: int
     seq: int
+    log_hash: str  # hex head of the entry's samedeal-log/1 chain after `seq` actions
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +147,7 @@ class EntryInfo:
     score: int
     time_ms: int
     seq: int
+    log_hash: str  # "" for an entry stored before receipts existed (rebuilt on load)
 
 
 @dataclass(frozen=True, slots=True)
