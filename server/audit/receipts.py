@@ -1,0 +1,159 @@
+"""Receipts: every entry's action log is a hash chain (samedeal-log/1, RECORD.md).
+
+    h0  = SHA-256("samedeal-log/1\\n" + commitment + "\\n" + player_id)
+    h_k = SHA-256(h_{k-1} || canonical({"seq": k, "at_ms": t, "action": A}))
+
+A record carries `log_hash` = hex(h_n); a bundle carries `log_root`, the SHA-256 of the
+lines "<player_id>:<log_hash>\\n" in ascending player id. A player who kept the
+`log_hash` of an acknowledgement (seq k) holds a receipt: the published record's head
+after k actions must equal it (`check_receipt`).
+
+Pure and cheap: the server calls `step` once per accepted action, with the action's
+canonical text (`server.domain.model.canonical_json`), which it has already made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from server.domain.model import canonical_json
+
+LOG_FORMAT = "samedeal-log/1"
+
+__all__ = [
+    "LOG_FORMAT",
+    "action_text",
+    "check_bundle_receipt",
+    "check_receipt",
+    "genesis",
+    "log_hash",
+    "log_root",
+    "record_of_player",
+    "step",
+]
+
+
+def genesis(commitment: str, player_id: int) -> bytes:
+    """h0 of a player's log in the tournament with this commitment (32 raw bytes)."""
+    text = f"{LOG_FORMAT}\n{commitment.lower()}\n{int(player_id)}"
+    return hashlib.sha256(text.encode("ascii")).digest()
+
+
+def step(head: bytes, seq: int, at_ms: int, action_json: str) -> bytes:
+    """The head after one more action. `action_json` is the action's canonical text:
+    canonical({"seq", "at_ms", "action"}) sorts its keys as action, at_ms, seq, so the
+    entry's canonical text is assembled around it without serialising again."""
+    entry = f'{{"action":{action_json},"at_ms":{at_ms},"seq":{seq}}}'
+    return hashlib.sha256(head + entry.encode()).digest()
+
+
+def action_text(action: Mapping[str, Any]) -> str:
+    """An action's canonical text. `canonical_json` (orjson) refuses what JSON allows but
+    orjson does not (integers beyond 64 bits); the standard library writes those."""
+    try:
+        return canonical_json(action if isinstance(action, dict) else dict(action))
+    except TypeError:
+        return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def _chain(
+    commitment: str, player_id: int, actions: Iterable[tuple[int, int, Mapping[str, Any]]]
+) -> bytes:
+    head = genesis(commitment, player_id)
+    for seq, at_ms, action in actions:
+        head = step(head, seq, at_ms, action_text(action))
+    return head
+
+
+def log_hash(
+    commitment: str, player_id: int, actions: Iterable[tuple[int, int, Mapping[str, Any]]]
+) -> str:
+    """hex(h_n) over (seq, at_ms, action) triples, each action as the record stores it."""
+    return _chain(commitment, player_id, actions).hex()
+
+
+def log_root(pairs: Iterable[tuple[int, str]]) -> str:
+    """A bundle's `log_root` over (player_id, log_hash) pairs, in any order."""
+    lines = "".join(f"{pid}:{h}\n" for pid, h in sorted(pairs, key=lambda p: p[0]))
+    return hashlib.sha256(lines.encode("ascii")).hexdigest()
+
+
+# -- receipts ------------------------------------------------------------------------
+def _fields(record: Any) -> tuple[str, int, list[Any]]:
+    """(commitment, player id, actions) of a record dict, or ValueError naming the gap."""
+    if not isinstance(record, Mapping):
+        raise ValueError("not a record")
+    tournament, player, actions = (record.get(k) for k in ("tournament", "player", "actions"))
+    commitment = tournament.get("commitment") if isinstance(tournament, Mapping) else None
+    player_id = player.get("id") if isinstance(player, Mapping) else None
+    if not isinstance(commitment, str):
+        raise ValueError("no tournament commitment")
+    if not isinstance(player_id, int) or isinstance(player_id, bool):
+        raise ValueError("no player id")
+    if not isinstance(actions, list):
+        raise ValueError("no action list")
+    return commitment, player_id, actions
+
+
+def _triple(entry: Any) -> tuple[int, int, Mapping[str, Any]]:
+    if isinstance(entry, Mapping):
+        seq, at_ms, action = entry.get("seq"), entry.get("at_ms"), entry.get("action")
+        if (
+            isinstance(seq, int)
+            and isinstance(at_ms, int)
+            and not isinstance(seq, bool)
+            and not isinstance(at_ms, bool)
+            and isinstance(action, Mapping)
+        ):
+            return seq, at_ms, action
+    raise ValueError(f"a malformed action entry {entry!r}")
+
+
+def check_receipt(record: Mapping[str, Any], seq: int, receipt: str) -> str | None:
+    """None when the record's log after `seq` actions hashes to `receipt` (the hex
+    `log_hash` of the acknowledgement of action `seq`; seq 0 is the join); otherwise
+    one line saying what differs."""
+    if seq < 0:
+        raise ValueError("a receipt's seq is 0 or more")
+    try:
+        commitment, player_id, actions = _fields(record)
+        if len(actions) < seq:
+            return (
+                f"the record lacks acknowledged actions: it has {len(actions)}, "
+                f"the receipt acknowledges {seq}"
+            )
+        head = _chain(commitment, player_id, (_triple(e) for e in actions[:seq])).hex()
+    except ValueError as exc:
+        return f"the record is malformed: {exc}"
+    if head != receipt.lower():
+        return (
+            f"the record's log after {seq} actions hashes to {head}, not the receipt's "
+            f"{receipt.lower()}: the acknowledged log was changed"
+        )
+    return None
+
+
+def record_of_player(bundle: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    """The bundle's record of the player called `name` (names compare case-insensitively)."""
+    records = bundle.get("records")
+    for record in records if isinstance(records, list) else []:
+        if not isinstance(record, Mapping):
+            continue
+        player = record.get("player")
+        got = player.get("name") if isinstance(player, Mapping) else None
+        if isinstance(got, str) and got.casefold() == name.casefold():
+            return record
+    return None
+
+
+def check_bundle_receipt(
+    bundle: Mapping[str, Any], name: str, seq: int, receipt: str
+) -> str | None:
+    """`check_receipt` on the bundle's record of `name`; a missing record is a difference."""
+    record = record_of_player(bundle, name)
+    if record is None:
+        return f"the bundle has no record of {name!r}"
+    return check_receipt(record, seq, receipt)
