@@ -3,6 +3,9 @@
 Readers ignore fields they do not know; writers write every field. The
 tournament object carries one field beyond the contract, `closed_at`, the
 moment it actually closed (an early close ends timed-out games there).
+A record carries `log_hash` and a bundle `log_root` (receipts, samedeal-log/1:
+server/audit/receipts.py); both are optional to readers, since records written
+before receipts have neither.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from server.audit import receipts
 
 RECORD_FORMAT = "samedeal-record/1"
 BUNDLE_FORMAT = "samedeal-bundle/1"
@@ -40,6 +45,10 @@ class RecordPlayer(_Model):
 
 
 class RecordAction(_Model):
+    """Strict: seq and at_ms are JSON integers, as the log chain hashes them."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
     seq: int
     at_ms: int
     action: dict[str, Any]
@@ -60,6 +69,7 @@ class Record(_Model):
     started_at: str
     actions: list[RecordAction]
     result: RecordResult
+    log_hash: str | None = None
 
 
 class StandingRow(_Model):
@@ -77,6 +87,7 @@ class Bundle(_Model):
     tournament: RecordTournament
     records: list[Record]
     standings: list[StandingRow]
+    log_root: str | None = None
 
 
 def result_of(status: str, progress: int, resets: int, time_ms: int, score: int) -> dict[str, Any]:
@@ -97,13 +108,19 @@ def record_of(
     actions: list[dict[str, Any]],
     result: dict[str, Any],
 ) -> dict[str, Any]:
-    """A samedeal-record/1 document; `actions` are {seq, at_ms, action} objects."""
+    """A samedeal-record/1 document; `actions` are {seq, at_ms, action} objects. Its
+    `log_hash` is computed from them."""
     return {
         "format": RECORD_FORMAT,
         "tournament": tournament,
         "player": player,
         "started_at": started_at,
         "actions": actions,
+        "log_hash": receipts.log_hash(
+            tournament["commitment"],
+            player["id"],
+            ((a["seq"], a["at_ms"], a["action"]) for a in actions),
+        ),
         "result": result,
     }
 
@@ -111,10 +128,22 @@ def record_of(
 def bundle_of(
     tournament: dict[str, Any], records: list[dict[str, Any]], standings: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """A samedeal-bundle/1 document."""
+    """A samedeal-bundle/1 document; its `log_root` is over the records' `log_hash`."""
     return {
         "format": BUNDLE_FORMAT,
         "tournament": tournament,
         "records": records,
         "standings": standings,
+        "log_root": receipts.log_root((r["player"]["id"], _log_hash(r)) for r in records),
     }
+
+
+def _log_hash(record: dict[str, Any]) -> str:
+    claimed = record.get("log_hash")
+    if isinstance(claimed, str):
+        return claimed
+    return receipts.log_hash(
+        record["tournament"]["commitment"],
+        record["player"]["id"],
+        ((a["seq"], a["at_ms"], a["action"]) for a in record["actions"]),
+    )

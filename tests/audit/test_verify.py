@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from client_cli.__main__ import main as cli_main
+from server.audit import receipts
 from server.audit.verify import Unreadable, verify_document
 from tests.support import factories
 
@@ -150,7 +151,26 @@ def test_not_a_record() -> None:
         verify_document({"format": "something/else"})
     with pytest.raises(Unreadable):
         verify_document([1, 2])
-    fails({"format": "samedeal-record/1", "tournament": {}}, "record is malformed")
+    with pytest.raises(Unreadable, match="record is malformed"):
+        verify_document({"format": "samedeal-record/1", "tournament": {}})
+
+
+def test_wrong_shapes_and_unreadable_times_cannot_be_read(good_bundle) -> None:
+    """RECORD.md: wrong shapes and absurd sizes are neither ok nor a difference."""
+    timed_out = next(r for r in good_bundle["records"] if r["result"]["status"] == "timed_out")
+    for change in [
+        lambda r: r["actions"][0].update(seq="1"),
+        lambda r: r["actions"][0].update(at_ms=1.0),
+        lambda r: r["actions"][0].update(seq=True),
+        lambda r: r.update(started_at="yesterday"),
+        lambda r: r["tournament"].update(closed_at="never"),
+        lambda r: r["tournament"].update(time_limit_s=10**20),
+        lambda r: r.update(started_at="9999-12-31T23:59:59Z"),
+    ]:
+        rec = copy.deepcopy(timed_out)
+        change(rec)
+        with pytest.raises(Unreadable):
+            verify_document(rec)
 
 
 def test_cli_exit_codes(tmp_path: Path, good_bundle, capsys) -> None:
@@ -184,3 +204,78 @@ def test_cli_as_a_module_works_offline(tmp_path: Path, good_bundle) -> None:
         env={"PATH": "", "HOME": str(tmp_path)},
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- receipts (samedeal-log/1) ------------------------------------------------------
+def test_records_and_bundles_carry_their_chains(good_bundle) -> None:
+    for rec in good_bundle["records"]:
+        assert rec["log_hash"] == receipts.log_hash(
+            rec["tournament"]["commitment"],
+            rec["player"]["id"],
+            ((a["seq"], a["at_ms"], a["action"]) for a in rec["actions"]),
+        )
+    pairs = [(r["player"]["id"], r["log_hash"]) for r in good_bundle["records"]]
+    assert good_bundle["log_root"] == receipts.log_root(pairs)
+    report = verify_document(good_bundle)
+    assert report.ok and report.notes == []
+    assert "bundle: log_root is over the 4 records' chains" in report.checked
+    assert all(line.endswith("log_hash is their chain") for line in report.checked[1:5])
+    report = verify_document(good_bundle["records"][0])
+    assert report.ok and report.notes == []
+
+
+def test_a_retimed_action_only_the_chain_sees(good_bundle) -> None:
+    rec = copy.deepcopy(good_bundle["records"][0])
+    assert len(rec["actions"]) > 6  # a middle action: the result's time_ms stays
+    rec["actions"][5]["at_ms"] += 1
+    fails(rec, "'alice' (player 1): the log hash differs: its actions give ")
+    assert f"the record claims {rec['log_hash']}" in (verify_document(rec).error or "")
+    del rec["log_hash"]  # without a claim, nothing catches it: the reason receipts exist
+    assert verify_document(rec).ok
+
+
+def test_a_wrong_log_hash_or_log_root(good_bundle) -> None:
+    bad = copy.deepcopy(good_bundle)
+    bad["records"][2]["log_hash"] = "00" * 32
+    fails(bad, "record of 'carol' (player 3): the log hash differs")
+    bad = copy.deepcopy(good_bundle)
+    bad["log_root"] = "00" * 32
+    fails(bad, f"bundle: the log root differs: its records give {good_bundle['log_root']}")
+    bad = copy.deepcopy(good_bundle)
+    bad["log_root"] = bad["log_root"].upper()
+    assert verify_document(bad).ok
+
+
+def test_the_root_is_over_the_actions_not_the_claims(good_bundle) -> None:
+    doc = copy.deepcopy(good_bundle)
+    for rec in doc["records"]:
+        del rec["log_hash"]
+    report = verify_document(doc)
+    assert report.ok and report.notes == ["4 of 4 records carry no receipts: " + OLD]
+    doc["records"][1]["actions"][3]["at_ms"] += 1  # bob resigned: not the last action
+    fails(doc, "bundle: the log root differs")
+
+
+def test_records_and_bundles_from_before_receipts_still_verify(good_bundle) -> None:
+    old = copy.deepcopy(good_bundle)
+    del old["log_root"]
+    for rec in old["records"]:
+        del rec["log_hash"]
+    report = verify_document(old)
+    assert report.ok, report.error
+    assert report.notes == [
+        "4 of 4 records carry no receipts: " + OLD,
+        "the bundle carries no receipts: no log_root (written before samedeal-log/1)",
+    ]
+    report = verify_document(old["records"][1])
+    assert report.ok
+    assert report.notes == ["record of 'bob' (player 2) carries no receipts: " + OLD]
+
+
+def test_a_player_id_twice_in_a_bundle(good_bundle) -> None:
+    bad = copy.deepcopy(good_bundle)
+    bad["records"][1]["player"]["id"] = 1
+    fails(bad, "record of 'bob' (player 1): the player id appears twice")
+
+
+OLD = "no log_hash (written before samedeal-log/1)"
