@@ -34,9 +34,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id", type=int)
     p.add_argument("-o", "--output")
     p = sub.add_parser(
-        "verify", help="check a record or bundle offline (exit 0 ok, 1 differs, 2 unreadable)"
+        "verify",
+        help="check a record or bundle offline (exit 0 ok, 1 differs, 2 unreadable)",
+        description="Check a record or bundle offline: the seed against the commitment, "
+        "every action's replay, the claimed results, the log hashes and log root, and for a "
+        "bundle the standings. With --receipt, also that a log you saw acknowledged is in it "
+        "unchanged. Exit 0 when all holds, 1 at the first difference, 2 when the file cannot "
+        "be read as a record or bundle (or the arguments do not fit it).",
     )
     p.add_argument("file")
+    p.add_argument(
+        "--receipt", metavar="SEQ:HASH", type=verify.parse_receipt, help=verify.RECEIPT_HELP
+    )
+    p.add_argument("--player", metavar="NAME", help=verify.PLAYER_HELP)
     p = sub.add_parser("create", help="create a tournament (admin)")
     p.add_argument("--name", required=True)
     p.add_argument("--game", choices=["gaps", "klondike"], default="gaps")
@@ -59,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "verify":
-        return verify.run(args.file)
+        return verify.run(args.file, receipt=args.receipt, player=args.player)
     args.server = config.server_url(args.server)
     from client_cli import commands
 
