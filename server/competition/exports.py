@@ -1,0 +1,91 @@
+"""Exports of a closed tournament: one entry's game record and the tournament's bundle
+(RECORD.md), with the revealed seed and the receipts' log hashes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.audit import receipts
+from server.audit.records import bundle_of, record_of, result_of
+from server.competition.catalogue import Catalogue
+from server.competition.errors import CompetitionError
+from server.competition.standings import Standings
+from server.domain import timing
+from server.domain.model import EntryInfo, TournamentInfo
+from server.store.repository import Store
+
+
+class Exports:
+    """Records and bundles, refused (`not_revealed`) before the close."""
+
+    def __init__(self, store: Store, catalogue: Catalogue, standings: Standings) -> None:
+        self.store = store
+        self.catalogue = catalogue
+        self.standings = standings
+
+    async def record(self, tournament_id: int, player_name: str) -> dict[str, Any]:
+        """The record of `player_name`'s game; `not_found` without an entry."""
+        t = await self.catalogue.find(tournament_id)
+        seed = await self.catalogue.revealed(t)
+        player = await self.store.player_by_name(player_name)
+        entry = None if player is None else await self.store.entry(t.id, player.id)
+        if entry is None:
+            raise CompetitionError(
+                "not_found", f"{player_name!r} has no entry in tournament {t.id}"
+            )
+        return await self._record(t, seed, entry)
+
+    async def bundle(self, tournament_id: int) -> dict[str, Any]:
+        """Every record, the final standings and the root of the receipts."""
+        t = await self.catalogue.find(tournament_id)
+        seed = await self.catalogue.revealed(t)
+        records = [await self._record(t, seed, e) for e in await self.store.entries(t.id)]
+        rows, _ = await self.standings.table(t.id)
+        return bundle_of(record_tournament(t, seed), records, [r.as_dict() for r in rows])
+
+    async def _record(self, t: TournamentInfo, seed: str, e: EntryInfo) -> dict[str, Any]:
+        actions = [
+            {"seq": a.seq, "at_ms": a.at_ms, "action": a.action}
+            for a in await self.store.actions(e.id)
+        ]
+        result = result_of(e.status, e.progress, e.resets, e.time_ms, e.score)
+        return record_of(
+            record_tournament(t, seed),
+            {"id": e.player_id, "name": e.player_name},
+            timing.iso(e.started_at),
+            actions,
+            result,
+        )
+
+
+def record_tournament(t: TournamentInfo, seed: str) -> dict[str, Any]:
+    """The tournament object of records and bundles (RECORD.md), with `closed_at`."""
+    return {
+        "id": t.id,
+        "name": t.name,
+        "game": t.game,
+        "options": t.options,
+        "commitment": t.commitment,
+        "seed": seed,
+        "starts_at": timing.iso(t.starts_at),
+        "ends_at": timing.iso(t.ends_at),
+        "time_limit_s": t.time_limit_s,
+        "deal_attempt": t.deal_attempt,
+        "solution": t.solution,
+        "closed_at": timing.iso(t.closed_at) if t.closed_at else None,
+    }
+
+
+async def log_root_of(store: Store, t: TournamentInfo) -> str:
+    """The root of the tournament's receipts (RECORD.md), from the heads the entries'
+    rows cache; a head missing from a row (stored before receipts) is computed."""
+    pairs = []
+    for e in await store.entries(t.id):
+        head = e.log_hash
+        if not head:
+            actions = await store.actions(e.id)
+            head = receipts.log_hash(
+                t.commitment, e.player_id, ((a.seq, a.at_ms, a.action) for a in actions)
+            )
+        pairs.append((e.player_id, head))
+    return receipts.log_root(pairs)

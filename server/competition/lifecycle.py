@@ -1,0 +1,121 @@
+"""The lifecycle clock of a server: open tournaments at their start, close them at their
+end (ending running games as timed out and revealing the seed), time out games whose
+deadline passed, and learn of tournaments created or closed elsewhere.
+
+Only a server runs `tick`; the operator's command line only creates, closes and lists.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from server.competition.catalogue import CLOSED, Catalogue
+from server.competition.errors import CompetitionError
+from server.competition.events import Events
+from server.competition.exports import log_root_of
+from server.competition.live import TIMED_OUT, LiveGames
+from server.competition.play import Play
+from server.competition.standings import Standings
+from server.domain import timing
+from server.domain.model import PlayerInfo, Status, TournamentInfo, TournamentStatus
+from server.store.repository import Store
+
+log = logging.getLogger("samedeal.lifecycle")
+
+
+class Lifecycle:
+    """Opening, closing and timing out, by the clock or on an operator's request."""
+
+    def __init__(
+        self,
+        store: Store,
+        catalogue: Catalogue,
+        games: LiveGames,
+        play: Play,
+        standings: Standings,
+        events: Events,
+        now: Callable[[], datetime],
+    ) -> None:
+        self.store = store
+        self.catalogue = catalogue
+        self.games = games
+        self.play = play
+        self.standings = standings
+        self.events = events
+        self.now = now
+
+    async def start(self) -> None:
+        """Load the tournaments; do at once what fell due while no server ran."""
+        await self.tick()
+
+    async def tick(self) -> None:
+        """Open, close and time out what is due."""
+        await self.refresh()
+        now = self.now()
+        for t in self.catalogue.known():
+            if t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:
+                await self.store.set_status(t.id, TournamentStatus.OPEN)
+                self.events.tournament_changed(await self.catalogue.reload(t.id))
+            if t.status != CLOSED and now >= t.ends_at and t.id not in self.catalogue.closing:
+                await self.close(t.id)
+        for e in await self.store.due_entries(now):
+            await self.play.expire(e)
+
+    async def refresh(self) -> None:
+        """Learn of tournaments created or closed by another process."""
+        for t in await self.store.tournaments():
+            old = self.catalogue.remember(t)
+            if old is None:
+                continue
+            closed_elsewhere = old.status != CLOSED and t.status == CLOSED
+            if closed_elsewhere and t.id not in self.catalogue.closing:
+                self.games.forget_tournament(t.id)  # rebuilt with their final status
+                await self._announce_close(t)
+
+    async def close(self, tournament_id: int, by: PlayerInfo | None = None) -> TournamentInfo:
+        """Close now: end running games as timed out, freeze standings, reveal the seed.
+        `by` is the player asking (None: the clock or the operator's command line)."""
+        if by is not None and not by.admin:
+            raise CompetitionError("forbidden", "only an operator closes tournaments")
+        t = await self.catalogue.find(tournament_id)
+        if t.status == CLOSED or t.id in self.catalogue.closing:
+            raise CompetitionError("closed", f"tournament {t.id} is already closed")
+        self.catalogue.closing.add(t.id)
+        try:
+            await self._close(t)
+        finally:
+            self.catalogue.closing.discard(t.id)
+        t = await self.catalogue.reload(t.id)
+        await self._announce_close(t)
+        return t
+
+    async def _close(self, t: TournamentInfo) -> None:
+        games = self.games.in_tournament(t.id)
+        for g in games:  # wait for acts in flight; new ones see `closing`
+            await g.lock.acquire()
+        try:
+            closed_at = max(self.now(), t.starts_at)
+            timed_out = []
+            for e in await self.store.entries(t.id):
+                if e.status == Status.PLAYING:
+                    end = min(e.deadline, closed_at)
+                    timed_out.append((e.id, timing.ms_between(e.started_at, end)))
+            if not await self.store.close_tournament(t.id, closed_at, timed_out):
+                timed_out = []  # closed meanwhile by another process: its figures stand
+                self.games.forget_tournament(t.id)
+            for entry_id, time_ms in timed_out:
+                live = self.games.by_entry(entry_id)
+                if live is not None:
+                    live.status, live.time_ms = TIMED_OUT, time_ms
+        finally:
+            for g in games:
+                g.lock.release()
+
+    async def _announce_close(self, t: TournamentInfo) -> None:
+        seed = await self.store.secret_seed(t.id)
+        log_root = await log_root_of(self.store, t)
+        log.info("tournament %s closed; seed revealed", t.id)
+        self.standings.tournament_changed(t.id)
+        self.events.tournament_closed(t.id, seed, log_root)

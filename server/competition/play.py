@@ -1,0 +1,179 @@
+"""Playing: join (deal and start the clock), state, act, hint, and timing out a game.
+
+An action is validated by the pure engine, appended durably by the store with the
+entry's new summary and log hash, and only then applied in memory and acknowledged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from server.audit import receipts
+from server.competition.catalogue import Catalogue
+from server.competition.errors import CompetitionError
+from server.competition.events import Events
+from server.competition.live import LiveGame, LiveGames, Snapshot, snapshot, summary_of
+from server.competition.standings import Standings
+from server.domain import timing
+from server.domain.model import (
+    EntryExists,
+    EntryInfo,
+    PlayerInfo,
+    Status,
+    TournamentClosed,
+    canonical_json,
+)
+from server.games import RULES
+from server.games.base import ActionError, MalformedAction, action_data
+from server.store.repository import Store
+
+PLAYING, TIMED_OUT = Status.PLAYING, Status.TIMED_OUT
+
+
+class Play:
+    """Every request of a player about their own game."""
+
+    def __init__(
+        self,
+        store: Store,
+        catalogue: Catalogue,
+        games: LiveGames,
+        standings: Standings,
+        events: Events,
+        now: Callable[[], datetime],
+    ) -> None:
+        self.store = store
+        self.catalogue = catalogue
+        self.games = games
+        self.standings = standings
+        self.events = events
+        self.now = now
+
+    async def join(self, player: PlayerInfo, tournament_id: int) -> Snapshot:
+        """Deal and start the clock on the first join; later joins resume."""
+        t = await self.catalogue.find(tournament_id)
+        if self.games.cached(t.id, player.id) is not None:
+            return await self.state(player, tournament_id)
+        now = self.now()
+        try:
+            self.catalogue.check_playable(t)
+            if now > t.join_until:
+                raise CompetitionError("closed", f"entries closed at {timing.iso(t.join_until)}")
+        except CompetitionError:
+            if await self.store.entry(t.id, player.id) is not None:
+                return await self.state(player, tournament_id)  # resuming is always allowed
+            raise
+        rules = RULES[t.game]
+        state = rules.new_game(
+            await self.catalogue.seed(t.id),
+            rules.parse_options(t.options),
+            player_id=player.id,
+            deal_attempt=t.deal_attempt,
+        )
+        deadline = timing.deadline(now, t.time_limit_s, t.ends_at)
+        head = receipts.genesis(t.commitment, player.id)
+        summary = summary_of(state, state.status, 0, 0, head.hex())
+        async with self.games.load_lock(t.id, player.id):
+            try:
+                entry: EntryInfo | None = await self.store.create_entry(
+                    t.id, player, now, deadline, summary
+                )
+            except EntryExists:
+                entry = None  # joined before (or concurrently): resume that game
+            if entry is not None:  # the game just dealt is the one in memory
+                self.games.keep(LiveGame(entry, rules, state, [], 0, summary.status, 0, head))
+        if entry is not None:
+            self.standings.entry_changed(entry)
+            self.events.standings_changed(t.id)
+        return await self.state(player, tournament_id)
+
+    async def state(self, player: PlayerInfo, tournament_id: int) -> Snapshot:
+        """The player's game as it stands; `not_found` without an entry."""
+        t = await self.catalogue.find(tournament_id)
+        live = await self.games.get(t.id, player.id)
+        return snapshot(t, live, [], self.now())
+
+    async def act(
+        self, player: PlayerInfo, tournament_id: int, seq: int, raw_action: Any
+    ) -> Snapshot:
+        """Validate, store durably, then apply and acknowledge one action."""
+        t = self.catalogue.cached(tournament_id) or await self.catalogue.find(tournament_id)
+        try:
+            action = RULES[t.game].parse_action(raw_action)
+        except MalformedAction as exc:
+            raise CompetitionError("bad_request", exc.message) from None
+        self.catalogue.check_playable(t)
+        live = self.games.cached(t.id, player.id) or await self.games.get(t.id, player.id)
+        async with live.lock:
+            canonical = canonical_json(action_data(action))
+            if seq != live.seq + 1:
+                return self._resent(t, live, seq, canonical)
+            t = self.catalogue.cached(t.id) or t  # it may have closed while we waited
+            self.catalogue.check_playable(t)
+            now = self.now()
+            if live.status == TIMED_OUT or (now >= live.entry.deadline and live.status == PLAYING):
+                raise CompetitionError("closed", "the game's deadline has passed")
+            if live.status != PLAYING:
+                raise CompetitionError("illegal_action", f"the game is over ({live.status})")
+            try:
+                new_state, events = live.state.apply(action)
+            except ActionError as exc:
+                raise CompetitionError("illegal_action", exc.message, reason=exc.reason) from None
+            at_ms = max(live.last_at_ms, timing.ms_between(live.entry.started_at, now))
+            status = new_state.status
+            time_ms = at_ms if status != PLAYING else 0
+            head = receipts.step(live.head, seq, at_ms, canonical)
+            log_hash = head.hex()
+            summary = summary_of(new_state, status, time_ms, seq, log_hash)
+            try:
+                await self.store.append(t.id, live.entry.id, seq, at_ms, canonical, summary)
+            except TournamentClosed:
+                await self.catalogue.reload(t.id)  # closed by another process: learn it now
+                raise CompetitionError("closed", f"tournament {t.id} is closed") from None
+            except Exception:  # stored or not is unknown: rebuild from the log when next asked
+                self.games.forget(live)
+                raise
+            live.state, live.status, live.time_ms, live.last_at_ms = (
+                new_state,
+                status,
+                time_ms,
+                at_ms,
+            )
+            live.head, live.log_hash = head, log_hash
+            live.actions.append(canonical)
+        self.standings.game_changed(live)
+        self.events.standings_changed(t.id)
+        return snapshot(t, live, events, now)
+
+    def _resent(self, t: Any, live: LiveGame, seq: int, canonical: str) -> Snapshot:
+        """A resend of an acknowledged action answers as a duplicate; any other seq is
+        `out_of_sync` carrying the expected seq."""
+        if 1 <= seq <= live.seq and live.actions[seq - 1] == canonical:
+            return snapshot(t, live, [], self.now(), duplicate=True)
+        expected = live.seq + 1
+        raise CompetitionError(
+            "out_of_sync", f"expected seq {expected}", seq=expected, expected=expected
+        )
+
+    async def hint(self, player: PlayerInfo, tournament_id: int) -> tuple[Any, bool]:
+        """(suggested action or None, no_moves) for games whose options allow hints."""
+        t = await self.catalogue.find(tournament_id)
+        if not t.options.get("hints"):
+            raise CompetitionError("forbidden", f"tournament {t.id} gives no hints")
+        live = await self.games.get(t.id, player.id)
+        action = live.state.hint()
+        return (None if action is None else action_data(action)), (action is None)
+
+    async def expire(self, e: EntryInfo) -> None:
+        """A game whose deadline passed: timed out at its deadline."""
+        live = await self.games.get(e.tournament_id, e.player_id)
+        async with live.lock:
+            if live.status != PLAYING:
+                return
+            live.status = TIMED_OUT
+            live.time_ms = timing.ms_between(e.started_at, e.deadline)
+            await self.store.update_entry(e.id, live.summary())
+        self.standings.game_changed(live)
+        self.events.standings_changed(e.tournament_id)

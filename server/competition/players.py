@@ -1,0 +1,52 @@
+"""Players: registration and authentication by token.
+
+A token is 32 random bytes (URL-safe text) shown once; the store keeps only its SHA-256
+and a player is found by that hash. Looking up by hash leaks nothing useful through
+timing: an attacker who learned how much of a stored *hash* their guess matched would
+still need a SHA-256 preimage to make a token that matches more, so no comparison of
+secrets is left to make in constant time (docs/COMPETITION.md, "Tokens").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+
+from server.competition.errors import CompetitionError
+from server.domain.model import NameTaken, PlayerInfo
+from server.store.repository import Store
+
+NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Players:
+    """Register a name (a new token), or find the player a token belongs to."""
+
+    def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
+        self.store = store
+        self.now = now
+
+    async def register(self, name: str) -> tuple[PlayerInfo, str]:
+        """A new player and their token; `bad_request` or `name_taken` otherwise."""
+        if not 1 <= len(name) <= 32 or not set(name) <= NAME_CHARS:
+            raise CompetitionError("bad_request", "a name is 1-32 letters, digits, '_' or '-'")
+        token = secrets.token_urlsafe(32)
+        try:
+            player = await self.store.create_player(name, token_hash(token), self.now())
+        except NameTaken:
+            raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
+        return player, token
+
+    async def authenticate(self, token: str) -> PlayerInfo:
+        """The token's player; `unauthorized` when no player has it."""
+        player = await self.store.player_by_token_hash(token_hash(token))
+        if player is None:
+            raise CompetitionError("unauthorized", "unknown token")
+        return player

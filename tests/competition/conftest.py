@@ -1,0 +1,75 @@
+"""The competition without sockets: its parts on a real SQLite file in a temporary folder,
+a clock the test moves and a sink that records every event."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from server.competition.catalogue import TournamentSpec
+from server.competition.service import Competition
+from server.domain.model import PlayerInfo, TournamentInfo
+from server.store.repository import Store
+from tests.support.harness import T0, Clock
+
+
+class Recorder:
+    """An `Events` sink keeping what it heard, in order."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[Any, ...]] = []
+
+    def standings_changed(self, tournament_id: int) -> None:
+        self.heard.append(("standings", tournament_id))
+
+    def tournament_changed(self, tournament: TournamentInfo) -> None:
+        self.heard.append(("tournament", tournament.id, tournament.status))
+
+    def tournament_closed(self, tournament_id: int, seed: str, log_root: str) -> None:
+        self.heard.append(("closed", tournament_id, seed, log_root))
+
+
+def gaps_spec(**over: Any) -> TournamentSpec:
+    fields: dict[str, Any] = dict(
+        name="Friday Gaps",
+        game="gaps",
+        options={"redeals": 2},
+        starts_at=T0,
+        ends_at=T0 + timedelta(hours=1),
+        time_limit_s=900,
+    )
+    fields.update(over)
+    return TournamentSpec(**fields)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def events() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+async def store(sqlite_url: str) -> AsyncIterator[Store]:
+    store = await Store.open(sqlite_url)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+def competition(store: Store, events: Recorder, clock: Clock) -> Competition:
+    return Competition.build(store, events, clock)
+
+
+@pytest.fixture
+async def alice(competition: Competition) -> PlayerInfo:
+    player, _ = await competition.players.register("alice")
+    return player
