@@ -27,7 +27,7 @@ import orjson
 
 from bench.load import cpu_seconds
 from bench.report import write_section
-from server.competition.service import TournamentSpec
+from server.competition.catalogue import TournamentSpec
 from server.net.app import build_app, run_loop, tune_gc
 from server.net.session import Session
 
@@ -64,7 +64,7 @@ async def one_run(players: int, actions: int, work: Path, profile: bool) -> tupl
     whole server (with its writer process), and the event loop's thread alone."""
     app = await build_app(f"sqlite+aiosqlite:///{work / f'{time.monotonic_ns()}.db'}", demo=False)
     now = app.competition.now()
-    t = await app.competition.create_as_operator(
+    t = await app.competition.catalogue.create(
         TournamentSpec("Inproc", "gaps", {"redeals": 2}, now + timedelta(hours=3), now)
     )
     tune_gc()  # as the server does once started

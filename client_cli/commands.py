@@ -142,7 +142,8 @@ async def bundle(args: argparse.Namespace, out: TextIO) -> int:
 
 def _get(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=30) as r:
-        return r.read()
+        body: bytes = r.read()
+        return body
 
 
 async def create(args: argparse.Namespace, out: TextIO) -> int:

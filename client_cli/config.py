@@ -25,9 +25,10 @@ def tokens_path() -> Path:
 
 def load_all() -> dict[str, Any]:
     try:
-        return json.loads(tokens_path().read_text(encoding="utf-8"))
+        saved = json.loads(tokens_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    return saved if isinstance(saved, dict) else {}
 
 
 def save_token(server: str, name: str, token: str) -> Path:

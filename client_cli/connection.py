@@ -57,6 +57,7 @@ class Connection:
                     raise
                 await asyncio.sleep(delay)
                 delay = min(2.0, delay * 2)
+        assert self._ws is not None  # connect() returned or raised above
         self._reader = asyncio.get_running_loop().create_task(self._read(self._ws))
         if self.token is not None:
             reply = await self.request({"type": "auth", "token": self.token}, reconnect=False)

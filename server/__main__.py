@@ -10,8 +10,9 @@ import os
 import sys
 from datetime import UTC, datetime, timedelta
 
+from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
-from server.competition.service import Competition, TournamentSpec
+from server.competition.service import Competition
 from server.domain import timing
 from server.store import db
 from server.store.repository import Store
@@ -29,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"))
     s.add_argument("--port", type=int, default=int(os.environ.get("SAMEDEAL_PORT", "8765")))
     s.add_argument("--no-demo", action="store_true", help="no demo tournament on an empty db")
-    sub.add_parser("migrate", help="upgrade the database schema to head and exit")
+    m = sub.add_parser("migrate", help="upgrade the database schema to head and exit")
     a = sub.add_parser("admin", help="operator roles")
     a_sub = a.add_subparsers(dest="admin_command", required=True)
     g = a_sub.add_parser("grant", help="give a registered player the admin role")
@@ -47,8 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--join-until", default=None)
     cl = t_sub.add_parser("close", help="close a tournament now and reveal its seed")
     cl.add_argument("id", type=int)
-    t_sub.add_parser("list", help="list tournaments")
-    for p in (s, a, g, t, c, cl):
+    ls = t_sub.add_parser("list", help="list tournaments")
+    for p in (s, m, a, g, t, c, cl, ls):
         p.add_argument("--database-url", default=argparse.SUPPRESS)
     return parser
 
@@ -69,10 +70,52 @@ def main(argv: list[str] | None = None) -> int:
         db.migrate(url)
         print("database at head")
         return 0
-    return asyncio.run(_operate(args, url))
+    if args.command == "tournament" and args.tournament_command == "create":
+        try:
+            spec = _spec(args)
+        except UsageError as exc:
+            print(f"samedeal-server: {exc}", file=sys.stderr)
+            return 2
+        return asyncio.run(_operate(args, url, spec))
+    return asyncio.run(_operate(args, url, None))
 
 
-async def _operate(args: argparse.Namespace, url: str) -> int:
+class UsageError(Exception):
+    """A bad command-line value: one line, exit status 2."""
+
+
+def _spec(args: argparse.Namespace) -> TournamentSpec:
+    """The tournament the operator asks for, or UsageError naming the bad value."""
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--options is not JSON: {exc.msg} at character {exc.pos}") from None
+    if not isinstance(options, dict):
+        raise UsageError("--options must be a JSON object, e.g. '{\"redeals\": 2}'")
+    starts = _when(args.starts_at, "--starts-at") or datetime.now(UTC)
+    ends = _when(args.ends_at, "--ends-at") or starts + timedelta(hours=args.hours)
+    return TournamentSpec(
+        name=args.name,
+        game=args.game,
+        options=options,
+        ends_at=ends,
+        starts_at=starts,
+        time_limit_s=args.time_limit_s,
+        join_until=_when(args.join_until, "--join-until"),
+    )
+
+
+def _when(text: str | None, flag: str) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        return timing.parse_iso(text)
+    except ValueError:
+        raise UsageError(f"{flag} is not an ISO 8601 time: {text!r}") from None
+
+
+async def _operate(args: argparse.Namespace, url: str, spec: TournamentSpec | None) -> int:
+    """The operator's commands. They never run the lifecycle clock: only servers do."""
     store = await Store.open(url)
     try:
         if args.command == "admin":
@@ -81,9 +124,7 @@ async def _operate(args: argparse.Namespace, url: str) -> int:
                 return 0
             print(f"no player named {args.name!r}", file=sys.stderr)
             return 1
-        competition = Competition(store)
-        await competition.start()
-        return await _tournament(args, competition)
+        return await _tournament(args, Competition.build(store), spec)
     except CompetitionError as exc:
         print(f"{exc.code}: {exc.message}", file=sys.stderr)
         return 1
@@ -91,30 +132,22 @@ async def _operate(args: argparse.Namespace, url: str) -> int:
         await store.close()
 
 
-async def _tournament(args: argparse.Namespace, competition: Competition) -> int:
+async def _tournament(
+    args: argparse.Namespace, competition: Competition, spec: TournamentSpec | None
+) -> int:
     from server.net.protocol import summary
 
+    catalogue = competition.catalogue
     if args.tournament_command == "list":
-        for t in await competition.tournament_summaries():
-            print(json.dumps(summary(t, await competition.revealed_seed(t))))
+        for t in await catalogue.summaries():
+            print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
         return 0
     if args.tournament_command == "close":
-        await competition.close_tournament(args.id)
-        t = competition.tournament(args.id)
-        print(json.dumps(summary(t, await competition.revealed_seed(t))))
+        t = await competition.lifecycle.close(args.id)
+        print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
         return 0
-    starts = timing.parse_iso(args.starts_at) if args.starts_at else datetime.now(UTC)
-    ends = timing.parse_iso(args.ends_at) if args.ends_at else starts + timedelta(hours=args.hours)
-    spec = TournamentSpec(
-        name=args.name,
-        game=args.game,
-        options=json.loads(args.options),
-        ends_at=ends,
-        starts_at=starts,
-        time_limit_s=args.time_limit_s,
-        join_until=timing.parse_iso(args.join_until) if args.join_until else None,
-    )
-    t = await competition.create_as_operator(spec)
+    assert spec is not None
+    t = await catalogue.create(spec)
     print(json.dumps(summary(t, None)))
     return 0
 

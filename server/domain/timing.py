@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 _MS = timedelta(milliseconds=1)
@@ -37,3 +38,8 @@ def deadline(started_at: datetime, time_limit_s: int | None, ends_at: datetime) 
     if time_limit_s is None:
         return ends_at
     return min(started_at + timedelta(seconds=time_limit_s), ends_at)
+
+
+def utcnow() -> datetime:
+    """Now, in whole milliseconds (the precision records carry): the default clock."""
+    return datetime.fromtimestamp(time.time_ns() // 1_000_000 / 1000, UTC)  # exact to the ms

@@ -18,10 +18,13 @@ from typing import Any, TypeVar
 import orjson
 from websockets.http11 import Request, Response
 
+from server.competition.catalogue import Catalogue, default_demo_spec
 from server.competition.errors import CompetitionError
-from server.competition.service import Competition, default_demo_spec, utcnow
+from server.competition.service import Competition
+from server.competition.standings import Standings
+from server.domain.timing import utcnow
 from server.net.fanout import Fanout
-from server.net.metrics import Metrics
+from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, MessageHandler, WsConnection, WsServer
 from server.store.repository import Store
@@ -87,8 +90,8 @@ class App:
                 games = await self.store.games_by_status()
             except Exception:
                 games = {}
-            text = self.metrics.render(games)
-            return _typed(conn.respond(HTTPStatus.OK, text), "text/plain; version=0.0.4")
+            text = self.metrics.render(games).decode()
+            return _typed(conn.respond(HTTPStatus.OK, text), CONTENT_TYPE)
         found = BUNDLE_PATH.match(path)
         if found:
             return await self._bundle(conn, int(found.group(1)))
@@ -96,7 +99,7 @@ class App:
 
     async def _bundle(self, conn: WsConnection, tournament_id: int) -> Response:
         try:
-            bundle = await self.competition.bundle(tournament_id)
+            bundle = await self.competition.exports.bundle(tournament_id)
         except CompetitionError as exc:
             return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
         body = orjson.dumps(bundle).decode()
@@ -128,12 +131,15 @@ async def open_store(url: str, attempts: int = 30) -> Store:
 
 async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool = True) -> App:
     store = await open_store(url)
-    competition = Competition(store, now)
-    await competition.start()
+    catalogue = Catalogue(store, now)
+    standings = Standings(store, catalogue, now)
+    fanout = Fanout(standings)
+    competition = Competition.build(store, fanout, now, catalogue=catalogue, standings=standings)
+    await competition.lifecycle.start()
     if demo and await store.count_tournaments() == 0:
-        t = await competition.create_as_operator(default_demo_spec(now()))
+        t = await competition.catalogue.create(default_demo_spec(now()))
         log.info("empty database: created demo tournament %s (Gaps, open 24 hours)", t.id)
-    app = App(store, competition, Fanout(competition))
+    app = App(store, competition, fanout)
     store.writer.on_batch = app.metrics.commit_batch.observe
     return app
 
@@ -141,7 +147,7 @@ async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool =
 async def clock(app: App) -> None:
     while True:
         try:
-            await app.competition.tick()
+            await app.competition.lifecycle.tick()
         except Exception:
             log.exception("lifecycle tick failed")
         await asyncio.sleep(TICK_S)
@@ -164,7 +170,7 @@ async def run(
     if stop is None:
         stop = loop.create_future()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
+            loop.add_signal_handler(sig, _resolve, stop)
     server = WsServer(app, LIMITS)
     bound = await server.listen(host, port)
     log.info("listening on ws://%s:%s/ws", host, bound)
@@ -173,6 +179,11 @@ async def run(
     ticker = loop.create_task(clock(app))
     await stop
     await shutdown(server, app, ticker)
+
+
+def _resolve(future: asyncio.Future[Any]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def run_loop(main: Coroutine[Any, Any, T]) -> T:

@@ -10,7 +10,8 @@ from typing import Any
 
 import orjson
 
-from server.competition.service import Competition
+from server.competition.standings import Standings
+from server.domain.model import TournamentInfo
 from server.net import protocol
 from server.net.transport import WsConnection, broadcast
 
@@ -19,14 +20,15 @@ MIN_INTERVAL_S = 0.25  # at most 4 standings pushes per second per tournament
 
 
 class Fanout:
-    def __init__(self, competition: Competition, min_interval: float = MIN_INTERVAL_S) -> None:
-        self.competition = competition
+    """The server's event sink (competition.events.Events): standings and closes pushed to
+    the connections subscribed to a tournament."""
+
+    def __init__(self, standings: Standings, min_interval: float = MIN_INTERVAL_S) -> None:
+        self.standings = standings
         self.min_interval = min_interval
         self.subscribers: dict[int, set[WsConnection]] = defaultdict(set)
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
-        competition.on_standings_changed = self.changed
-        competition.on_closed = self.closed
 
     def subscribe(self, tournament_id: int, conn: WsConnection) -> None:
         self.subscribers[tournament_id].add(conn)
@@ -38,7 +40,7 @@ class Fanout:
         for subs in self.subscribers.values():
             subs.discard(conn)
 
-    def changed(self, tournament_id: int) -> None:
+    def standings_changed(self, tournament_id: int) -> None:
         """Standings may have changed: push once soon, coalescing further changes."""
         if not self.subscribers.get(tournament_id) or tournament_id in self._pending:
             return
@@ -60,18 +62,22 @@ class Fanout:
                 del self._pending[tournament_id]
 
     async def _push(self, tournament_id: int, extra: list[dict[str, Any]] | None = None) -> None:
-        rows, final = await self.competition.standings(tournament_id)
+        rows, final = await self.standings.table(tournament_id)
         messages = [protocol.standings_message(tournament_id, rows, final), *(extra or [])]
         subs = list(self.subscribers.get(tournament_id, ()))
         for message in messages:
             broadcast(subs, orjson.dumps(message))
 
-    def closed(self, tournament_id: int, seed: str) -> None:
-        """Final standings, then the revealed seed, to every subscriber."""
+    def tournament_changed(self, tournament: TournamentInfo) -> None:
+        """Created or opened: nothing to push (the lobby polls `tournaments`)."""
+
+    def tournament_closed(self, tournament_id: int, seed: str, log_root: str) -> None:
+        """Final standings, then the revealed seed and the receipts' root, to every
+        subscriber."""
         task = self._pending.pop(tournament_id, None)
         if task is not None:
             task.cancel()
-        closed = {"type": "closed", "tournament": tournament_id, "seed": seed}
+        closed = {"type": "closed", "tournament": tournament_id, "seed": seed, "log_root": log_root}
         asyncio.get_running_loop().create_task(self._push_final(tournament_id, closed))
 
     async def _push_final(self, tournament_id: int, closed: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
-from server.competition.service import Snapshot
+from server.competition.live import Snapshot
 from server.domain import timing
 from server.domain.model import TournamentInfo
 from server.domain.ranking import Standing
@@ -186,6 +186,7 @@ def state_message(snap: Snapshot, re: Any = None) -> dict[str, Any]:
         "progress": snap.progress,
         "view": snap.view,
         "events": snap.events,
+        "log_hash": snap.log_hash,
     }
     if snap.duplicate:
         out["duplicate"] = True

@@ -11,8 +11,9 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
-from server.competition.service import Competition, TournamentSpec
+from server.competition.service import Competition
 from server.domain import timing
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
@@ -121,7 +122,7 @@ class Session:
         return {"type": "pong", "server_time": timing.iso(datetime.now(UTC))}
 
     async def _on_register(self, m: protocol.Register) -> dict[str, Any]:
-        player, token = await self.competition.register(m.name)
+        player, token = await self.competition.players.register(m.name)
         self.player = player
         return {
             "type": "registered",
@@ -130,7 +131,7 @@ class Session:
         }
 
     async def _on_auth(self, m: protocol.Auth) -> dict[str, Any]:
-        player = await self.competition.authenticate(m.token)
+        player = await self.competition.players.authenticate(m.token)
         self.player = player
         return {
             "type": "authed",
@@ -139,8 +140,9 @@ class Session:
 
     async def _on_tournaments(self, m: protocol.Tournaments) -> dict[str, Any]:
         items = []
-        for t in await self.competition.tournament_summaries():
-            seed = await self.competition.revealed_seed(t)
+        catalogue = self.competition.catalogue
+        for t in await catalogue.summaries():
+            seed = await catalogue.revealed_seed(t)
             items.append(protocol.summary(t, seed))
         return {"type": "tournaments", "items": items}
 
@@ -155,46 +157,48 @@ class Session:
             time_limit_s=m.time_limit_s,
             join_until=m.join_until,
         )
-        t = await self.competition.create_tournament(spec, self.player)
+        t = await self.competition.catalogue.create(spec, self.player)
         return {"type": "tournament", "tournament": protocol.summary(t, None)}
 
     async def _on_close_tournament(self, m: protocol.CloseTournament) -> dict[str, Any]:
         assert self.player is not None
-        await self.competition.close_tournament(m.tournament, self.player)
-        t = self.competition.tournament(m.tournament)
-        seed = await self.competition.revealed_seed(t)
+        t = await self.competition.lifecycle.close(m.tournament, self.player)
+        seed = await self.competition.catalogue.revealed_seed(t)
         return {"type": "tournament", "tournament": protocol.summary(t, seed)}
 
     async def _on_join(self, m: protocol.Join) -> dict[str, Any]:
         assert self.player is not None
-        return protocol.state_message(await self.competition.join(self.player, m.tournament))
+        return protocol.state_message(await self.competition.play.join(self.player, m.tournament))
 
     async def _on_state(self, m: protocol.State) -> dict[str, Any]:
         assert self.player is not None
-        return protocol.state_message(await self.competition.state(self.player, m.tournament))
+        return protocol.state_message(await self.competition.play.state(self.player, m.tournament))
 
     async def _on_act(self, m: protocol.Act) -> dict[str, Any]:
         assert self.player is not None
-        snap = await self.competition.act(self.player, m.tournament, m.seq, m.action)
+        snap = await self.competition.play.act(self.player, m.tournament, m.seq, m.action)
         return protocol.state_message(snap)
 
     async def _on_hint(self, m: protocol.Hint) -> dict[str, Any]:
         assert self.player is not None
-        action, no_moves = await self.competition.hint(self.player, m.tournament)
+        action, no_moves = await self.competition.play.hint(self.player, m.tournament)
         return {"type": "hint", "action": action, "no_moves": no_moves}
 
     async def _on_subscribe(self, m: protocol.Subscribe) -> dict[str, Any]:
-        rows, final = await self.competition.standings(m.tournament)
+        rows, final = await self.competition.standings.table(m.tournament)
         self.fanout.subscribe(m.tournament, self.conn)
         return protocol.standings_message(m.tournament, rows, final)
 
     async def _on_unsubscribe(self, m: protocol.Unsubscribe) -> dict[str, Any]:
-        self.competition.tournament(m.tournament)
+        self.competition.catalogue.get(m.tournament)
         self.fanout.unsubscribe(m.tournament, self.conn)
         return {"type": "unsubscribed", "tournament": m.tournament}
 
     async def _on_record(self, m: protocol.RecordRequest) -> dict[str, Any]:
-        return {"type": "record", "record": await self.competition.record(m.tournament, m.player)}
+        return {
+            "type": "record",
+            "record": await self.competition.exports.record(m.tournament, m.player),
+        }
 
 
 _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = {

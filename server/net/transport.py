@@ -184,11 +184,11 @@ class WsConnection(asyncio.Protocol):
         opcode = frame.opcode
         if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
             if frame.fin:
-                self._message(opcode, frame.data)
+                self._message(opcode, bytes(frame.data))
             else:
-                self.fragmented, self.fragments = opcode, [frame.data]
+                self.fragmented, self.fragments = opcode, [bytes(frame.data)]
         elif opcode is Opcode.CONT and self.fragmented is not None:
-            self.fragments.append(frame.data)
+            self.fragments.append(bytes(frame.data))
             if frame.fin:
                 opcode, self.fragmented = self.fragmented, None
                 self._message(opcode, b"".join(self.fragments))

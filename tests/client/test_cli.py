@@ -136,7 +136,7 @@ async def test_bot_frames_never_carry_the_seed_or_a_hidden_card(sqlite_url) -> N
         await op.ok(type="close_tournament", tournament=klon["id"])
         seeds = [closed["tournament"]["seed"], await srv.app.store.secret_seed(klon["id"])]
         assert all(seed not in f for f in frames["g"] + frames["k"] for seed in seeds)
-        rec = await srv.app.competition.record(klon["id"], "scan_k")
+        rec = await srv.app.competition.exports.record(klon["id"], "scan_k")
         actions = [a["action"] for a in rec["actions"]]
         opts = KlondikeOptions(draw=3)
         states = [json.loads(f) for f in frames["k"]]

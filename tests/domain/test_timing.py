@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from server.competition.service import utcnow
+from server.domain.timing import utcnow
 
 
 def test_utcnow_is_utc_whole_milliseconds_and_now() -> None:

@@ -143,7 +143,7 @@ async def test_fuzzed_frames_get_errors_and_change_nothing(sqlite_url, caplog, m
             assert after["seq"] == before["seq"] and after["view"] == before["view"]
         assert replies >= EXAMPLES // 2
         print(f"\nfigures: {replies + 3} fuzzed frames answered, none changed anything")
-        assert len(srv.app.competition.tournaments()) == 1
+        assert len(srv.app.competition.catalogue.known()) == 1
         await op.close()
     unhandled = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not unhandled, [r.getMessage() for r in unhandled]

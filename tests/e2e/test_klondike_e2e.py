@@ -72,7 +72,7 @@ async def test_klondike_tournament_never_leaks_hidden_cards(sqlite_url) -> None:
                     text = json.dumps(msg)
                     leaked = [code for code in hidden if f'"{code}"' in text]
                     assert not leaked, (name, msg["seq"], leaked)
-            bundle = await srv.app.competition.bundle(tid)
+            bundle = await srv.app.competition.exports.bundle(tid)
         report = verify_document(bundle)
         assert report.ok, report.error
         assert any("stored solution" in line for line in report.checked)

@@ -29,7 +29,7 @@ async def joined(srv, name: str, tid: int) -> tuple[Client, dict]:
 
 
 async def new_tournament(srv, **over) -> int:
-    op = await srv.admin(f"op{len(srv.app.competition.tournaments())}")
+    op = await srv.admin(f"op{len(srv.app.competition.catalogue.known())}")
     t = (await op.ok(**create_msg(**over)))["tournament"]
     await op.close()
     return t["id"]
@@ -74,7 +74,7 @@ async def test_bad_requests_change_nothing_and_keep_the_connection(srv) -> None:
         for bad in ("", "a" * 33, "bad name", "émile", "x/y"):
             await c.err("bad_request", type="register", name=bad)
         await c.ok(type="ping")  # still usable
-    assert srv.app.competition.tournaments() == []
+    assert srv.app.competition.catalogue.known() == []
 
 
 async def test_unauthorized_until_auth(srv) -> None:
@@ -275,6 +275,8 @@ async def test_http_endpoints(srv) -> None:
     assert 'samedeal_actions_rejected_total{code="out_of_sync"} 1' in text
     assert "samedeal_connections 1" in text and 'samedeal_games{status="playing"} 1' in text
     assert "samedeal_action_seconds_count 1" in text
+    assert "process_cpu_seconds_total" in text and "process_open_fds" in text  # the library's
+    assert "python_gc_objects_collected_total" in text
     code, _ = await asyncio.to_thread(http_get, f"{srv.http}/nope")
     assert code == 404
     code, _ = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
@@ -369,7 +371,7 @@ async def test_server_down_at_ends_at_closes_on_start(sqlite_url) -> None:
         await c.close()
     clk.advance(2 * 3600)
     async with running_server(sqlite_url, clk) as srv:
-        t = srv.app.competition.tournament(tid)
+        t = srv.app.competition.catalogue.get(tid)
         assert t.status == "closed" and t.closed_at is not None
         code, body = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
         assert code == 200

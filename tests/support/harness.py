@@ -50,7 +50,7 @@ class Running:
         return f"http://127.0.0.1:{self.port}"
 
     async def tick(self) -> None:
-        await self.app.competition.tick()
+        await self.app.competition.lifecycle.tick()
 
     @asynccontextmanager
     async def client(self) -> AsyncIterator[Client]:
