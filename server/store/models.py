@@ -32,6 +32,14 @@ NAMING = {
 }
 
 
+def utc_naive(value: datetime) -> datetime:
+    """The naive UTC time the database holds for an aware datetime (the writers' raw SQL
+    binds it too)."""
+    if value.tzinfo is None:
+        raise ValueError("naive datetime given to the store")
+    return value.astimezone(UTC).replace(tzinfo=None)
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """Aware UTC datetimes in, aware UTC datetimes out, on every backend."""
 
@@ -39,11 +47,7 @@ class UTCDateTime(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("naive datetime given to the store")
-        return value.astimezone(UTC).replace(tzinfo=None)
+        return None if value is None else utc_naive(value)
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         return None if value is None else value.replace(tzinfo=UTC)
@@ -106,6 +110,9 @@ class Entry(Base):
     score: Mapped[int] = mapped_column(Integer, default=0)
     time_ms: Mapped[int] = mapped_column(Integer, default=0)
     seq: Mapped[int] = mapped_column(Integer, default=0)  # actions accepted so far
+    # hex head of the action log's hash chain (RECORD.md "Receipts") after `seq` actions;
+    # "" for rows written before the column existed: recompute it from the log
+    log_hash: Mapped[str] = mapped_column(String(64), server_default="")
 
 
 class Action(Base):
