@@ -1,4 +1,8 @@
-"""The narrow async API the server uses. Returns plain frozen records, never ORM rows."""
+"""The narrow async API the server uses. Returns plain frozen records, never ORM rows.
+
+Hot-path writes (actions, new players, new entries) go through the engine's `Writer`
+(group commit, writer.py), the same calls on both backends; reads and the rare writes
+(tournaments, closes, timeouts, roles) through SQLAlchemy sessions."""
 
 from __future__ import annotations
 
@@ -7,9 +11,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 import orjson
-from sqlalchemy import func, insert, select, text, update
-from sqlalchemy.dialects import sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.domain.model import (
@@ -19,20 +21,16 @@ from server.domain.model import (
     NameTaken,
     NewTournament,
     PlayerInfo,
+    Status,
     Summary,
     TournamentInfo,
+    TournamentStatus,
 )
 from server.store import db
-from server.store.models import (
-    Action,
-    Entry,
-    Player,
-    Tournament,
-    TournamentSecret,
-    UTCDateTime,
-)
-from server.store.sqlite_writer import Conflict, SqliteWriter
-from server.store.writer import ActionWriter
+from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
+from server.store.pg_writer import PgWriter
+from server.store.sqlite_writer import SqliteWriter
+from server.store.writer import Conflict, Writer
 
 
 def _tournament(row: Tournament, entrants: int = 0) -> TournamentInfo:
@@ -46,7 +44,7 @@ def _tournament(row: Tournament, entrants: int = 0) -> TournamentInfo:
         ends_at=row.ends_at,
         join_until=row.join_until,
         time_limit_s=row.time_limit_s,
-        status=row.status,
+        status=TournamentStatus(row.status),
         deal_attempt=row.deal_attempt,
         guaranteed=row.guaranteed,
         solution=row.solution,
@@ -64,35 +62,36 @@ def _entry(row: Entry, player_name: str) -> EntryInfo:
         player_name=player_name,
         started_at=row.started_at,
         deadline=row.deadline,
-        status=row.status,
+        status=Status(row.status),
         progress=row.progress,
         resets=row.resets,
         score=row.score,
         time_ms=row.time_ms,
         seq=row.seq,
+        log_hash=row.log_hash,
     )
 
 
-_SQLITE = sqlite.dialect()
-_SQLITE_TIME = UTCDateTime().bind_processor(_SQLITE)  # the text SQLAlchemy stores
+def make_writer(engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> Writer:
+    """The group-commit writer for the engine's database: on SQLite a writer process on
+    the same file, on PostgreSQL (asyncpg) a batching task on the engine."""
+    dialect = engine.dialect
+    if dialect.name == "sqlite":
+        return SqliteWriter(engine.url.database or "", on_batch)
+    if dialect.name == "postgresql" and dialect.driver == "asyncpg":
+        return PgWriter(engine, on_batch)
+    raise ValueError(f"no group-commit writer for {dialect.name}+{dialect.driver}")
 
 
 class Store:
     """All persistence behind narrow async calls. Hot-path writes (actions, players,
-    entries) go through group commit: on SQLite a writer process with its own connection,
-    on PostgreSQL a batching task on the engine."""
+    entries) go through group commit (`self.writer`, picked once for the engine)."""
 
     def __init__(self, engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> None:
         self.engine = engine
         self.url = engine.url.render_as_string(hide_password=False)
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
-        self.writer: ActionWriter | SqliteWriter
-        self._sqlite: SqliteWriter | None = None
-        if engine.dialect.name == "sqlite":
-            self._sqlite = SqliteWriter(engine.url.database or "", on_batch)
-            self.writer = self._sqlite
-        else:
-            self.writer = ActionWriter(engine, on_batch)
+        self.writer: Writer = make_writer(engine, on_batch)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -119,28 +118,13 @@ class Store:
 
     # -- players ---------------------------------------------------------
     async def create_player(self, name: str, token_hash: str, now: datetime) -> PlayerInfo:
-        """A new (non-admin) player; NameTaken when the name is taken case-insensitively."""
-        if self._sqlite is not None:
-            try:
-                player_id = await self._sqlite.insert_player(
-                    name, name.casefold(), token_hash, _SQLITE_TIME(now)
-                )
-            except Conflict:
-                raise NameTaken(name) from None
-            return PlayerInfo(player_id, name, False)
-        row = {
-            "name": name,
-            "name_key": name.casefold(),
-            "token_hash": token_hash,
-            "admin": False,
-            "created_at": now,
-        }
+        """A new (non-admin) player, committed by group commit; NameTaken when the name is
+        taken case-insensitively (or, however unlikely, the token's hash is)."""
         try:
-            async with self.engine.begin() as conn:
-                inserted = await conn.execute(insert(Player).returning(Player.id), row)
-                return PlayerInfo(inserted.scalar_one(), name, False)
-        except IntegrityError:
+            player_id = await self.writer.new_player(name, name.casefold(), token_hash, now)
+        except Conflict:
             raise NameTaken(name) from None
+        return PlayerInfo(player_id, name, False)
 
     async def player_by_token_hash(self, token_hash: str) -> PlayerInfo | None:
         async with self._session() as s:
@@ -236,8 +220,8 @@ class Store:
         async with self._session() as s:
             res = await s.execute(
                 update(Tournament)
-                .where(Tournament.id == tournament_id, Tournament.status != "closed")
-                .values(status="closed", closed_at=closed_at)
+                .where(Tournament.id == tournament_id, Tournament.status != TournamentStatus.CLOSED)
+                .values(status=TournamentStatus.CLOSED, closed_at=closed_at)
             )
             if not res.rowcount:  # type: ignore[attr-defined]
                 await s.rollback()
@@ -245,8 +229,8 @@ class Store:
             for entry_id, time_ms in timed_out:
                 await s.execute(
                     update(Entry)
-                    .where(Entry.id == entry_id, Entry.status == "playing")
-                    .values(status="timed_out", time_ms=time_ms)
+                    .where(Entry.id == entry_id, Entry.status == Status.PLAYING)
+                    .values(status=Status.TIMED_OUT, time_ms=time_ms)
                 )
             await s.commit()
             return True
@@ -260,28 +244,13 @@ class Store:
         deadline: datetime,
         summary: Summary,
     ) -> EntryInfo:
-        """A new entry; EntryExists when the player already has one in the tournament."""
+        """A new entry with its first summary, committed by group commit; EntryExists when
+        the player already has one in the tournament."""
         try:
-            if self._sqlite is not None:
-                entry_id = await self._sqlite.insert_entry(
-                    tournament_id,
-                    player.id,
-                    _SQLITE_TIME(started_at),
-                    _SQLITE_TIME(deadline),
-                    *summary,
-                )
-            else:
-                row = {
-                    "tournament_id": tournament_id,
-                    "player_id": player.id,
-                    "started_at": started_at,
-                    "deadline": deadline,
-                    **summary._asdict(),
-                }
-                async with self.engine.begin() as conn:
-                    inserted = await conn.execute(insert(Entry).returning(Entry.id), row)
-                    entry_id = inserted.scalar_one()
-        except (Conflict, IntegrityError):
+            entry_id = await self.writer.new_entry(
+                tournament_id, player.id, started_at, deadline, summary
+            )
+        except Conflict:
             raise EntryExists(f"player {player.id} in tournament {tournament_id}") from None
         return EntryInfo(
             entry_id, tournament_id, player.id, player.name, started_at, deadline, *summary
@@ -326,13 +295,14 @@ class Store:
         action_json: str,
         summary: Summary,
     ) -> Awaitable[None]:
-        """Store one accepted action (its `canonical_json`) durably, by group commit: the
-        awaitable completes once it is committed, or fails with DuplicateAction on a taken
-        seq or TournamentClosed when the tournament closed first (nothing stored then)."""
+        """Store one accepted action (its `canonical_json`) and the entry's new summary
+        (log_hash included) durably, by group commit: the awaitable completes once both are
+        committed, or fails with DuplicateAction on a taken seq or TournamentClosed when
+        the tournament closed first (nothing stored then)."""
         return self.writer.append(tournament_id, entry_id, seq, at_ms, action_json, summary)
 
     async def update_entry(self, entry_id: int, summary: Summary) -> None:
-        """Overwrite an entry's summary (a timeout found by the clock)."""
+        """Overwrite an entry's summary, log_hash included (a timeout found by the clock)."""
         async with self._session() as s:
             await s.execute(update(Entry).where(Entry.id == entry_id).values(**summary._asdict()))
             await s.commit()
@@ -345,9 +315,9 @@ class Store:
                 .join(Player, Player.id == Entry.player_id)
                 .join(Tournament, Tournament.id == Entry.tournament_id)
                 .where(
-                    Entry.status == "playing",
+                    Entry.status == Status.PLAYING,
                     Entry.deadline <= now,
-                    Tournament.status != "closed",
+                    Tournament.status != TournamentStatus.CLOSED,
                 )
             )
             return [_entry(e, n) for e, n in rows.all()]

@@ -5,12 +5,12 @@ talks to it over its standard input and output in frames (a 4-byte big-endian le
 then orjson). A request frame is a list of jobs; the reply frame holds one outcome per
 job, written only after the transaction is committed (synchronous=FULL: fsynced).
 
-Jobs (lists):
+Jobs (lists; the Summary fields in their order, as `SqliteWriter` spreads them):
   ["action", tournament_id, entry_id, seq, at_ms, action_json,
-             status, progress, resets, score, time_ms, entry_seq]  -> null
-  ["player", name, name_key, token_hash, created_at]       -> the new row id
+             status, progress, resets, score, time_ms, entry_seq, log_hash]  -> null
+  ["player", name, name_key, token_hash, created_at]                 -> the new row id
   ["entry", tournament_id, player_id, started_at, deadline,
-            status, progress, resets, score, time_ms, seq] -> the new row id
+            status, progress, resets, score, time_ms, seq, log_hash] -> the new row id
 Times are the text SQLAlchemy stores. A job that fails alone gets [kind, message] with
 kind "duplicate" (the entry has that seq), "closed" (its tournament is closed),
 "conflict" (a unique name or entry) or "error" (the whole batch failed).
@@ -41,15 +41,15 @@ PRAGMAS = (
 HEADER = struct.Struct(">I")
 INSERT_ACTION = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (?, ?, ?, ?)"
 UPDATE_ENTRY = (
-    "UPDATE entries SET status = ?, progress = ?, resets = ?, score = ?, time_ms = ?, seq = ? "
-    "WHERE id = ?"
+    "UPDATE entries SET status = ?, progress = ?, resets = ?, score = ?, time_ms = ?, seq = ?,"
+    " log_hash = ? WHERE id = ?"
 )
 INSERT_PLAYER = (
     "INSERT INTO players (name, name_key, token_hash, admin, created_at) VALUES (?, ?, ?, 0, ?)"
 )
 INSERT_ENTRY = (
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline, status, progress,"
-    " resets, score, time_ms, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " resets, score, time_ms, seq, log_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 Outcome = None | int | list[str]
 
@@ -90,7 +90,7 @@ def _write(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
     if actions:
         kept = _refuse_closed(conn, actions, outcomes)
         kept = _insert_actions(conn, kept, outcomes)
-        conn.executemany(UPDATE_ENTRY, [(*job[6:12], job[2]) for _, job in kept])
+        conn.executemany(UPDATE_ENTRY, [(*job[6:13], job[2]) for _, job in kept])
     return outcomes
 
 

@@ -1,91 +1,61 @@
-"""Group commit: what both writers promise (Summary, DuplicateAction, TournamentClosed,
-MAX_BATCH), and the writer for PostgreSQL (SQLite's is sqlite_writer.py): concurrent
-action appends share one transaction (one fsync).
+"""Group commit: the one interface of the hot-path writers (`Writer`), what they report,
+and the queue both implementations share (`GroupCommit`).
 
-Each `append` call returns only once its own row is committed. While one batch
-commits, new appends queue up and form the next batch, so under load a commit
-carries many actions; alone, an append commits at once.
+Every hot-path write (an action with its entry's new summary, a new player, a new entry)
+is queued. One batch at a time is committed in one transaction (one fsync); while it
+commits, new writes queue and form the next batch, so under load a commit carries many
+writes, and alone a write commits at once. A caller's awaitable completes only once its
+own write is committed, or fails alone with a refusal (Conflict, DuplicateAction,
+TournamentClosed) while the rest of its batch commits. A batch that fails as a whole (the
+database is away) fails each of its callers with WriterFailed.
+
+Implementations: `SqliteWriter` (sqlite_writer.py, through a writer process) and
+`PgWriter` (pg_writer.py, on the engine's asyncpg connections).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any, Protocol
 
-from sqlalchemy import bindparam, insert, select, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from server.domain.model import Summary
 
-from server.domain.model import DuplicateAction, Summary, TournamentClosed
-from server.store.models import Action, Entry, Tournament
+log = logging.getLogger("samedeal.store")
 
 MAX_BATCH = 512
 
-
-@dataclass
-class _Pending:
-    tournament_id: int
-    entry_id: int
-    seq: int
-    at_ms: int
-    action_json: str
-    summary: Summary
-    done: asyncio.Future[None] = field(repr=False, default=None)  # type: ignore[assignment]
-
-    def action_row(self) -> dict[str, Any]:
-        return {
-            "entry_id": self.entry_id,
-            "seq": self.seq,
-            "at_ms": self.at_ms,
-            "action": self.action_json,
-        }
-
-    def entry_row(self) -> dict[str, Any]:
-        s = self.summary
-        return {
-            "b_id": self.entry_id,
-            "b_status": s.status,
-            "b_progress": s.progress,
-            "b_resets": s.resets,
-            "b_score": s.score,
-            "b_time_ms": s.time_ms,
-            "b_seq": s.seq,
-        }
+# A queued write: its kind first, then its values (the writer decides their form).
+ACTION, PLAYER, ENTRY = "action", "player", "entry"
+Job = tuple[Any, ...]
 
 
-_ENTRIES = Entry.__table__
-_TOURNAMENTS = Tournament.__table__
-_ACTIONS = Action.__table__
-_UPDATE_ENTRY = (
-    update(_ENTRIES)
-    .where(_ENTRIES.c.id == bindparam("b_id"))
-    .values(
-        status=bindparam("b_status"),
-        progress=bindparam("b_progress"),
-        resets=bindparam("b_resets"),
-        score=bindparam("b_score"),
-        time_ms=bindparam("b_time_ms"),
-        seq=bindparam("b_seq"),
-    )
-)
+class Conflict(Exception):
+    """A new player or entry broke a unique constraint (name or token taken, or the player
+    already has an entry in the tournament); nothing was stored."""
 
 
-class ActionWriter:
-    """One background task that commits queued appends in batches."""
+class WriterFailed(Exception):
+    """A write failed other than by a refusal: its batch failed as a whole (the database
+    is unusable, or the writer stopped), or the database refused its values. Whether it
+    was committed is unknown only if the writer died while committing."""
 
-    def __init__(self, engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> None:
-        self._engine = engine
-        self._queue: asyncio.Queue[_Pending] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self.on_batch = on_batch
-        self.batches = 0
-        self.appended = 0
-        self.largest_batch = 0
 
-    async def append(
+class Writer(Protocol):
+    """Group commit of the hot-path writes. Each call queues one write and returns an
+    awaitable (both writers return a plain future, so the hot path awaits no coroutine)
+    that completes once that write is committed, or fails with its refusal or
+    WriterFailed."""
+
+    on_batch: Callable[[int], None] | None  # called with each committed batch's size
+    batches: int  # batches committed so far (a batch that failed as a whole is not counted)
+    appended: int  # actions committed so far
+    largest_batch: int
+
+    def append(
         self,
         tournament_id: int,
         entry_id: int,
@@ -93,99 +63,129 @@ class ActionWriter:
         at_ms: int,
         action_json: str,
         summary: Summary,
-    ) -> None:
-        """Return once the action and the entry's new summary are committed; raise
-        DuplicateAction or TournamentClosed (nothing stored) otherwise."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        item = _Pending(tournament_id, entry_id, seq, at_ms, action_json, summary)
-        item.done = asyncio.get_running_loop().create_future()
-        await self._queue.put(item)
-        await item.done
+    ) -> Awaitable[None]:
+        """Store the action and the entry's new summary; DuplicateAction when the entry
+        has that seq, TournamentClosed when its tournament is closed (nothing stored)."""
+        ...
+
+    def new_player(
+        self, name: str, name_key: str, token_hash: str, created_at: datetime
+    ) -> Awaitable[int]:
+        """The new (non-admin) player's id; Conflict when name_key or token_hash is taken."""
+        ...
+
+    def new_entry(
+        self,
+        tournament_id: int,
+        player_id: int,
+        started_at: datetime,
+        deadline: datetime,
+        summary: Summary,
+    ) -> Awaitable[int]:
+        """The new entry's id; Conflict when the player has an entry in the tournament."""
+        ...
+
+    def close(self) -> Awaitable[None]:
+        """Commit what is queued, then release the writer's resources. A write queued
+        afterwards starts the writer again."""
+        ...
+
+
+Pending = tuple[Job, asyncio.Future[Any]]
+
+
+class GroupCommit(ABC):
+    """The queue and batching loop of a `Writer`; a subclass turns calls into jobs and
+    commits a batch of jobs (`_commit`)."""
+
+    def __init__(self, on_batch: Callable[[int], None] | None = None) -> None:
+        self.on_batch = on_batch
+        self.batches = 0
+        self.appended = 0
+        self.largest_batch = 0
+        self._queued: list[Pending] = []
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+
+    @abstractmethod
+    async def _commit(self, jobs: list[Job]) -> list[object]:
+        """Commit the jobs in one transaction; per job its result (None for an action,
+        the new row's id otherwise) or the refusal (an exception) it failed with alone.
+        Raises when the batch failed as a whole."""
+
+    @abstractmethod
+    async def _stop(self) -> None:
+        """Release what the writer holds once its queue is drained."""
 
     async def close(self) -> None:
-        """Commit what is queued, then stop the background task."""
-        if self._task is None:
-            return
-        if not self._task.done():
-            await self._queue.join()
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        # (a loop: a write queued just as the task returned starts another task)
+        while (task := self._task) is not None and not task.done():
+            assert self._wake is not None
+            self._closing = True
+            self._wake.set()
+            try:
+                await asyncio.shield(task)  # it drains the queue, then returns
+            finally:
+                self._closing = False
         self._task = None
+        await self._stop()
+
+    def _submit(self, job: Job) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._queued.append((job, done))
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = loop.create_task(self._run())
+        assert self._wake is not None
+        self._wake.set()
+        return done
 
     async def _run(self) -> None:
+        wake = self._wake
+        assert wake is not None
         while True:
-            batch = [await self._queue.get()]
-            while len(batch) < MAX_BATCH and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            try:
-                await self._commit(batch)
-            except (IntegrityError, TournamentClosed):
-                await self._commit_one_by_one(batch)
-            except Exception as exc:  # the database is away: every caller hears of it
-                for item in batch:
-                    _fail(item, exc)
-                    self._queue.task_done()
+            if not self._queued:
+                if self._closing:
+                    return
+                wake.clear()
+                await wake.wait()
                 continue
-            self._settle(batch)
-            for _ in batch:
-                self._queue.task_done()
-
-    async def _commit(self, batch: list[_Pending]) -> None:
-        async with self._engine.begin() as conn:
-            await _write(conn, batch)
-
-    async def _commit_one_by_one(self, batch: list[_Pending]) -> None:
-        for item in batch:
+            batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
             try:
-                await self._commit([item])
-            except IntegrityError:
-                _fail(item, DuplicateAction(f"entry {item.entry_id} already has seq {item.seq}"))
-            except TournamentClosed as exc:
-                _fail(item, exc)
-            except Exception as exc:
-                _fail(item, exc)
+                outcomes = await self._commit([job for job, _ in batch])
+            except Exception as exc:  # every caller of the batch hears of it
+                log.error("a batch of %d writes failed: %s", len(batch), exc)
+                _fail_all(batch, exc)
+                continue
+            self._settle(batch, outcomes)
 
-    def _settle(self, batch: list[_Pending]) -> None:
-        settled = [item for item in batch if not item.done.done()]
-        for item in settled:
-            item.done.set_result(None)
+    def _settle(self, batch: list[Pending], outcomes: list[object]) -> None:
+        for (job, done), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                if not done.done():  # else its caller went away
+                    done.set_exception(outcome)
+                continue
+            if job[0] == ACTION:
+                self.appended += 1
+            if not done.done():
+                done.set_result(outcome)
         self.batches += 1
-        self.appended += len(settled)
         self.largest_batch = max(self.largest_batch, len(batch))
         if self.on_batch is not None:
             self.on_batch(len(batch))
 
 
-def _fail(item: _Pending, exc: BaseException) -> None:
-    if not item.done.done():  # a caller that went away has a cancelled future
-        item.done.set_exception(exc)
-
-
-_INSERT_SQL = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES ($1, $2, $3, $4)"
-_UPDATE_SQL = (  # Summary's fields in order, then the entry's id
-    "UPDATE entries SET status = $1, progress = $2, resets = $3, score = $4, time_ms = $5, "
-    "seq = $6 WHERE id = $7"
-)
-
-
-async def _write(conn: AsyncConnection, batch: list[_Pending]) -> None:
-    """Two executemany calls per batch, then a check, inside the write transaction, that
-    no tournament of the batch was closed meanwhile (by this or another process)."""
-    if conn.dialect.paramstyle == "numeric_dollar":  # asyncpg: skip per-row processing
-        await conn.exec_driver_sql(
-            _INSERT_SQL, [(i.entry_id, i.seq, i.at_ms, i.action_json) for i in batch]
-        )
-        await conn.exec_driver_sql(_UPDATE_SQL, [(*i.summary, i.entry_id) for i in batch])
+def _fail_all(batch: list[Pending], exc: Exception) -> None:
+    """A failure of its own for each caller (one exception raised in many tasks would
+    collect all their tracebacks)."""
+    if isinstance(exc, WriterFailed):
+        message, cause = str(exc), exc.__cause__
     else:
-        await conn.execute(insert(_ACTIONS), [item.action_row() for item in batch])
-        await conn.execute(_UPDATE_ENTRY, [item.entry_row() for item in batch])
-    ids = {item.tournament_id for item in batch}
-    closed = await conn.execute(
-        select(_TOURNAMENTS.c.id).where(
-            _TOURNAMENTS.c.id.in_(ids), _TOURNAMENTS.c.status == "closed"
-        )
-    )
-    if closed.first() is not None:
-        raise TournamentClosed("the tournament is closed")
+        message, cause = f"database writer failed: {type(exc).__name__}: {exc}", exc
+    for _, done in batch:
+        if not done.done():
+            failed = WriterFailed(message)
+            failed.__cause__ = cause
+            done.set_exception(failed)

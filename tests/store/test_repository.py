@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
@@ -13,13 +13,12 @@ from server.domain.model import (
     DuplicateAction,
     EntryExists,
     NameTaken,
+    Status,
     Summary,
     canonical_json,
 )
 from server.store.repository import Store
-from tests.support.factories import new_tournament, playing
-
-NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
+from tests.store.records import NOW, new_tournament, playing
 
 
 @pytest.fixture
@@ -84,7 +83,12 @@ async def test_append_is_durable_when_it_returns(db_url: str) -> None:
     t = await store.create_tournament(new_tournament())
     e = await store.create_entry(t.id, p, NOW, NOW, playing())
     await store.append(
-        t.id, e.id, 1, 5, canonical_json({"kind": "resign"}), Summary("resigned", 0, 0, 0, 5, 1)
+        t.id,
+        e.id,
+        1,
+        5,
+        canonical_json({"kind": "resign"}),
+        Summary(Status.RESIGNED, 0, 0, 0, 5, 1, "ab" * 32),
     )
     other = await Store.open(db_url, migrate=False)  # a second connection pool sees it
     try:
@@ -147,7 +151,9 @@ async def test_close_times_out_running_games(store: Store) -> None:
     a = await store.create_player("a", "ha", NOW)
     b = await store.create_player("b", "hb2", NOW)
     ea = await store.create_entry(t.id, a, NOW, NOW, playing())
-    eb = await store.create_entry(t.id, b, NOW, NOW, Summary("won", 48, 0, 58, 10, 5))
+    eb = await store.create_entry(
+        t.id, b, NOW, NOW, Summary(Status.WON, 48, 0, 58, 10, 5, "cd" * 32)
+    )
     closed = NOW + timedelta(minutes=30)
     await store.close_tournament(t.id, closed, [(ea.id, 1800000), (eb.id, 1800000)])
     info = await store.tournament(t.id)

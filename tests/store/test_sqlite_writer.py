@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,8 @@ import pytest
 from server.domain.model import canonical_json
 from server.store.repository import Store
 from server.store.sqlite_writer import SqliteWriter
-from tests.store.test_repository import new_tournament, playing
-
-NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
+from server.store.writer import WriterFailed
+from tests.store.records import NOW, new_tournament, playing
 
 
 async def test_a_killed_writer_process_is_replaced(sqlite_url: str) -> None:
@@ -52,8 +50,8 @@ async def test_close_stops_the_writer_process(sqlite_url: str) -> None:
 async def test_a_write_to_an_unusable_database_fails_and_changes_nothing(tmp_path) -> None:
     writer = SqliteWriter(str(tmp_path / "no" / "such" / "dir.db"))
     try:
-        with pytest.raises(Exception, match="OperationalError"):
-            await writer.insert_player("x", "x", "h", "2026-11-30 18:00:00.000000")
+        with pytest.raises(WriterFailed, match="OperationalError"):
+            await writer.new_player("x", "x", "h", NOW)
     finally:
         await writer.close()
 
