@@ -15,6 +15,10 @@ from pydantic.functional_validators import AfterValidator
 from server import rng
 from server.games import cards
 from server.games.base import (
+    LOST,
+    PLAYING,
+    RESIGNED,
+    WON,
     ActionError,
     Event,
     GameRules,
@@ -196,10 +200,10 @@ class GapsState(GameState[Move | Redeal | Resign]):
 
     def _natural_status(self) -> Status:
         if self.cards_in_place == 4 * (COLS - 1):
-            return Status.WON
+            return WON
         if self.redeals_used >= self.redeals and is_blocked(self.grid, self.gaps):
-            return Status.LOST
-        return Status.PLAYING
+            return LOST
+        return PLAYING
 
     # -- figures ---------------------------------------------------------
     @property
@@ -216,7 +220,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
 
     @property
     def score(self) -> int:
-        bonus = WIN_BONUS_NO_REDEAL if self._status is Status.WON and not self.redeals_used else 0
+        bonus = WIN_BONUS_NO_REDEAL if self._status is WON and not self.redeals_used else 0
         return self.cards_in_place - REDEAL_PENALTY * self.redeals_used + bonus
 
     @property
@@ -237,14 +241,14 @@ class GapsState(GameState[Move | Redeal | Resign]):
 
     # -- actions ---------------------------------------------------------
     def apply(self, action: Move | Redeal | Resign) -> tuple[GapsState, list[Event]]:
-        if self._status is not Status.PLAYING:
+        if self._status is not PLAYING:
             raise IllegalAction("game_over", f"the game is over ({self._status.value})")
         if isinstance(action, Move):
             return self._move(action)
         if isinstance(action, Redeal):
             return self._redeal()
         if isinstance(action, Resign):
-            state = self._with(self.grid, self.redeals_used, Status.RESIGNED)
+            state = self._with(self.grid, self.redeals_used, RESIGNED)
             return state, [{"type": "resigned"}]
         raise MalformedAction("unknown_action", f"not a Gaps action: {action!r}")
 
@@ -281,7 +285,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         events: list[Event] = [
             {"type": "moved", "card": action.card, "from": [src_row, src_col], "to": [row, col]}
         ]
-        if state._status is not Status.PLAYING:
+        if state._status is not PLAYING:
             events.append({"type": "ended", "status": state._status.value})
         return state, events
 
@@ -332,7 +336,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         moves = self.legal_moves()  # none exactly when blocked
         legal = (
             [{"card": _CELL_CODE[c + 1], "to": [g // COLS, g % COLS]} for c, g in moves]
-            if self._status is Status.PLAYING
+            if self._status is PLAYING
             else []
         )
         return {
@@ -344,7 +348,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
 
 
 def _with_end(state: GapsState, events: list[Event]) -> list[Event]:
-    if state.status is not Status.PLAYING:
+    if state.status is not PLAYING:
         events.append({"type": "ended", "status": state.status.value})
     return events
 
@@ -355,7 +359,8 @@ class GapsRules(GameRules[Move | Redeal | Resign, GapsOptions]):
 
     def parse_action(self, data: Any) -> Move | Redeal | Resign:
         try:
-            return _ACTION.validator.validate_python(data)
+            action: Move | Redeal | Resign = _ACTION.validator.validate_python(data)
+            return action
         except ValidationError as exc:
             raise MalformedAction("bad_action", f"bad Gaps action: {first_error(exc)}") from None
 

@@ -1,32 +1,83 @@
 """Klondike exactly as docs/RULES-KLONDIKE.md says: moves, auto, score, hint, no-moves.
 
-Piles are tuples with their top card last. A column is (down, up): the face-down
-cards and the face-up run on them. Foundations hold a count per suit (C, D, H, S);
-a suit's top card is rank count-1. The stock's top is its last card.
+The layout, places, deal and fit rules are klondike_core's (shared with the deal
+search). Places arrive as protocol texts ("t3", "fH", "waste") and are turned
+into klondike_core's typed members once, by the action parser; the engine only
+ever sees those members.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    TypeAdapter,
+    ValidationError,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
 
-from server import rng
 from server.games import cards
 from server.games.base import (
+    PLAYING,
+    RESIGNED,
+    WON,
     Event,
     GameRules,
     GameState,
     IllegalAction,
     MalformedAction,
+    PreparedDeal,
     Status,
     first_error,
 )
+from server.games.klondike_core import (
+    COLUMNS,
+    FOUNDATIONS,
+    KING,
+    PLACE_NAMES,
+    PLACES,
+    TABLEAU,
+    WASTE,
+    Column,
+    Foundation,
+    KlondikeOptions,
+    Place,
+    Tableau,
+    Waste,
+    deal,
+    fits_column,
+    fits_foundation,
+    is_safe,
+)
+from server.games.klondike_search import guaranteed_deal
 
-COLUMNS = 7
-KING = 12
-Column = tuple[tuple[int, ...], tuple[int, ...]]
+__all__ = [
+    "COLUMNS",
+    "KING",
+    "KLONDIKE",
+    "Auto",
+    "Column",
+    "Draw",
+    "KlondikeAction",
+    "KlondikeOptions",
+    "KlondikeRules",
+    "KlondikeState",
+    "Move",
+    "Place",
+    "Resign",
+    "deal",
+    "fits_column",
+    "fits_foundation",
+    "is_safe",
+]
 
 SCORE_WASTE_TO_COLUMN = 5
 SCORE_TO_FOUNDATION = 10
@@ -34,7 +85,50 @@ SCORE_FLIP = 5
 SCORE_FOUNDATION_TO_COLUMN = -15
 SCORE_RECYCLE_DRAW1 = -100
 
-Place = Literal["waste", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "fC", "fD", "fH", "fS"]
+
+class _PlaceTable(dict[object, Place]):
+    """Protocol texts, and the members themselves, to places; a miss is a validation error."""
+
+    def __missing__(self, key: object) -> Place:
+        raise PydanticCustomError(
+            "place",
+            "unknown place {place}: use {names}",
+            {"place": repr(key), "names": PLACE_NAMES},
+        )
+
+
+_PLACE_OF = _PlaceTable({p: p for p in PLACES.values()})
+_PLACE_OF.update(PLACES)
+
+
+class _PlaceSchema:
+    """How pydantic reads and writes a place: a text (or a member) looked up in _PLACE_OF by
+    the dict's own __getitem__ (C code, no Python frame on a hit, so a move parses as fast
+    as the former Literal check), written back as its text."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        is_text = core_schema.custom_error_schema(
+            core_schema.is_instance_schema((str, Waste, Tableau, Foundation)),
+            custom_error_type="place",
+            custom_error_message=f"a place is one of the texts {PLACE_NAMES}",
+        )
+        return core_schema.chain_schema(
+            [is_text, core_schema.no_info_plain_validator_function(_PLACE_OF.__getitem__)],
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                attrgetter("text"), return_schema=core_schema.str_schema()
+            ),
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "string", "enum": list(PLACES)}
+
+
+PlaceField = Annotated[Place, _PlaceSchema()]
+"""A place in an action: parsed from and written as its protocol text."""
 
 
 class _Action(BaseModel):
@@ -48,11 +142,15 @@ class Draw(_Action):
 
 
 class Move(_Action):
-    """Move `count` cards from one place to another (count > 1 only between columns)."""
+    """Move `count` cards from one place to another (count > 1 only between columns).
+
+    On the wire `source` is "from"; build one with `Move(source=TABLEAU[3], to=FOUNDATIONS[2])`
+    (protocol texts are accepted too: `Move(source="t3", to="fH")`).
+    """
 
     kind: Literal["move"] = "move"
-    source: Place = Field(alias="from")
-    to: Place
+    source: PlaceField = Field(validation_alias="from", serialization_alias="from")
+    to: PlaceField
     count: Annotated[int, Field(strict=True, ge=1, le=13)] = 1
 
 
@@ -65,58 +163,18 @@ class Resign(_Action):
 
 
 KlondikeAction = Draw | Move | Auto | Resign
-_ACTION: TypeAdapter[Any] = TypeAdapter(Annotated[KlondikeAction, Field(discriminator="kind")])
-
-
-class KlondikeOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    draw: Literal[1, 3] = 1
-    passes: Annotated[int, Field(strict=True, ge=1, le=99)] | None = None
-    guaranteed: bool = False
-    hints: bool = False
-
-
-def fits_column(card: int, target: tuple[int, ...]) -> bool:
-    """On a column whose face-up run is `target`: one lower, other colour; K on empty."""
-    if not target:
-        return card % 13 == KING
-    top = target[-1]
-    return top % 13 == card % 13 + 1 and cards.is_red(top) != cards.is_red(card)
-
-
-def fits_foundation(found: tuple[int, ...], card: int) -> bool:
-    """The next card of its suit's foundation (found: cards home per suit C, D, H, S)."""
-    return found[card // 13] == card % 13
-
-
-def is_safe(found: tuple[int, ...], card: int) -> bool:
-    """Safe to send up (the `auto` rule): it fits its foundation and is an A or 2, or both
-    foundations of the other colour are at least one rank below it."""
-    if not fits_foundation(found, card):
-        return False
-    rank = card % 13 + 1
-    if rank <= 2:
-        return True
-    others = (0, 3) if cards.is_red(card) else (1, 2)
-    return all(found[s] >= rank - 1 for s in others)
-
-
-def deal(seed: bytes, attempt: int) -> tuple[tuple[Column, ...], tuple[int, ...]]:
-    """Columns (down, up) and the stock (top last) of deal attempt `attempt`."""
-    deck = iter(rng.shuffled(seed, rng.klondike_deal_label(attempt), cards.DECK))
-    piles: list[list[int]] = [[] for _ in range(COLUMNS)]
-    for row in range(COLUMNS):
-        for col in range(row, COLUMNS):
-            piles[col].append(next(deck))
-    stock_top_first = list(deck)
-    cols = tuple((tuple(p[:-1]), (p[-1],)) for p in piles)
-    return cols, tuple(reversed(stock_top_first))
+_ACTION: TypeAdapter[KlondikeAction] = TypeAdapter(
+    Annotated[KlondikeAction, Field(discriminator="kind")]
+)
+_AUTO_SOURCES: tuple[Tableau | Waste, ...] = (*TABLEAU, WASTE)
+"""The auto pass order: columns 0..6, then the waste."""
 
 
 class KlondikeState(GameState[KlondikeAction]):
     """A Klondike position. Never mutated; apply() builds the next one."""
 
     __slots__ = (
+        "_score",
         "_status",
         "cols",
         "draw",
@@ -124,7 +182,6 @@ class KlondikeState(GameState[KlondikeAction]):
         "moves",
         "passes",
         "recycles_used",
-        "score",
         "stock",
         "waste",
     )
@@ -135,7 +192,7 @@ class KlondikeState(GameState[KlondikeAction]):
         cols: tuple[Column, ...],
         stock: tuple[int, ...],
         waste: tuple[int, ...] = (),
-        found: tuple[int, int, int, int] = (0, 0, 0, 0),
+        found: tuple[int, ...] = (0, 0, 0, 0),
         draw: int = 1,
         passes: int | None = None,
         recycles_used: int = 0,
@@ -150,32 +207,39 @@ class KlondikeState(GameState[KlondikeAction]):
         self.draw = draw
         self.passes = passes
         self.recycles_used = recycles_used
-        self.score = score
+        self._score = score
         self.moves = moves
         self._status = status
 
-    def _replace(self, **changes: Any) -> KlondikeState:
-        fields = {
-            "cols": self.cols,
-            "stock": self.stock,
-            "waste": self.waste,
-            "found": self.found,
-            "draw": self.draw,
-            "passes": self.passes,
-            "recycles_used": self.recycles_used,
-            "score": self.score,
-            "moves": self.moves,
-            "status": self._status,
-        }
-        fields.update(changes)
-        if sum(fields["found"]) == 52 and fields["status"] is Status.PLAYING:
-            fields["status"] = Status.WON
-        return KlondikeState(**fields)
+    def _next(
+        self,
+        cols: tuple[Column, ...],
+        stock: tuple[int, ...],
+        waste: tuple[int, ...],
+        found: tuple[int, ...],
+        recycles_used: int,
+        score: int,
+        moves: int,
+        status: Status,
+    ) -> KlondikeState:
+        """The next position (same draw and passes); won when all 52 cards are home."""
+        state = object.__new__(KlondikeState)
+        state.cols, state.stock, state.waste, state.found = cols, stock, waste, found
+        state.draw, state.passes = self.draw, self.passes
+        state.recycles_used, state._score, state.moves = recycles_used, score, moves
+        if status is PLAYING and sum(found) == 52:
+            status = WON
+        state._status = status
+        return state
 
     # -- figures ---------------------------------------------------------
     @property
     def status(self) -> Status:
         return self._status
+
+    @property
+    def score(self) -> int:
+        return self._score
 
     @property
     def progress(self) -> int:
@@ -197,7 +261,7 @@ class KlondikeState(GameState[KlondikeAction]):
 
     # -- actions ---------------------------------------------------------
     def apply(self, action: KlondikeAction) -> tuple[KlondikeState, list[Event]]:
-        if self._status is not Status.PLAYING:
+        if self._status is not PLAYING:
             raise IllegalAction("game_over", f"the game is over ({self._status.value})")
         if isinstance(action, Move):
             return self._move(action)
@@ -206,15 +270,32 @@ class KlondikeState(GameState[KlondikeAction]):
         if isinstance(action, Auto):
             return self._auto()
         if isinstance(action, Resign):
-            return self._replace(status=Status.RESIGNED), [{"type": "resigned"}]
+            state = self._next(
+                self.cols,
+                self.stock,
+                self.waste,
+                self.found,
+                self.recycles_used,
+                self._score,
+                self.moves,
+                RESIGNED,
+            )
+            return state, [{"type": "resigned"}]
         raise MalformedAction("unknown_action", f"not a Klondike action: {action!r}")
 
     def _draw(self) -> tuple[KlondikeState, list[Event]]:
         if self.stock:
             n = min(self.draw, len(self.stock))
             turned = self.stock[-n:][::-1]  # the stock's top comes first
-            state = self._replace(
-                stock=self.stock[:-n], waste=self.waste + turned, moves=self.moves + 1
+            state = self._next(
+                self.cols,
+                self.stock[:-n],
+                self.waste + turned,
+                self.found,
+                self.recycles_used,
+                self._score,
+                self.moves + 1,
+                self._status,
             )
             return state, [{"type": "drew", "cards": [cards.code(c) for c in turned]}]
         if not self.waste:
@@ -224,101 +305,117 @@ class KlondikeState(GameState[KlondikeAction]):
                 "no_recycle_left", f"no recycle left ({self.passes} passes allowed)"
             )
         penalty = SCORE_RECYCLE_DRAW1 if self.draw == 1 else 0
-        state = self._replace(
-            stock=self.waste[::-1],
-            waste=(),
-            recycles_used=self.recycles_used + 1,
-            score=max(0, self.score + penalty),
-            moves=self.moves + 1,
+        state = self._next(
+            self.cols,
+            self.waste[::-1],
+            (),
+            self.found,
+            self.recycles_used + 1,
+            max(0, self._score + penalty),
+            self.moves + 1,
+            self._status,
         )
         return state, [{"type": "recycled", "recycle": state.recycles_used}]
 
     def _move(self, m: Move) -> tuple[KlondikeState, list[Event]]:
-        if m.source == m.to:
+        source, to = m.source, m.to
+        if source is to:
             raise IllegalAction("same_place", "a move needs two different places")
-        if m.to == "waste":
+        if isinstance(to, Waste):
             raise IllegalAction("bad_target", "nothing can be moved onto the waste")
-        if m.count != 1 and not (m.source[0] == "t" and m.to[0] == "t"):
+        if m.count != 1 and not (isinstance(source, Tableau) and isinstance(to, Tableau)):
             raise IllegalAction("bad_count", "only moves between columns take more than 1 card")
-        if m.source == "waste":
+        moving: tuple[int, ...]
+        if isinstance(source, Waste):
             moving = self._waste_top()
-        elif m.source[0] == "f":
-            if m.to[0] != "t":
+        elif isinstance(source, Foundation):
+            if not isinstance(to, Tableau):
                 raise IllegalAction("bad_target", "a foundation card can only go to a column")
-            moving = (self._foundation_top(m.source),)
+            moving = (self._foundation_top(source),)
         else:
-            moving = self._column_group(int(m.source[1]), m.count)
-        if m.to[0] == "f":
-            return self._to_foundation(m, moving[0])
-        return self._to_column(m, moving)
+            moving = self._column_group(source, m.count)
+        if isinstance(to, Foundation):
+            return self._to_foundation(source, to, moving[0])
+        return self._to_column(source, to, moving)
 
     def _waste_top(self) -> tuple[int]:
         if not self.waste:
             raise IllegalAction("empty_source", "the waste is empty")
         return (self.waste[-1],)
 
-    def _foundation_top(self, place: str) -> int:
-        suit = cards.SUITS.index(place[1])
+    def _foundation_top(self, place: Foundation) -> int:
+        suit = place.suit
         if not self.found[suit]:
-            raise IllegalAction("empty_source", f"foundation {place} is empty")
+            raise IllegalAction("empty_source", f"foundation {place.text} is empty")
         return suit * 13 + self.found[suit] - 1
 
-    def _column_group(self, col: int, count: int) -> tuple[int, ...]:
-        up = self.cols[col][1]
+    def _column_group(self, place: Tableau, count: int) -> tuple[int, ...]:
+        up = self.cols[place.column][1]
         if not up:
-            raise IllegalAction("empty_source", f"column t{col} is empty")
+            raise IllegalAction("empty_source", f"column {place.text} is empty")
         if count > len(up):
             raise IllegalAction(
                 "face_down",
-                f"column t{col} has only {len(up)} face-up cards; face-down cards never move",
+                f"column {place.text} has only {len(up)} face-up cards; face-down cards never move",
             )
         return up[-count:]
 
-    def _to_foundation(self, m: Move, card: int) -> tuple[KlondikeState, list[Event]]:
-        suit = cards.SUITS.index(m.to[1])
+    def _to_foundation(
+        self, source: Place, to: Foundation, card: int
+    ) -> tuple[KlondikeState, list[Event]]:
+        suit = to.suit
         if card // 13 != suit or not self.fits_foundation(card):
             need = (
                 "nothing more"
                 if self.found[suit] == 13
                 else cards.code(suit * 13 + self.found[suit])
             )
-            raise IllegalAction("wrong_card", f"{m.to} takes {need}, not {cards.code(card)}")
-        return self._lift(m.source, 1, card, m.to, SCORE_TO_FOUNDATION)
+            raise IllegalAction("wrong_card", f"{to.text} takes {need}, not {cards.code(card)}")
+        return self._lift(source, 1, card, to, SCORE_TO_FOUNDATION)
 
-    def _to_column(self, m: Move, moving: tuple[int, ...]) -> tuple[KlondikeState, list[Event]]:
-        target = int(m.to[1])
-        onto = self.cols[target][1]
+    def _to_column(
+        self, source: Place, to: Tableau, moving: tuple[int, ...]
+    ) -> tuple[KlondikeState, list[Event]]:
+        onto = self.cols[to.column][1]
         if not fits_column(moving[0], onto):
             where = cards.code(onto[-1]) if onto else "an empty column (only a King)"
             raise IllegalAction("wrong_card", f"{cards.code(moving[0])} does not fit on {where}")
         points = (
             SCORE_WASTE_TO_COLUMN
-            if m.source == "waste"
+            if source is WASTE
             else SCORE_FOUNDATION_TO_COLUMN
-            if m.source[0] == "f"
+            if isinstance(source, Foundation)
             else 0
         )
-        return self._lift(m.source, len(moving), moving[0], m.to, points, moving)
+        return self._lift(source, len(moving), moving[0], to, points, moving)
 
     def _lift(
         self,
-        source: str,
+        source: Place,
         count: int,
         card: int,
-        to: str,
+        to: Tableau | Foundation,
         points: int,
         moving: tuple[int, ...] | None = None,
     ) -> tuple[KlondikeState, list[Event]]:
         """Take `count` cards from `source`, put them on `to`, flip, score, count the move."""
         cols, waste, found = list(self.cols), self.waste, list(self.found)
-        events: list[Event] = []
-        score = self.score
-        if source == "waste":
+        events: list[Event] = [
+            {
+                "type": "moved",
+                "from": source.text,
+                "to": to.text,
+                "count": count,
+                "card": cards.code(card),
+            }
+        ]
+        score = self._score
+        if isinstance(source, Waste):
             waste = waste[:-1]
-        elif source[0] == "f":
+        elif isinstance(source, Foundation):
             found[card // 13] -= 1
         else:
-            col = int(source[1])
+            col = source.column
             down, up = cols[col]
             up = up[:-count]
             if not up and down:
@@ -326,33 +423,33 @@ class KlondikeState(GameState[KlondikeAction]):
                 score += SCORE_FLIP
                 events.append({"type": "flipped", "column": col, "card": cards.code(up[0])})
             cols[col] = (down, up)
-        if to[0] == "f":
+        if isinstance(to, Foundation):
             found[card // 13] += 1
         else:
-            t = int(to[1])
+            t = to.column
             cols[t] = (cols[t][0], cols[t][1] + (moving or (card,)))
-        events.insert(
-            0, {"type": "moved", "from": source, "to": to, "count": count, "card": cards.code(card)}
+        state = self._next(
+            tuple(cols),
+            self.stock,
+            waste,
+            tuple(found),
+            self.recycles_used,
+            max(0, score + points),
+            self.moves + 1,
+            self._status,
         )
-        state = self._replace(
-            cols=tuple(cols),
-            waste=waste,
-            found=tuple(found),
-            score=max(0, score + points),
-            moves=self.moves + 1,
-        )
-        if state.status is Status.WON:
-            events.append({"type": "ended", "status": "won"})
+        if state._status is WON:
+            events.append({"type": "ended", "status": Status.WON.value})
         return state, events
 
     def _auto(self) -> tuple[KlondikeState, list[Event]]:
         state, events = self, []
         while True:
             moved = False
-            for source in (*(f"t{i}" for i in range(COLUMNS)), "waste"):
+            for source in _AUTO_SOURCES:
                 card = state._top_of(source)
                 if card is not None and state.is_safe(card):
-                    to = "f" + cards.SUITS[card // 13]
+                    to = FOUNDATIONS[card // 13]
                     state, evs = state._lift(source, 1, card, to, SCORE_TO_FOUNDATION)
                     events.extend(evs)
                     moved = True
@@ -362,10 +459,10 @@ class KlondikeState(GameState[KlondikeAction]):
             raise IllegalAction("no_safe_card", "no card can go up safely")
         return state, events
 
-    def _top_of(self, source: str) -> int | None:
-        if source == "waste":
+    def _top_of(self, source: Tableau | Waste) -> int | None:
+        if isinstance(source, Waste):
             return self.waste[-1] if self.waste else None
-        up = self.cols[int(source[1])][1]
+        up = self.cols[source.column][1]
         return up[-1] if up else None
 
     # -- advice ----------------------------------------------------------
@@ -389,17 +486,18 @@ class KlondikeState(GameState[KlondikeAction]):
     def no_moves(self) -> bool:
         return self.hint() is None
 
-    def _sources(self) -> Iterator[tuple[str, int]]:
+    def _sources(self) -> Iterator[tuple[Tableau | Waste, int]]:
         """(place, card) of each column's last card, columns 0..6, then the waste top."""
-        for i in range(COLUMNS):
-            up = self.cols[i][1]
+        for place in TABLEAU:
+            up = self.cols[place.column][1]
             if up:
-                yield f"t{i}", up[-1]
+                yield place, up[-1]
         if self.waste:
-            yield "waste", self.waste[-1]
+            yield WASTE, self.waste[-1]
 
-    def _up(self, source: str, card: int) -> Move:
-        return Move(source=source, to="f" + cards.SUITS[card // 13])  # type: ignore[arg-type]
+    @staticmethod
+    def _up(source: Tableau | Waste, card: int) -> Move:
+        return Move(source=source, to=FOUNDATIONS[card // 13])
 
     def _hint_safe_up(self) -> Move | None:
         return next((self._up(p, c) for p, c in self._sources() if self.is_safe(c)), None)
@@ -427,14 +525,13 @@ class KlondikeState(GameState[KlondikeAction]):
         if not self.waste:
             return None
         t = self._target_for(self.waste[-1], -1)
-        return None if t is None else Move(source="waste", to=f"t{t}")  # type: ignore[arg-type]
+        return None if t is None else Move(source=WASTE, to=TABLEAU[t])
 
     def _king_waiting(self) -> bool:
-        is_king = lambda c: c % 13 == KING  # noqa: E731
         return (
-            any(map(is_king, self.stock))
-            or any(map(is_king, self.waste))
-            or any(down and up and is_king(up[0]) for down, up in self.cols)
+            any(c % 13 == KING for c in self.stock)
+            or any(c % 13 == KING for c in self.waste)
+            or any(down and up and up[0] % 13 == KING for down, up in self.cols)
         )
 
     def _hint_empty_for_king(self) -> Move | None:
@@ -465,8 +562,10 @@ class KlondikeState(GameState[KlondikeAction]):
         return None
 
     def _hint_draw(self) -> Draw | None:
-        fits = lambda c: self.fits_foundation(c) or self._target_for(c, -1) is not None  # noqa: E731
-        return Draw() if any(fits(c) for c in self.future_waste_tops()) else None
+        def helps(card: int) -> bool:
+            return self.fits_foundation(card) or self._target_for(card, -1) is not None
+
+        return Draw() if any(helps(c) for c in self.future_waste_tops()) else None
 
     def future_waste_tops(self) -> list[int]:
         """Cards that would reach the waste's top by drawing: the stock to its end, then
@@ -507,12 +606,12 @@ class KlondikeState(GameState[KlondikeAction]):
                 for i, s in enumerate(cards.SUITS)
             },
             "recycles_left": self.recycles_left,
-            "no_moves": self.no_moves if self._status is Status.PLAYING else False,
+            "no_moves": self.no_moves if self._status is PLAYING else False,
         }
 
 
 def _col_move(source: int, target: int, count: int) -> Move:
-    return Move(source=f"t{source}", to=f"t{target}", count=count)  # type: ignore[arg-type]
+    return Move(source=TABLEAU[source], to=TABLEAU[target], count=count)
 
 
 class KlondikeRules(GameRules[KlondikeAction, KlondikeOptions]):
@@ -520,8 +619,10 @@ class KlondikeRules(GameRules[KlondikeAction, KlondikeOptions]):
     options_model = KlondikeOptions
 
     def parse_action(self, data: Any) -> KlondikeAction:
+        """A typed action from its JSON form; places become klondike_core members here."""
         try:
-            return _ACTION.validator.validate_python(data)
+            action: KlondikeAction = _ACTION.validator.validate_python(data)
+            return action
         except ValidationError as exc:
             raise MalformedAction(
                 "bad_action", f"bad Klondike action: {first_error(exc)}"
@@ -533,15 +634,29 @@ class KlondikeRules(GameRules[KlondikeAction, KlondikeOptions]):
         cols, stock = deal(seed, deal_attempt)
         return KlondikeState(cols=cols, stock=stock, draw=options.draw, passes=options.passes)
 
-    def prepare_deal(
-        self, seed: bytes, options: KlondikeOptions
-    ) -> tuple[int, bool, list[dict[str, Any]] | None]:
-        """(deal attempt, proven, solution) for a tournament; searches when guaranteed."""
+    def prepare_deal(self, seed: bytes, options: KlondikeOptions) -> PreparedDeal:
+        """Attempt 0, unproven, unless the options ask for a guaranteed deal: then the first
+        attempt klondike_search proves (CPU-heavy: run it in a thread), its solution replayed
+        through this engine before it is returned."""
         if not options.guaranteed:
-            return 0, False, None
-        from server.games.klondike_search import guaranteed_deal
+            return PreparedDeal()
+        prepared = guaranteed_deal(seed, options)
+        if prepared.solution is not None:
+            end = self.replay(
+                seed,
+                options,
+                prepared.solution,
+                player_id=0,
+                deal_attempt=prepared.deal_attempt,
+            )
+            if end.status is not WON:  # a bug in the search, never a player's fault
+                raise AssertionError(
+                    f"the search produced a non-winning line for attempt {prepared.deal_attempt}"
+                )
+        return prepared
 
-        return guaranteed_deal(seed, options)
+    def hints_allowed(self, options: KlondikeOptions) -> bool:
+        return options.hints
 
 
 KLONDIKE = KlondikeRules()

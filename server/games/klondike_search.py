@@ -5,6 +5,10 @@ valid. Its budget is counted in positions: distinct states it expands. It uses
 macro moves (draw straight to a reachable stock card and play it), auto-plays
 cards that are safe by the rules' own definition, prunes positions that only
 differ by column order, and orders moves by a progress heuristic.
+
+It works on klondike_core alone and never imports the engine (klondike.py): the
+engine imports this module, and its prepare_deal replays every solution found
+before a tournament may call its deal guaranteed.
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from server.games import cards
-from server.games.base import Status
-from server.games.klondike import (
+from server.games.base import PreparedDeal
+from server.games.klondike_core import (
     COLUMNS,
+    FOUNDATIONS,
     KING,
+    TABLEAU,
+    WASTE,
     Column,
     KlondikeOptions,
+    Place,
     deal,
     fits_column,
     fits_foundation,
@@ -29,7 +36,6 @@ from server.games.klondike import (
 
 POSITION_BUDGET = 5_000
 MAX_ATTEMPTS = 60
-SUITS = cards.SUITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +84,9 @@ def _put(cols: tuple[Column, ...], i: int, group: tuple[int, ...]) -> tuple[Colu
     return tuple(out)
 
 
-def _move(src: str, dst: str, count: int = 1) -> dict[str, Any]:
-    return {"kind": "move", "from": src, "to": dst, "count": count}
+def _move(src: Place, dst: Place, count: int = 1) -> dict[str, Any]:
+    """A move in its JSON form, as records store it."""
+    return {"kind": "move", "from": src.text, "to": dst.text, "count": count}
 
 
 def _auto_safe(pos: Pos, actions: list[dict[str, Any]]) -> Pos:
@@ -91,14 +98,14 @@ def _auto_safe(pos: Pos, actions: list[dict[str, Any]]) -> Pos:
             up = pos.cols[i][1]
             if up and is_safe(pos.found, up[-1]):
                 card = up[-1]
-                actions.append(_move(f"t{i}", "f" + SUITS[card // 13]))
+                actions.append(_move(TABLEAU[i], FOUNDATIONS[card // 13]))
                 pos = Pos(
                     _take(pos.cols, i, 1), pos.stock, pos.waste, _up(pos.found, card), pos.recycles
                 )
                 moved = True
         if pos.waste and is_safe(pos.found, pos.waste[-1]):
             card = pos.waste[-1]
-            actions.append(_move("waste", "f" + SUITS[card // 13]))
+            actions.append(_move(WASTE, FOUNDATIONS[card // 13]))
             pos = Pos(pos.cols, pos.stock, pos.waste[:-1], _up(pos.found, card), pos.recycles)
             moved = True
     return pos
@@ -162,7 +169,7 @@ class Search:
                         steps.append(
                             (
                                 Pos(new_cols, pos.stock, pos.waste, found, pos.recycles),
-                                [_move(f"t{i}", f"t{t}", n)],
+                                [_move(TABLEAU[i], TABLEAU[t], n)],
                             )
                         )
                         break  # equivalent targets: one is enough
@@ -173,18 +180,18 @@ class Search:
             draws = [{"kind": "draw"}] * k
             if fits_foundation(found, card):
                 np = Pos(p.cols, p.stock, p.waste[:-1], _up(found, card), p.recycles)
-                steps.append((np, [*draws, _move("waste", "f" + SUITS[card // 13])]))
+                steps.append((np, [*draws, _move(WASTE, FOUNDATIONS[card // 13])]))
             for t in range(COLUMNS):
                 if fits_column(card, cols[t][1]):
                     np = Pos(_put(cols, t, (card,)), p.stock, p.waste[:-1], found, p.recycles)
-                    steps.append((np, [*draws, _move("waste", f"t{t}")]))
+                    steps.append((np, [*draws, _move(WASTE, TABLEAU[t])]))
                     break
         return steps
 
     def _to_found_from_col(self, pos: Pos, i: int) -> Step:
         card = pos.cols[i][1][-1]
         np = Pos(_take(pos.cols, i, 1), pos.stock, pos.waste, _up(pos.found, card), pos.recycles)
-        return np, [_move(f"t{i}", "f" + SUITS[card // 13])]
+        return np, [_move(TABLEAU[i], FOUNDATIONS[card // 13])]
 
     @staticmethod
     def _king_waiting(pos: Pos) -> bool:
@@ -250,30 +257,22 @@ class Search:
 def solve_attempt(
     seed: bytes, options: KlondikeOptions, attempt: int, budget: int = POSITION_BUDGET
 ) -> tuple[list[dict[str, Any]] | None, int]:
-    """(solution or None, positions expanded) for one deal attempt; a solution is replayed
-    through the engine before it is returned."""
+    """(solution or None, positions expanded) for one deal attempt. The solution is the
+    search's own line (in JSON form); KlondikeRules.prepare_deal replays it through the
+    engine before any tournament relies on it."""
     cols, stock = deal(seed, attempt)
     search = Search(options, budget)
     solution = search.solve(Pos(cols, stock, (), (0, 0, 0, 0), 0))
-    if solution is not None and not _wins(seed, options, attempt, solution):
-        raise AssertionError(f"the search produced a non-winning line for attempt {attempt}")
     return solution, search.expanded
-
-
-def _wins(seed: bytes, options: KlondikeOptions, attempt: int, solution: list[Any]) -> bool:
-    from server.games.klondike import KLONDIKE
-
-    state = KLONDIKE.replay(seed, options, solution, player_id=0, deal_attempt=attempt)
-    return state.status is Status.WON
 
 
 def guaranteed_deal(
     seed: bytes, options: KlondikeOptions, attempts: int = MAX_ATTEMPTS
-) -> tuple[int, bool, list[dict[str, Any]] | None]:
+) -> PreparedDeal:
     """The first attempt the search proves: (attempt, True, solution); after `attempts`
     failures, (last attempt, False, None) and the tournament says it is not guaranteed."""
     for attempt in range(attempts):
         solution, _ = solve_attempt(seed, options, attempt)
         if solution is not None:
-            return attempt, True, solution
-    return attempts - 1, False, None
+            return PreparedDeal(attempt, True, solution)
+    return PreparedDeal(attempts - 1, False, None)

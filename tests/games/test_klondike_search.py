@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from server.audit.verify import verify_document
-from server.games.base import Status
+from server.games.base import PreparedDeal, Status
 from server.games.klondike import KLONDIKE, KlondikeOptions
 from server.games.klondike_search import guaranteed_deal, solve_attempt
 from tests.support import factories
@@ -35,15 +35,15 @@ def test_guaranteed_deal_uses_the_first_proven_attempt() -> None:
     assert proven and solution
     for earlier in range(attempt):
         assert solve_attempt(seed, opts, earlier)[0] is None
-    assert KLONDIKE.prepare_deal(seed, opts) == (attempt, True, solution)
-    assert KLONDIKE.prepare_deal(seed, KlondikeOptions()) == (0, False, None)
+    assert KLONDIKE.prepare_deal(seed, opts) == PreparedDeal(attempt, True, solution)
+    assert KLONDIKE.prepare_deal(seed, KlondikeOptions()) == PreparedDeal(0, False, None)
 
 
 def test_no_proof_within_the_attempts_keeps_the_last_attempt_unmarked() -> None:
     opts = KlondikeOptions(draw=1, passes=1, guaranteed=True)
     for seed in SEEDS:  # find a seed whose attempt 0 is not proven
         if solve_attempt(seed, opts, 0)[0] is None:
-            assert guaranteed_deal(seed, opts, attempts=1) == (0, False, None)
+            assert guaranteed_deal(seed, opts, attempts=1) == PreparedDeal(0, False, None)
             return
     raise AssertionError("every seed proven at draw 1, one pass")
 

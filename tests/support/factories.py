@@ -12,9 +12,9 @@ from server import rng
 from server.audit.records import bundle_of, record_of, result_of
 from server.domain.model import NewTournament, Summary
 from server.domain.ranking import Result, standings
-from server.games import RULES, cards
-from server.games.base import Status
-from server.games.gaps import COLS, GAPS, GapsOptions, GapsState, Move, Redeal
+from server.games import RULES, random_play
+from server.games.base import Status, action_data
+from server.games.gaps import GapsOptions, GapsState, Move, Redeal
 
 NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
 STARTS = "2026-11-30T18:00:00.000Z"
@@ -48,19 +48,9 @@ def random_gaps_game(
 ) -> Iterator[tuple[GapsState, Move | Redeal | None]]:
     """Yield every state of a random legal Gaps game (redeal when blocked), with the
     action that led to it (None for the deal)."""
-    s = GAPS.new_game(seed, GapsOptions(redeals=redeals), player_id=player)
-    yield s, None
-    for _ in range(limit):
-        if s.status is not Status.PLAYING:
-            return
-        legal = s.legal_moves()
-        if legal:
-            card, cell = rnd.choice(legal)
-            action: Move | Redeal = Move(card=cards.code(card), to=divmod(cell, COLS))
-        else:
-            action = Redeal()
-        s, _ = s.apply(action)
-        yield s, action
+    yield from random_play.random_gaps_game(
+        seed, rnd, GapsOptions(redeals=redeals), player_id=player, limit=limit
+    )
 
 
 def play_gaps(
@@ -68,7 +58,7 @@ def play_gaps(
 ) -> list[dict[str, Any]]:
     """Up to `moves` random legal actions (redeal when blocked), then maybe resign."""
     states = list(random_gaps_game(seed, rnd, player=player_id, limit=moves))
-    out = [action.model_dump(mode="json") for _, action in states[1:] if action is not None]
+    out = [action_data(action) for _, action in states[1:] if action is not None]
     if resign and states[-1][0].status is Status.PLAYING:
         out.append({"kind": "resign"})
     return out
@@ -99,7 +89,7 @@ def record(
 
         start = timing.parse_iso(started_at)
         end = timing.deadline(start, t["time_limit_s"], timing.parse_iso(t["closed_at"]))
-        status, time_ms = "timed_out", timing.ms_between(start, end)
+        status, time_ms = Status.TIMED_OUT.value, timing.ms_between(start, end)
     else:
         status, time_ms = s.status.value, actions[-1]["at_ms"] if actions else 0
     result = result_of(status, s.progress, s.resets, time_ms, s.score)

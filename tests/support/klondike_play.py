@@ -1,60 +1,35 @@
-"""Random legal Klondike play from the engine's own suggestions and legal moves."""
+"""Random legal Klondike play for tests: thin wrappers over server.games.random_play,
+answering in the JSON form (raw dicts) these tests send and store."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
-from server.games import cards
-from server.games.base import ActionError, Status
-from server.games.klondike import KLONDIKE, Auto, Draw, KlondikeOptions, KlondikeState, Move
+from server.games import cards, klondike_core, random_play
+from server.games.base import action_data
+from server.games.klondike import KLONDIKE, KlondikeAction, KlondikeOptions, KlondikeState
 
-PLACES = ["waste", *(f"t{i}" for i in range(7)), "fC", "fD", "fH", "fS"]
+PLACES = list(klondike_core.PLACES)  # the protocol texts: waste, t0..t6, fC..fS
 
 
-def candidate_actions(state: KlondikeState) -> list[Any]:
+def candidate_actions(state: KlondikeState) -> list[KlondikeAction]:
     """A superset of the legal actions, as typed actions (the engine filters)."""
-    out: list[Any] = [Draw(), Auto()]
-    for src in PLACES:
-        for dst in PLACES[1:]:
-            if src == dst:
-                continue
-            both_columns = src[0] == "t" and dst[0] == "t"
-            counts = range(1, len(state.cols[int(src[1])][1]) + 1) if both_columns else [1]
-            out.extend(
-                Move.model_construct(kind="move", source=src, to=dst, count=n) for n in counts
-            )
-    return out
+    return random_play.klondike_candidates(state)
 
 
 def legal_actions(state: KlondikeState) -> list[dict[str, Any]]:
-    legal = []
-    for action in candidate_actions(state):
-        try:
-            state.apply(action)
-        except ActionError:
-            continue
-        legal.append(action.model_dump(mode="json", by_alias=True))
-    return legal
+    """Every legal action (resign left out), in JSON form."""
+    return [action_data(a) for a in random_play.klondike_legal_actions(state)]
 
 
-def random_game(seed: bytes, rnd: random.Random, options: KlondikeOptions, limit: int = 150):
+def random_game(
+    seed: bytes, rnd: random.Random, options: KlondikeOptions, limit: int = 150
+) -> Iterator[tuple[KlondikeState, dict[str, Any] | None]]:
     """Yield (state, raw action) pairs of a random legal game; hints half of the time."""
-    state = KLONDIKE.new_game(seed, options, player_id=1)
-    yield state, None
-    for _ in range(limit):
-        if state.status is not Status.PLAYING:
-            return
-        hint = state.hint()
-        if hint is not None and rnd.random() < 0.5:
-            raw = hint.model_dump(mode="json", by_alias=True)
-        else:
-            legal = legal_actions(state)
-            if not legal:
-                return
-            raw = rnd.choice(legal)
-        state, _ = state.apply(KLONDIKE.parse_action(raw))
-        yield state, raw
+    for state, action in random_play.random_klondike_game(seed, rnd, options, limit=limit):
+        yield state, None if action is None else action_data(action)
 
 
 def hidden_codes(seed: bytes, opts: KlondikeOptions, attempt: int, actions: list) -> set[str]:
