@@ -2,8 +2,10 @@
 
     .venv/bin/python -m bench.engine [--runs 7] [--no-write]
 
-Games are random legal games from fixed seeds, so every run replays the same
-actions. Figures are medians over --runs runs on one core (one process).
+Games are random legal games from fixed seeds (server.games.random_play), so
+every run replays the same actions. Figures are medians over --runs runs on one
+core (one process). A side-by-side line times a status check done on the
+`Status` StrEnum member against the same check on a plain str.
 """
 
 from __future__ import annotations
@@ -11,12 +13,19 @@ from __future__ import annotations
 import argparse
 import random
 import time
+import timeit
 from typing import Any
 
 from bench.report import median, write_section
+from server import rng
+from server.audit import records
 from server.audit.verify import verify_document
-from server.games import RULES
-from tests.support import factories
+from server.domain import timing
+from server.domain.ranking import Result, standings
+from server.games import RULES, random_play
+from server.games.base import Status
+from server.games.gaps import GAPS, GapsOptions
+from server.games.klondike import KLONDIKE, KlondikeOptions
 
 
 def gaps_games(n: int, moves: int) -> list[tuple[bytes, int, list[dict[str, Any]]]]:
@@ -24,22 +33,40 @@ def gaps_games(n: int, moves: int) -> list[tuple[bytes, int, list[dict[str, Any]
     games = []
     for i in range(n):
         seed = rnd.randbytes(32)
-        games.append((seed, i + 1, factories.play_gaps(seed, i + 1, moves, rnd, resign=False)))
+        actions = random_play.random_actions(
+            GAPS, seed, rnd, GapsOptions(redeals=2), player_id=i + 1, limit=moves
+        )
+        games.append((seed, i + 1, actions))
     return games
 
 
 def klondike_games(n: int, moves: int) -> list[tuple[bytes, int, list[dict[str, Any]]]]:
-    from server.games.klondike import KlondikeOptions
-    from tests.support.klondike_play import random_game
-
     rnd = random.Random(2027)
     games = []
     for i in range(n):
         seed = rnd.randbytes(32)
         opts = KlondikeOptions(draw=1)
-        raws = [raw for _, raw in random_game(seed, rnd, opts, moves) if raw is not None]
-        games.append((seed, i + 1, raws))
+        actions = random_play.random_actions(KLONDIKE, seed, rnd, opts, player_id=1, limit=moves)
+        games.append((seed, i + 1, actions))
     return games
+
+
+def status_compare_ns(number: int = 1_000_000) -> dict[str, float]:
+    """ns per status check, best of 5, side by side: a Status member checked by identity
+    (through the class attribute, and through a name bound to the member once, as the
+    engines do), by equality with its text, and a plain str against a str."""
+    cases = {
+        "member is Status.PLAYING": "m is Status.PLAYING",
+        "member is PLAYING (bound name)": "m is PLAYING",
+        "member == 'playing' (StrEnum vs str)": "m == 'playing'",
+        "str == 'playing' (plain str)": "t == 'playing'",
+        "member.value (the text)": "m.value",
+    }
+    scope = {"m": Status.PLAYING, "t": "playing", "Status": Status, "PLAYING": Status.PLAYING}
+    return {
+        name: min(timeit.repeat(stmt, globals=scope, number=number, repeat=5)) / number * 1e9
+        for name, stmt in cases.items()
+    }
 
 
 def replay_rate(rules: Any, games: list[tuple[bytes, int, list[Any]]], options: Any) -> float:
@@ -62,14 +89,49 @@ def replay_raw_rate(rules: Any, games: list[tuple[bytes, int, list[Any]]], optio
     return count / (time.perf_counter() - t0)
 
 
-def verify_bundle_seconds(records: int) -> float:
+def gaps_bundle(n_records: int, moves: int = 100) -> dict[str, Any]:
+    """A correct bundle of random Gaps games (one per player, `moves` actions at most, 500 ms
+    apart), each result what its replay gives: timed out at the limit when still on."""
     seed = random.Random(7).randbytes(32)
-    t = factories.tournament(seed)
-    recs = [
-        factories.record(t, pid, f"p{pid}", factories.play_gaps(seed, pid, 100, random.Random(pid)))
-        for pid in range(1, records + 1)
-    ]
-    doc = factories.bundle(t, recs)
+    options = GapsOptions(redeals=2)
+    closed_at = "2026-11-30T19:00:00.000Z"
+    t = {
+        "id": 7,
+        "name": "Friday Gaps",
+        "game": "gaps",
+        "options": options.model_dump(),
+        "commitment": rng.commitment(seed),
+        "seed": seed.hex(),
+        "starts_at": "2026-11-30T18:00:00.000Z",
+        "ends_at": closed_at,
+        "time_limit_s": 900,
+        "deal_attempt": 0,
+        "solution": None,
+        "closed_at": closed_at,
+    }
+    started_at = "2026-11-30T18:02:11.250Z"
+    start = timing.parse_iso(started_at)
+    limit_ms = timing.ms_between(start, timing.deadline(start, 900, timing.parse_iso(closed_at)))
+    recs = []
+    for pid in range(1, n_records + 1):
+        raw = random_play.random_actions(
+            GAPS, seed, random.Random(pid), options, player_id=pid, limit=moves
+        )
+        end = GAPS.replay(seed, options, raw, player_id=pid)
+        actions = [{"seq": i, "at_ms": i * 500, "action": a} for i, a in enumerate(raw, start=1)]
+        if end.status is Status.PLAYING:
+            status, time_ms = Status.TIMED_OUT.value, limit_ms
+        else:
+            status, time_ms = end.status.value, actions[-1]["at_ms"] if actions else 0
+        result = records.result_of(status, end.progress, end.resets, time_ms, end.score)
+        player = {"id": pid, "name": f"p{pid}"}
+        recs.append(records.record_of(dict(t), player, started_at, actions, result))
+    rows = standings(Result(r["player"]["name"], **r["result"]) for r in recs)
+    return records.bundle_of(t, recs, [row.as_dict() for row in rows])
+
+
+def verify_bundle_seconds(n_records: int) -> float:
+    doc = gaps_bundle(n_records)
     t0 = time.perf_counter()
     report = verify_document(doc)
     elapsed = time.perf_counter() - t0
@@ -97,6 +159,7 @@ def main() -> None:
     k_typed = [replay_rate(klondike, k_parsed, k_options) for _ in range(args.runs)]
     k_json = [replay_raw_rate(klondike, k_raw, k_options) for _ in range(args.runs)]
     verify = [verify_bundle_seconds(1000) for _ in range(max(3, args.runs // 2))]
+    compare = status_compare_ns()
     lines = [
         "| figure | median | runs |",
         "|---|---|---|",
@@ -110,6 +173,10 @@ def main() -> None:
         f"| {args.runs} |",
         f"| verify a 1,000-record Gaps bundle (~100 actions each) | {median(verify):.2f} s "
         f"| {len(verify)} |",
+        *(
+            f"| status check, {name} (side by side) | {ns:.1f} ns | best of 5 |"
+            for name, ns in compare.items()
+        ),
     ]
     body = "\n".join(lines)
     print(body)
