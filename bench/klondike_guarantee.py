@@ -17,7 +17,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.report import write_section
-from server.games.klondike import KlondikeOptions
+from server.games.klondike_core import KlondikeOptions
 from server.games.klondike_search import guaranteed_deal, solve_attempt
 
 SETTINGS = [

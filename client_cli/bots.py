@@ -16,7 +16,7 @@ from typing import Any
 
 from client_cli.connection import Connection, ServerError
 from server.games import cards
-from server.games.klondike import fits_column
+from server.games.klondike_core import fits_column
 
 KING = 12
 
