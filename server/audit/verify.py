@@ -200,7 +200,9 @@ def _expected_time_ms(record: Record, status: Status, who: str) -> int:
         return record.actions[-1].at_ms if record.actions else 0
     try:
         started = timing.parse_iso(record.started_at)
-        end = timing.parse_iso(t.closed_at or t.ends_at)
+        end = timing.parse_iso(t.ends_at)  # a late close (a server down at ends_at)
+        if t.closed_at:  # ends no game after its deadline; an early one ends them all
+            end = min(end, timing.parse_iso(t.closed_at))
         return timing.ms_between(started, timing.deadline(started, t.time_limit_s, end))
     except (ValueError, OverflowError) as exc:
         raise Unreadable(f"{who}: its times cannot be read: {exc}") from None
