@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -123,3 +127,40 @@ async def test_command_line_operations_reach_a_running_server(db: str, tmp_path:
             assert rec["record"]["result"]["status"] == "timed_out"
     finally:
         server.stop()
+
+
+def test_operator_mistakes_get_one_line_and_exit_2(db: str) -> None:
+    for args, says in [
+        (("--options", "{redeals: 2}"), "--options is not JSON"),
+        (("--options", "[1, 2]"), "--options must be a JSON object"),
+        (("--starts-at", "tomorrow"), "--starts-at is not an ISO 8601 time"),
+        (("--ends-at", "2026-13-45"), "--ends-at is not an ISO 8601 time"),
+        (("--join-until", "soon"), "--join-until is not an ISO 8601 time"),
+    ]:
+        done = cli(db, "tournament", "create", "--name", "Oops", *args)
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and says in lines[0] and "Traceback" not in done.stderr
+        assert done.stdout == ""
+
+
+def test_migrate_takes_the_database_url_after_the_subcommand(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'after.db'}"
+    done = subprocess.run(
+        [sys.executable, "-m", "server", "migrate", "--database-url", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "database at head" in done.stdout
+    assert (tmp_path / "after.db").exists()
+
+
+def test_listing_runs_no_lifecycle_clock(db: str) -> None:
+    """A tournament past its end is closed by a server's clock, never by `list`."""
+    soon = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
+    made = cli(db, "tournament", "create", "--name", "Brief", "--ends-at", soon)
+    assert made.returncode == 0, made.stderr
+    time.sleep(2.5)
+    listed = [json.loads(line) for line in cli(db, "tournament", "list").stdout.splitlines()]
+    assert listed[0]["status"] == "open" and "seed" not in listed[0]
