@@ -2,13 +2,45 @@
 
 Order: progress (more first), then resets (fewer first), then time_ms (less
 first). Equal keys share a rank (1, 2, 2, 4); within a shared rank rows are
-listed by player name, case-insensitively, so the order is reproducible.
+listed by player name, case-insensitively (then by the name itself), so the
+order is reproducible.
+
+This module is the one place of that rule: `rank_key` is the ranking key and
+`order_key` the full order of rows. `standings()` sorts on them, the verifier
+goes through `standings()`, and the live leaderboard
+(server/competition/leaderboard.py) keeps its rows sorted on `order_key`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+
+RankKey = tuple[int, int, int]
+"""(-progress, resets, time_ms): smaller ranks better; equal keys share a rank."""
+
+OrderKey = tuple[int, int, int, str, str]
+"""A rank key, then the player's name casefolded, then the name: the order of rows."""
+
+
+def rank_key(progress: int, resets: int, time_ms: int) -> RankKey:
+    """The ranking rule as a sort key: a smaller key ranks better.
+
+    The leaderboard relies on its shape: the first two parts (the "group") do not
+    depend on time, and the last part is the time itself, so a running clock only
+    moves a row later within its group.
+    """
+    return (-progress, resets, time_ms)
+
+
+def name_key(player: str) -> tuple[str, str]:
+    """Order of rows within a shared rank: the name casefolded, then the name."""
+    return (player.casefold(), player)
+
+
+def order_key(progress: int, resets: int, time_ms: int, player: str) -> OrderKey:
+    """The position of a row in the standings: its rank key, then its name key."""
+    return rank_key(progress, resets, time_ms) + name_key(player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +55,8 @@ class Result:
     score: int
 
     @property
-    def key(self) -> tuple[int, int, int]:
-        return (-self.progress, self.resets, self.time_ms)
+    def key(self) -> RankKey:
+        return rank_key(self.progress, self.resets, self.time_ms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +75,7 @@ class Standing:
 
 def standings(results: Iterable[Result]) -> list[Standing]:
     """Ranked rows, best first; equal (progress, resets, time_ms) share a rank."""
-    ordered = sorted(results, key=lambda r: (r.key, r.player.casefold(), r.player))
+    ordered = sorted(results, key=lambda r: order_key(r.progress, r.resets, r.time_ms, r.player))
     rows: list[Standing] = []
     for i, r in enumerate(ordered):
         rank = rows[-1].rank if rows and ordered[i - 1].key == r.key else i + 1

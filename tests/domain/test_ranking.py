@@ -1,4 +1,4 @@
-from server.domain.ranking import Result, standings
+from server.domain.ranking import Result, order_key, rank_key, standings
 
 
 def r(name: str, progress: int, resets: int, time_ms: int) -> Result:
@@ -31,3 +31,18 @@ def test_score_is_never_ranked_on() -> None:
 
 def test_empty() -> None:
     assert standings([]) == []
+
+
+def test_within_a_shared_rank_names_casefolded_then_the_name() -> None:
+    rows = standings([r(n, 5, 0, 7) for n in ["b", "a", "B", "A", "ß", "ss"]])
+    assert [x.player for x in rows] == ["A", "a", "B", "b", "ss", "ß"]
+    assert {x.rank for x in rows} == {1}
+
+
+def test_the_rank_key_is_the_one_rule() -> None:
+    assert rank_key(48, 1, 5) == (-48, 1, 5)
+    assert r("x", 48, 1, 5).key == rank_key(48, 1, 5)
+    assert order_key(48, 1, 5, "Bo") == (-48, 1, 5, "bo", "Bo")
+    assert rank_key(10, 0, 99) < rank_key(9, 0, 1)  # progress first
+    assert rank_key(10, 0, 99) < rank_key(10, 1, 1)  # then resets
+    assert rank_key(10, 0, 1) < rank_key(10, 0, 2)  # then time
