@@ -160,7 +160,8 @@ class Play:
     async def hint(self, player: PlayerInfo, tournament_id: int) -> tuple[Any, bool]:
         """(suggested action or None, no_moves) for games whose options allow hints."""
         t = await self.catalogue.find(tournament_id)
-        if not t.options.get("hints"):
+        rules = RULES[t.game]
+        if not rules.hints_allowed(rules.parse_options(t.options)):
             raise CompetitionError("forbidden", f"tournament {t.id} gives no hints")
         live = await self.games.get(t.id, player.id)
         action = live.state.hint()

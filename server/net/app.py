@@ -23,6 +23,7 @@ from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.competition.standings import Standings
 from server.domain.timing import utcnow
+from server.net import pages
 from server.net.fanout import Fanout
 from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.session import Abuse, Session
@@ -95,7 +96,7 @@ class App:
         found = BUNDLE_PATH.match(path)
         if found:
             return await self._bundle(conn, int(found.group(1)))
-        return conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        return pages.page(path) or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
 
     async def _bundle(self, conn: WsConnection, tournament_id: int) -> Response:
         try:

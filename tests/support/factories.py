@@ -123,4 +123,4 @@ def new_tournament(**over) -> NewTournament:
 
 
 def playing(seq: int = 0, progress: int = 0) -> Summary:
-    return Summary("playing", progress, 0, progress, 0, seq)
+    return Summary(Status.PLAYING, progress, 0, progress, 0, seq, "")

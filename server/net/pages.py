@@ -1,0 +1,62 @@
+"""The browser client's files, served on the server's own port with a strict
+Content-Security-Policy (no inline script, same-origin WebSocket only).
+
+Files live in the package (`server/web/`); pages are `index.html` for `/`, `/t/ID`,
+`/t/ID/replay/NAME` and `/verify` (the page's script routes by path), and every other
+file under `/static/`.
+"""
+
+from __future__ import annotations
+
+import re
+from http import HTTPStatus
+from importlib import resources
+from typing import Final
+
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+WEB = resources.files("server") / "web"
+PAGE_PATHS = re.compile(r"^/(?:|t/\d{1,10}|t/\d{1,10}/replay/[A-Za-z0-9_-]{1,32}|verify)$")
+STATIC_PATH = re.compile(r"^/static/([A-Za-z0-9_-]{1,64}(?:/[A-Za-z0-9_-]{1,64})*\.[a-z0-9]{1,8})$")
+TYPES: Final = {
+    "html": "text/html; charset=utf-8",
+    "js": "text/javascript; charset=utf-8",
+    "css": "text/css; charset=utf-8",
+    "json": "application/json",
+    "png": "image/png",
+    "svg": "image/svg+xml",
+    "txt": "text/plain; charset=utf-8",
+}
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
+)
+
+
+def page(path: str) -> Response | None:
+    """The file for `path`, or None when no page or static file has that path."""
+    if PAGE_PATHS.match(path):
+        return _file("index.html")
+    found = STATIC_PATH.match(path)
+    return _file(found.group(1)) if found else None
+
+
+def _file(name: str) -> Response | None:
+    target = WEB.joinpath(*name.split("/"))
+    if not target.is_file():
+        return None
+    body = target.read_bytes()
+    kind = TYPES.get(name.rsplit(".", 1)[-1], "application/octet-stream")
+    headers = Headers(
+        [
+            ("Content-Type", kind),
+            ("Content-Length", str(len(body))),
+            ("Content-Security-Policy", CSP),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("Cache-Control", "no-cache"),
+        ]
+    )
+    return Response(HTTPStatus.OK, HTTPStatus.OK.phrase, headers, body)
