@@ -45,6 +45,7 @@ class Lifecycle:
         self.standings = standings
         self.events = events
         self.now = now
+        self._closed: set[int] | None = None  # closes known (announced or found at start)
 
     async def start(self) -> None:
         """Load the tournaments; do at once what fell due while no server ran."""
@@ -64,13 +65,17 @@ class Lifecycle:
             await self.play.expire(e)
 
     async def refresh(self) -> None:
-        """Learn of tournaments created or closed by another process."""
-        for t in await self.store.tournaments():
-            old = self.catalogue.remember(t)
-            if old is None:
+        """Learn of tournaments created or closed by another process; announce each close
+        once (those found closed at the first refresh were announced before)."""
+        tournaments = await self.store.tournaments()
+        first = self._closed is None
+        closed = self._closed = self._closed or set()
+        for t in tournaments:
+            self.catalogue.remember(t)
+            if t.status != CLOSED or t.id in closed or t.id in self.catalogue.closing:
                 continue
-            closed_elsewhere = old.status != CLOSED and t.status == CLOSED
-            if closed_elsewhere and t.id not in self.catalogue.closing:
+            closed.add(t.id)
+            if not first:
                 self.games.forget_tournament(t.id)  # rebuilt with their final status
                 await self._announce_close(t)
 
@@ -88,6 +93,8 @@ class Lifecycle:
         finally:
             self.catalogue.closing.discard(t.id)
         t = await self.catalogue.reload(t.id)
+        if self._closed is not None:
+            self._closed.add(t.id)
         await self._announce_close(t)
         return t
 

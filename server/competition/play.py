@@ -129,8 +129,9 @@ class Play:
             summary = summary_of(new_state, status, time_ms, seq, log_hash)
             try:
                 await self.store.append(t.id, live.entry.id, seq, at_ms, canonical, summary)
-            except TournamentClosed:
-                await self.catalogue.reload(t.id)  # closed by another process: learn it now
+            except TournamentClosed:  # closed by another process: learn it now; the games
+                await self.catalogue.reload(t.id)  # are rebuilt with their final status
+                self.games.forget_tournament(t.id)
                 raise CompetitionError("closed", f"tournament {t.id} is closed") from None
             except Exception:  # stored or not is unknown: rebuild from the log when next asked
                 self.games.forget(live)

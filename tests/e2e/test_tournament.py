@@ -100,15 +100,23 @@ async def test_full_gaps_tournament(any_db) -> None:
         final = await watcher.push("standings")
         while not final["final"]:
             final = await watcher.push("standings")
-        assert (await watcher.push("closed")) == {"type": "closed", "tournament": tid, "seed": seed}
+        closed_push = await watcher.push("closed")
+        assert closed_push == {"type": "closed", "tournament": tid, "seed": seed} | {
+            "log_root": closed_push["log_root"]
+        }
         rec = (await dave.ok(type="record", tournament=tid, player="alice"))["record"]
         assert rec["tournament"]["seed"] == seed and verify_document(rec).ok
+        # alice's last acknowledgement is a receipt the published record reproduces
+        assert rec["log_hash"] == states["alice"]["log_hash"]
 
         code, body = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
         assert code == 200
         bundle = json.loads(body)
         report = verify_document(bundle)
         assert report.ok, report.error
+        assert bundle["log_root"] == closed_push["log_root"]
+        bob_record = next(r for r in bundle["records"] if r["player"]["name"] == "bob")
+        assert bob_record["log_hash"] == resigned["log_hash"]
         statuses = {r["player"]["name"]: r["result"]["status"] for r in bundle["records"]}
         assert statuses["bob"] == "resigned" and statuses["carol"] == "timed_out"
         assert statuses["dave"] == "timed_out"
