@@ -1,0 +1,397 @@
+// The in-browser verifier: a second implementation, in JavaScript, of what
+// `samedeal verify` checks (server/audit/verify.py, client_cli/verify.py). Same order of
+// checks, same lines, same first difference: the seed against the commitment; every action
+// replayed from the deal (seq 1, 2, 3..., at_ms never decreasing); the claimed result; the
+// record's log_hash (samedeal-log/1); a guaranteed Klondike solution; for a bundle its
+// log_root and the standings recomputed from the results.
+
+import { pyRepr } from "./cards.js";
+import { commitment, hexToBytes } from "./drbg.js";
+import { GAPS, GapsState } from "./gaps.js";
+import { KLONDIKE } from "./klondike.js";
+import { standings } from "./ranking.js";
+import { logHash, logRoot } from "./receipts.js";
+import { ActionError, PLAYING, TIMED_OUT, WON, isObject, laxInt } from "./rules.js";
+import { deadline, msBetween, parseIso } from "./timing.js";
+
+export const RECORD_FORMAT = "samedeal-record/1";
+export const BUNDLE_FORMAT = "samedeal-bundle/1";
+export const RULES = { gaps: GAPS, klondike: KLONDIKE };
+const NO_LOG_HASH = "no log_hash (written before samedeal-log/1)";
+const STATUSES = ["playing", "won", "lost", "resigned", "timed_out"];
+
+/** The first thing that differs, in one line. */
+export class Mismatch extends Error {}
+/** Not a record or bundle at all. */
+export class Unreadable extends Error {}
+
+// -- shapes (server/audit/records.py's models; unknown fields are ignored) -------------
+class ShapeError extends Error {
+  constructor(loc, msg) {
+    super(loc.length ? `${loc.join(".")}: ${msg}` : msg);
+  }
+}
+const INT_MSG = "Input should be a valid integer";
+
+function need(obj, key, loc) {
+  if (!(key in obj)) throw new ShapeError([...loc, key], "Field required");
+  return obj[key];
+}
+function int(obj, key, loc, { optional = false, dflt = undefined, strict = false } = {}) {
+  if (!(key in obj)) {
+    if (optional) return dflt;
+    throw new ShapeError([...loc, key], "Field required");
+  }
+  const v = obj[key];
+  if (v === null && optional) return null;
+  const n = strict ? (typeof v === "number" && Number.isInteger(v) ? v : undefined) : laxInt(v);
+  if (n === undefined) throw new ShapeError([...loc, key], INT_MSG);
+  return n;
+}
+function text(obj, key, loc, { optional = false } = {}) {
+  if (!(key in obj)) {
+    if (optional) return null;
+    throw new ShapeError([...loc, key], "Field required");
+  }
+  const v = obj[key];
+  if (v === null && optional) return null;
+  if (typeof v !== "string") throw new ShapeError([...loc, key], "Input should be a valid string");
+  return v;
+}
+function dict(v, loc) {
+  if (!isObject(v)) throw new ShapeError(loc, "Input should be a valid dictionary");
+  return v;
+}
+function list(v, loc) {
+  if (!Array.isArray(v)) throw new ShapeError(loc, "Input should be a valid list");
+  return v;
+}
+
+function tournamentShape(v, loc) {
+  const t = dict(v, loc);
+  const options = "options" in t ? dict(t.options, [...loc, "options"]) : {};
+  let solution = null;
+  if ("solution" in t && t.solution !== null) {
+    solution = list(t.solution, [...loc, "solution"]).map((a, i) => dict(a, [...loc, "solution", i]));
+  }
+  return {
+    id: int(t, "id", loc),
+    name: text(t, "name", loc),
+    game: text(t, "game", loc),
+    options,
+    commitment: text(t, "commitment", loc),
+    seed: (need(t, "seed", loc), text(t, "seed", loc, { optional: true })),
+    starts_at: text(t, "starts_at", loc),
+    ends_at: text(t, "ends_at", loc),
+    time_limit_s: int(t, "time_limit_s", loc, { optional: true, dflt: null }),
+    deal_attempt: int(t, "deal_attempt", loc, { optional: true, dflt: 0 }),
+    solution,
+    closed_at: text(t, "closed_at", loc, { optional: true }),
+  };
+}
+
+function recordShape(v, loc) {
+  const r = dict(v, loc);
+  if (r.format !== RECORD_FORMAT) throw new ShapeError([...loc, "format"], `Input should be '${RECORD_FORMAT}'`);
+  const tournament = tournamentShape(need(r, "tournament", loc), [...loc, "tournament"]);
+  const p = dict(need(r, "player", loc), [...loc, "player"]);
+  const player = { id: int(p, "id", [...loc, "player"]), name: text(p, "name", [...loc, "player"]) };
+  const startedAt = text(r, "started_at", loc);
+  const actions = list(need(r, "actions", loc), [...loc, "actions"]).map((a, i) => {
+    const at = [...loc, "actions", i];
+    dict(a, at);
+    return { seq: int(a, "seq", at, { strict: true }), at_ms: int(a, "at_ms", at, { strict: true }), action: dict(need(a, "action", at), [...at, "action"]) };
+  });
+  const res = dict(need(r, "result", loc), [...loc, "result"]);
+  const rl = [...loc, "result"];
+  const status = text(res, "status", rl);
+  if (!STATUSES.includes(status)) {
+    throw new ShapeError([...rl, "status"], "Input should be 'playing', 'won', 'lost', 'resigned' or 'timed_out'");
+  }
+  const result = {
+    status, progress: int(res, "progress", rl), resets: int(res, "resets", rl),
+    time_ms: int(res, "time_ms", rl), score: int(res, "score", rl),
+  };
+  return { tournament, player, started_at: startedAt, actions, result, log_hash: text(r, "log_hash", loc, { optional: true }) };
+}
+
+function bundleShape(b) {
+  const tournament = tournamentShape(need(b, "tournament", []), ["tournament"]);
+  const records = list(need(b, "records", []), ["records"]).map((r, i) => recordShape(r, ["records", i]));
+  const rows = list(need(b, "standings", []), ["standings"]).map((row, i) => {
+    const at = ["standings", i];
+    dict(row, at);
+    return {
+      rank: int(row, "rank", at), player: text(row, "player", at), status: text(row, "status", at),
+      progress: int(row, "progress", at), resets: int(row, "resets", at),
+      time_ms: int(row, "time_ms", at), score: int(row, "score", at),
+    };
+  });
+  return { tournament, records, standings: rows, log_root: text(b, "log_root", [], { optional: true }) };
+}
+
+function parse(shape, data, what) {
+  try {
+    return shape(data);
+  } catch (exc) {
+    if (exc instanceof ShapeError) throw new Unreadable(`${what} is malformed: ${exc.message}`);
+    throw exc;
+  }
+}
+
+// -- the checks -------------------------------------------------------------------------
+const who = (record) => `record of ${pyRepr(record.player.name)} (player ${record.player.id})`;
+
+/** {checked, notes, error} for a parsed record or bundle; throws Unreadable if neither. */
+export async function verifyDocument(data) {
+  const fmt = isObject(data) ? data.format : undefined;
+  const report = { checked: [], notes: [], error: null, ok: true };
+  try {
+    if (fmt === RECORD_FORMAT) {
+      const record = parse((d) => recordShape(d, []), data, "record");
+      const ctx = await verifyTournament(record.tournament, report);
+      const outcome = await replayRecord(record, ctx);
+      finishRecord(record, outcome, report);
+      if (record.log_hash === null) report.notes.push(`${who(record)} carries no receipts: ${NO_LOG_HASH}`);
+    } else if (fmt === BUNDLE_FORMAT) {
+      await verifyBundle(parse(bundleShape, data, "bundle"), report);
+    } else {
+      throw new Unreadable(`not a samedeal record or bundle (format ${fmt === undefined ? "None" : pyRepr(fmt)})`);
+    }
+  } catch (exc) {
+    if (!(exc instanceof Mismatch)) throw exc;
+    report.error = exc.message;
+    report.ok = false;
+  }
+  return report;
+}
+
+function parseSeed(t) {
+  if (t.seed.length !== 64) throw new Mismatch(`tournament ${t.id}: bad seed: a seed is 64 hex characters, got ${t.seed.length}`);
+  const bad = t.seed.search(/[^0-9a-fA-F]/);
+  if (bad >= 0) {
+    throw new Mismatch(`tournament ${t.id}: bad seed: non-hexadecimal number found in fromhex() arg at position ${bad}`);
+  }
+  return hexToBytes(t.seed);
+}
+
+/** Seed against commitment, game, options, solution: the rules, options and seed. */
+async function verifyTournament(t, report) {
+  if (t.seed === null) throw new Mismatch(`tournament ${t.id}: the seed is not revealed`);
+  const seed = parseSeed(t);
+  const made = await commitment(seed);
+  if (made !== t.commitment) {
+    throw new Mismatch(`tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${t.commitment}`);
+  }
+  report.checked.push(`tournament ${t.id}: sha256(seed) equals the commitment`);
+  const rules = Object.hasOwn(RULES, t.game) ? RULES[t.game] : null;
+  if (!rules) throw new Mismatch(`tournament ${t.id}: unknown game ${pyRepr(t.game)}`);
+  let options;
+  try {
+    options = rules.parseOptions(t.options);
+  } catch (exc) {
+    throw new Mismatch(`tournament ${t.id}: ${exc.message}`);
+  }
+  const ctx = { t, rules, options, seed, deals: new Map() };
+  if (t.solution !== null) await verifySolution(ctx, report);
+  return ctx;
+}
+
+async function verifySolution({ t, rules, options, seed }, report) {
+  let state = await rules.newGame(seed, options, { playerId: 0, dealAttempt: t.deal_attempt });
+  for (let i = 0; i < t.solution.length; i++) {
+    try {
+      state = await state.apply(rules.parseAction(t.solution[i]));
+    } catch (exc) {
+      if (exc instanceof ActionError) throw new Mismatch(`tournament ${t.id}: solution step ${i + 1}: ${exc.message}`);
+      throw exc;
+    }
+  }
+  if (state.status !== WON) throw new Mismatch(`tournament ${t.id}: the stored solution does not win the deal`);
+  report.checked.push(`tournament ${t.id}: the stored solution (${t.solution.length} actions) wins deal attempt ${t.deal_attempt}`);
+}
+
+/** The dealt position, shared by every record of the tournament (the deal is the same
+ * for all; Gaps redeals are drawn per player later, from the player's own stream). */
+function dealt(ctx, playerId) {
+  const { rules, options, seed, t } = ctx;
+  if (rules === GAPS) {
+    if (!ctx.deals.has("gaps")) ctx.deals.set("gaps", rules.newGame(seed, options, { playerId: 0 }));
+    return ctx.deals.get("gaps").then((s) => new GapsState({ seed, playerId, redeals: s.redeals, grid: s.grid }));
+  }
+  const key = `klondike/${t.deal_attempt}`;
+  if (!ctx.deals.has(key)) ctx.deals.set(key, rules.newGame(seed, options, { dealAttempt: t.deal_attempt }));
+  return ctx.deals.get(key);
+}
+
+/** Replay one record: {state} or {mismatch}; never throws a Mismatch itself, so records
+ * can be replayed side by side and their differences reported in document order. */
+async function replayRecord(record, ctx) {
+  const w = who(record);
+  try {
+    let state = await dealt(ctx, record.player.id);
+    let last = 0;
+    for (let i = 0; i < record.actions.length; i++) {
+      const entry = record.actions[i];
+      if (entry.seq !== i + 1) throw new Mismatch(`${w}: expected seq ${i + 1}, found seq ${entry.seq}`);
+      const where = `${w}, seq ${entry.seq}`;
+      if (entry.at_ms < last) throw new Mismatch(`${where}: at_ms ${entry.at_ms} is before the previous ${last}`);
+      last = entry.at_ms;
+      try {
+        const next = state.apply(ctx.rules.parseAction(entry.action));
+        state = next instanceof Promise ? await next : next;
+      } catch (exc) {
+        if (exc instanceof ActionError) {
+          throw new Mismatch(`${where}: illegal action ${pyRepr(entry.action)}: ${exc.message}`);
+        }
+        throw exc;
+      }
+    }
+    const hash = await logHash(
+      record.tournament.commitment, record.player.id, record.actions.map((a) => [a.seq, a.at_ms, a.action]),
+    );
+    return { state, hash };
+  } catch (exc) {
+    if (exc instanceof Mismatch) return { mismatch: exc };
+    throw exc;
+  }
+}
+
+function same(w, what, expected, claimed) {
+  if (expected !== claimed) {
+    throw new Mismatch(`${w}: result ${what} is ${pyRepr(claimed)}, the replay gives ${pyRepr(expected)}`);
+  }
+}
+
+function expectedTimeMs(record, status, w) {
+  const t = record.tournament;
+  if (status !== TIMED_OUT) return record.actions.length ? record.actions[record.actions.length - 1].at_ms : 0;
+  try {
+    const started = parseIso(record.started_at);
+    let end = parseIso(t.ends_at);
+    if (t.closed_at) end = Math.min(end, parseIso(t.closed_at));
+    return msBetween(started, deadline(started, t.time_limit_s, end));
+  } catch (exc) {
+    throw new Unreadable(`${w}: its times cannot be read: ${exc.message}`);
+  }
+}
+
+/** Compare the claimed result and log hash with the replay's; returns [result, hash]. */
+function finishRecord(record, outcome, report) {
+  if (outcome.mismatch) throw outcome.mismatch;
+  const { state, hash } = outcome;
+  const w = who(record);
+  const r = record.result;
+  const status = state.status !== PLAYING ? state.status : TIMED_OUT;
+  same(w, "status", status, r.status);
+  same(w, "progress", state.progress, r.progress);
+  same(w, "resets", state.resets, r.resets);
+  same(w, "score", state.score, r.score);
+  same(w, "time_ms", expectedTimeMs(record, status, w), r.time_ms);
+  if (record.log_hash !== null && record.log_hash.toLowerCase() !== hash) {
+    throw new Mismatch(`${w}: the log hash differs: its actions give ${hash}, the record claims ${record.log_hash}`);
+  }
+  report.checked.push(
+    `${w}: ${record.actions.length} actions replay legally; result ${r.status}, progress ${r.progress}, ` +
+      `resets ${r.resets}, time ${r.time_ms} ms` + (record.log_hash === null ? "" : "; log_hash is their chain"),
+  );
+  return [{ player: record.player.name, ...r }, hash];
+}
+
+function sameTournament(a, b) {
+  return canonicalValue(a) === canonicalValue(b);
+}
+function canonicalValue(v) {
+  if (Array.isArray(v)) return "[" + v.map(canonicalValue).join(",") + "]";
+  if (isObject(v)) return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonicalValue(v[k])).join(",") + "}";
+  if (v === true || v === false) return v ? "1" : "0"; // Python: True == 1
+  return JSON.stringify(v);
+}
+
+/** At most `limit` promises in flight; results in input order. */
+async function pool(items, limit, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+async function verifyBundle(bundle, report) {
+  const ctx = await verifyTournament(bundle.tournament, report);
+  const outcomes = await pool(bundle.records, 32, (record) => replayRecord(record, ctx));
+  const results = [];
+  const chains = [];
+  const seen = new Set();
+  const seenIds = new Set();
+  bundle.records.forEach((record, i) => {
+    const name = pyRepr(record.player.name);
+    if (!sameTournament(record.tournament, bundle.tournament)) {
+      throw new Mismatch(`record of ${name}: its tournament differs from the bundle's`);
+    }
+    if (seen.has(record.player.name.toLowerCase())) throw new Mismatch(`record of ${name}: the player appears twice`);
+    if (seenIds.has(record.player.id)) throw new Mismatch(`${who(record)}: the player id appears twice`);
+    seen.add(record.player.name.toLowerCase());
+    seenIds.add(record.player.id);
+    const [result, hash] = finishRecord(record, outcomes[i], report);
+    results.push(result);
+    chains.push([record.player.id, hash]);
+  });
+  const old = bundle.records.filter((r) => r.log_hash === null).length;
+  if (old) report.notes.push(`${old} of ${bundle.records.length} records carry no receipts: ${NO_LOG_HASH}`);
+  const root = await logRoot(chains);
+  if (bundle.log_root === null) {
+    report.notes.push("the bundle carries no receipts: no log_root (written before samedeal-log/1)");
+  } else if (bundle.log_root.toLowerCase() !== root) {
+    throw new Mismatch(`bundle: the log root differs: its records give ${root}, the bundle claims ${bundle.log_root}`);
+  } else {
+    report.checked.push(`bundle: log_root is over the ${chains.length} records' chains`);
+  }
+  const expected = standings(results);
+  const claimed = bundle.standings;
+  if (expected.length !== claimed.length) {
+    throw new Mismatch(`standings have ${claimed.length} rows, the records give ${expected.length}`);
+  }
+  for (let i = 0; i < expected.length; i++) {
+    if (canonicalValue(expected[i]) !== canonicalValue(claimed[i])) {
+      throw new Mismatch(`standings row ${i + 1} is ${pyRepr(claimed[i])}, the records give ${pyRepr(expected[i])}`);
+    }
+  }
+  report.checked.push(`standings: ${claimed.length} rows follow from the results`);
+}
+
+/** The lines `samedeal verify` prints for a report (client_cli/verify.py), and its verdict. */
+export function reportLines(report, name) {
+  const lines = report.checked.map((l) => `ok   ${l}`);
+  for (const n of report.notes) lines.push(`note ${n}`);
+  if (report.error !== null) lines.push(`FAIL ${report.error}`);
+  else lines.push(`verified: ${name}`);
+  return lines;
+}
+
+/** Every state of a record, from the deal to its last action (the replay viewer): the
+ * states, the events between them, and the first refusal if the record is not legal. */
+export async function replayStates(record) {
+  const t = record.tournament;
+  const rules = RULES[t.game];
+  const options = rules.parseOptions(t.options);
+  const seed = hexToBytes(t.seed);
+  let state = await rules.newGame(seed, options, { playerId: record.player.id, dealAttempt: t.deal_attempt || 0 });
+  const states = [state];
+  let error = null;
+  for (const entry of record.actions) {
+    try {
+      state = await state.apply(rules.parseAction(entry.action));
+      states.push(state);
+    } catch (exc) {
+      error = `seq ${entry.seq}: ${exc.message}`;
+      break;
+    }
+  }
+  return { states, error };
+}
