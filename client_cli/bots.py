@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from client_cli.config import ReceiptBook
 from client_cli.connection import Connection, ServerError
 from server.games import cards
 from server.games.klondike_core import fits_column
@@ -33,7 +34,7 @@ class BotResult:
 
 def gaps_choice(view: dict[str, Any], strategy: str, rnd: random.Random) -> dict[str, Any]:
     """The next Gaps action for a view: a move, or a redeal when blocked."""
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     if not legal:
         return {"kind": "redeal"}
     if strategy == "random":
@@ -56,7 +57,8 @@ def gaps_choice(view: dict[str, Any], strategy: str, rnd: random.Random) -> dict
             score -= 20  # a King placed before a gap kills it
         return score
 
-    return {"kind": "move", **max(legal, key=value)}
+    best = max(legal, key=value)
+    return {"kind": "move", **best}
 
 
 def _run(row: list[str | None]) -> int:
@@ -64,7 +66,10 @@ def _run(row: list[str | None]) -> int:
     if first is None or first[0] != "2":
         return 0
     n, card = 1, cards.parse(first)
-    while n < 12 and row[n] is not None and cards.parse(row[n]) == card + n:
+    while n < 12:
+        code = row[n]
+        if code is None or cards.parse(code) != card + n:
+            break
         n += 1
     return n
 
@@ -116,40 +121,60 @@ async def play_bot(
     seed: int | None = None,
     max_actions: int = 5000,
     frames: list[str] | None = None,
+    receipts: ReceiptBook | None = None,
 ) -> BotResult:
     """Register `name`, join, play until the game ends (or max_actions), return the result;
-    `frames`, when given, collects every frame received."""
+    `frames`, when given, collects every frame received; `receipts`, when given, keeps the
+    receipt of every STATE (written at most once a second, and when the bot stops)."""
     rnd = random.Random(seed)
     conn = Connection(url)
     conn.frames = frames
-    async with conn:
-        token = (await conn.call("register", name=name))["token"]
-        conn.token = token
-        state = await conn.call("join", tournament=tournament)
-        acted = errors = idle = 0
-        last_cards_home = -1
-        while state["status"] == "playing" and acted < max_actions:
-            view = state["view"]
-            if state["game"] == "gaps":
-                action = gaps_choice(view, strategy, rnd)
-            else:
-                home = state["progress"]["cards_home"]
-                idle = 0 if home != last_cards_home else idle + 1
-                last_cards_home = home
-                stuck = idle > 2 * (view["stock"] + view["waste_count"]) + 10
-                action = {"kind": "resign"} if stuck else klondike_choice(view, rnd)
-            if think_ms:
-                await asyncio.sleep(think_ms / 1000)
-            try:
-                state = await act(conn, tournament, state["seq"] + 1, action)
-                acted += 1
-            except ServerError as exc:
-                errors += 1
-                if exc.code != "illegal_action" or errors > 50:
-                    break
-                if state["game"] == "klondike":
-                    state = await act(conn, tournament, state["seq"] + 1, fallback(state["view"]))
-        return BotResult(name, state["status"], state["progress"], acted, errors, state["time_ms"])
+    conn.receipts = receipts
+    try:
+        async with conn:
+            return await _play(conn, tournament, name, strategy, think_ms, rnd, max_actions)
+    finally:
+        if receipts is not None:
+            receipts.flush()
+
+
+async def _play(
+    conn: Connection,
+    tournament: int,
+    name: str,
+    strategy: str,
+    think_ms: int,
+    rnd: random.Random,
+    max_actions: int,
+) -> BotResult:
+    """Play one game on an open connection (see play_bot)."""
+    registered = await conn.call("register", name=name)
+    conn.token, conn.player = registered["token"], registered["player"]
+    state = await conn.call("join", tournament=tournament)
+    acted = errors = idle = 0
+    last_cards_home = -1
+    while state["status"] == "playing" and acted < max_actions:
+        view = state["view"]
+        if state["game"] == "gaps":
+            action = gaps_choice(view, strategy, rnd)
+        else:
+            home = state["progress"]["cards_home"]
+            idle = 0 if home != last_cards_home else idle + 1
+            last_cards_home = home
+            stuck = idle > 2 * (view["stock"] + view["waste_count"]) + 10
+            action = {"kind": "resign"} if stuck else klondike_choice(view, rnd)
+        if think_ms:
+            await asyncio.sleep(think_ms / 1000)
+        try:
+            state = await act(conn, tournament, state["seq"] + 1, action)
+            acted += 1
+        except ServerError as exc:
+            errors += 1
+            if exc.code != "illegal_action" or errors > 50:
+                break
+            if state["game"] == "klondike":
+                state = await act(conn, tournament, state["seq"] + 1, fallback(state["view"]))
+    return BotResult(name, state["status"], state["progress"], acted, errors, state["time_ms"])
 
 
 async def act(
@@ -174,14 +199,20 @@ async def run_bots(
     strategy: str = "greedy",
     think_ms: int = 0,
     prefix: str | None = None,
+    receipts: ReceiptBook | None = None,
 ) -> list[BotResult]:
-    """N bots at once; each reports its result (an exception becomes an 'error' result)."""
+    """N bots at once; each reports its result (an exception becomes an 'error' result).
+    With `receipts`, each bot's last receipt is saved (and fsynced once all have stopped)."""
     prefix = prefix or f"bot{secrets.token_hex(3)}"
     tasks = [
-        play_bot(url, tournament, f"{prefix}-{i}", strategy, think_ms, seed=i)
+        play_bot(url, tournament, f"{prefix}-{i}", strategy, think_ms, seed=i, receipts=receipts)
         for i in range(players)
     ]
-    results = await asyncio.gather(*tasks, return_exceptions=True)
+    try:
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        if receipts is not None:
+            receipts.flush(final=True)
     out = []
     for i, r in enumerate(results):
         if isinstance(r, BaseException):

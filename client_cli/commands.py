@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from client_cli import config
 from client_cli.bots import run_bots
 from client_cli.connection import Connection, ServerError
+from server.audit.receipts import check_receipt, record_of_player
 
 
 def saved_token(args: argparse.Namespace) -> str:
@@ -28,6 +29,13 @@ def saved_token(args: argparse.Namespace) -> str:
 def authed(args: argparse.Namespace) -> Connection:
     """A connection that authenticates with the saved token for this server."""
     return Connection(args.server, token=saved_token(args))
+
+
+def maybe_authed(args: argparse.Namespace) -> Connection:
+    """A connection with the saved token when there is one, else anonymous (for the public
+    messages: standings, records)."""
+    saved = config.token_for(args.server)
+    return Connection(args.server, token=saved[1] if saved else None)
 
 
 def http_url(ws_url: str, path: str) -> str:
@@ -123,10 +131,19 @@ async def _follow(conn: Connection, msg: dict[str, Any], out: TextIO, as_json: b
 
 
 async def record(args: argparse.Namespace, out: TextIO) -> int:
-    async with authed(args) as conn:
+    async with maybe_authed(args) as conn:
         rec = (await conn.call("record", tournament=args.id, player=args.player))["record"]
     write_json(rec, args.output, out)
-    return 0
+    receipt = config.receipt_for(args.server, args.player, args.id)
+    if receipt is None:
+        if _is_me(args.server, args.player):
+            print(
+                f"receipt: none kept for {_whose(args.server, args.player)} log in "
+                f"tournament {args.id}",
+                file=sys.stderr,
+            )
+        return 0
+    return 0 if receipt_holds(args.server, receipt, rec, "record") else 1
 
 
 async def bundle(args: argparse.Namespace, out: TextIO) -> int:
@@ -136,8 +153,52 @@ async def bundle(args: argparse.Namespace, out: TextIO) -> int:
     except urllib.error.HTTPError as exc:
         print(f"{url}: HTTP {exc.code} (not closed yet?)", file=sys.stderr)
         return 1
-    write_json(json.loads(body), args.output, out)
-    return 0
+    data = json.loads(body)
+    write_json(data, args.output, out)
+    ok = True
+    receipts = sorted(
+        config.receipts_in(args.server, args.id), key=lambda r: not _is_me(args.server, r.player)
+    )
+    for receipt in receipts:
+        rec = record_of_player(data, receipt.player) if isinstance(data, dict) else None
+        ok = receipt_holds(args.server, receipt, rec, "bundle") and ok
+    saved = config.token_for(args.server)
+    if not receipts and saved and isinstance(data, dict) and record_of_player(data, saved[0]):
+        print(f"receipt: none kept for your log in tournament {args.id}", file=sys.stderr)
+    return 0 if ok else 1
+
+
+def _is_me(server: str, player: str) -> bool:
+    saved = config.token_for(server)
+    return saved is not None and saved[0].casefold() == player.casefold()
+
+
+def _whose(server: str, player: str) -> str:
+    return "your" if _is_me(server, player) else f"{player}'s"
+
+
+def receipt_holds(server: str, receipt: config.Receipt, rec: Any, where: str) -> bool:
+    """Say on stderr, in one line, whether the log acknowledged by `receipt` is in the
+    published record `rec` (None: the bundle has no record of that player), unchanged."""
+    whose = _whose(server, receipt.player)
+    if rec is None:
+        why: str | None = f"the {where} has no record of {receipt.player!r}"
+    elif not isinstance(rec, dict):
+        why = f"the {where} holds no readable record of {receipt.player!r}"
+    else:
+        why = check_receipt(rec, receipt.seq, receipt.log_hash)
+    if why is None:
+        print(
+            f"receipt: {whose} log up to seq {receipt.seq} is in the {where}, unchanged",
+            file=sys.stderr,
+        )
+        return True
+    print(
+        f"receipt: DIFFERS: {whose} log acknowledged at seq {receipt.seq} "
+        f"({receipt.seq}:{receipt.log_hash}) is not in the {where} unchanged: {why}",
+        file=sys.stderr,
+    )
+    return False
 
 
 def _get(url: str) -> bytes:
@@ -180,7 +241,12 @@ async def close(args: argparse.Namespace, out: TextIO) -> int:
 
 async def bot(args: argparse.Namespace, out: TextIO) -> int:
     results = await run_bots(
-        args.server, args.tournament, args.players, args.strategy, args.think_ms
+        args.server,
+        args.tournament,
+        args.players,
+        args.strategy,
+        args.think_ms,
+        receipts=config.ReceiptBook(),
     )
     for r in results:
         print(
@@ -194,7 +260,11 @@ async def bot(args: argparse.Namespace, out: TextIO) -> int:
 def play(args: argparse.Namespace, out: TextIO) -> int:
     from client_cli.tui.app import PlayApp
 
-    PlayApp(args.server, saved_token(args), args.id).run()
+    receipts = config.ReceiptBook()
+    try:
+        PlayApp(args.server, saved_token(args), args.id, receipts=receipts).run()
+    finally:
+        receipts.flush(final=True)
     return 0
 
 

@@ -1,13 +1,31 @@
-"""Where the client keeps its tokens: one JSON file, mode 0600, in the user's config dir."""
+"""Where the client keeps what it must remember, in the user's config dir, mode 0600:
+
+- tokens.json: per server, the registered player's name and token;
+- receipts.json (samedeal-receipts/1): per server, player and tournament, the receipt of
+  the last acknowledged action, i.e. the STATE's `seq` and `log_hash` (RECORD.md
+  "Receipts"), to hold against the record published after the close.
+
+Both are written whole to a temporary file and renamed over the old one, so a reader
+never sees half a file. Receipts are merged under a lock (several bots or terminals may
+save at once): for each (server, player, tournament) the receipt of the higher seq wins.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
+RECEIPTS_FORMAT = "samedeal-receipts/1"
+MAX_RECEIPTS = 20_000  # beyond this the oldest are dropped (bot swarms would grow it forever)
 
 
 def server_url(explicit: str | None = None) -> str:
@@ -23,12 +41,39 @@ def tokens_path() -> Path:
     return config_dir() / "tokens.json"
 
 
-def load_all() -> dict[str, Any]:
+def receipts_path() -> Path:
+    return config_dir() / "receipts.json"
+
+
+def _read_json(path: Path) -> dict[str, Any]:
     try:
-        saved = json.loads(tokens_path().read_text(encoding="utf-8"))
+        saved = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return saved if isinstance(saved, dict) else {}
+
+
+def _write_private(path: Path, data: Any, durable: bool = False) -> None:
+    """Replace `path` with `data` as JSON, readable by the user only; `durable` fsyncs."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def load_all() -> dict[str, Any]:
+    return _read_json(tokens_path())
 
 
 def save_token(server: str, name: str, token: str) -> Path:
@@ -36,14 +81,151 @@ def save_token(server: str, name: str, token: str) -> Path:
     data = load_all()
     data[server] = {"name": name, "token": token}
     path = tokens_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1)
-    os.chmod(path, 0o600)
+    _write_private(path, data, durable=True)
     return path
 
 
 def token_for(server: str) -> tuple[str, str] | None:
     entry = load_all().get(server)
     return None if not entry else (entry["name"], entry["token"])
+
+
+# -- receipts ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Receipt:
+    """The acknowledgement of action `seq` (seq 0: the join) of `player` in `tournament`."""
+
+    server: str
+    player: str
+    tournament: int
+    seq: int
+    log_hash: str
+    saved_at: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "log_hash": self.log_hash, "saved_at": self.saved_at}
+
+
+def _receipts_of(data: dict[str, Any]) -> Iterator[Receipt]:
+    """Every well-formed receipt in a receipts file's data (anything else is skipped)."""
+    servers = data.get("receipts") if data.get("format") == RECEIPTS_FORMAT else None
+    for server, players in (servers if isinstance(servers, dict) else {}).items():
+        for player, games in (players if isinstance(players, dict) else {}).items():
+            for tid, r in (games if isinstance(games, dict) else {}).items():
+                if not (isinstance(r, dict) and str(tid).isdigit()):
+                    continue
+                seq, digest, saved = r.get("seq"), r.get("log_hash"), r.get("saved_at", "")
+                if (
+                    isinstance(seq, int)
+                    and not isinstance(seq, bool)
+                    and seq >= 0
+                    and isinstance(digest, str)
+                    and isinstance(saved, str)
+                ):
+                    yield Receipt(str(server), str(player), int(tid), seq, digest, saved)
+
+
+def _receipts_data(receipts: Iterator[Receipt] | list[Receipt]) -> dict[str, Any]:
+    servers: dict[str, dict[str, dict[str, Any]]] = {}
+    for r in receipts:
+        servers.setdefault(r.server, {}).setdefault(r.player, {})[str(r.tournament)] = r.as_json()
+    return {"format": RECEIPTS_FORMAT, "receipts": servers}
+
+
+def _key(server: str, player: str, tournament: int) -> tuple[str, str, int]:
+    return server, player.casefold(), tournament  # names are unique case-insensitively
+
+
+def load_receipts(path: Path | None = None) -> list[Receipt]:
+    return list(_receipts_of(_read_json(path or receipts_path())))
+
+
+def receipt_for(
+    server: str, player: str, tournament: int, path: Path | None = None
+) -> Receipt | None:
+    """The saved receipt of `player` in `tournament` on `server`, if any."""
+    want = _key(server, player, tournament)
+    found = [r for r in load_receipts(path) if _key(r.server, r.player, r.tournament) == want]
+    return max(found, key=lambda r: r.seq) if found else None
+
+
+def receipts_in(server: str, tournament: int, path: Path | None = None) -> list[Receipt]:
+    """Every saved receipt of `tournament` on `server` (one per player)."""
+    return [r for r in load_receipts(path) if r.server == server and r.tournament == tournament]
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock beside `path` for a read-merge-write (none on Windows)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if sys.platform != "win32":
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+class ReceiptBook:
+    """Receipts noted as STATEs arrive, written to the receipts file at most once per
+    `interval` seconds (from `note`, or `flush_if_due` on a timer) and on `flush()`.
+
+    `note` is cheap (a dict update and a clock read), so bots can call it for every
+    action; call `flush(final=True)` when done: it writes what is pending and fsyncs."""
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        interval: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.path = path or receipts_path()
+        self.interval = interval
+        self.clock = clock
+        self.pending: dict[tuple[str, str, int], Receipt] = {}
+        self.latest: dict[tuple[str, str, int], Receipt] = {}
+        self.writes = 0
+        self._last_write = clock()
+
+    def note(self, server: str, player: str, tournament: int, seq: int, log_hash: str) -> None:
+        """Keep the receipt of an acknowledged STATE (one of a lower seq than the one kept
+        changes nothing: a duplicate answer or a stale resume)."""
+        key = _key(server, player, tournament)
+        kept = self.latest.get(key)
+        if kept is None or seq >= kept.seq:
+            now = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            r = Receipt(server, player, tournament, seq, log_hash, now)
+            self.latest[key] = self.pending[key] = r
+        self.flush_if_due()
+
+    def get(self, server: str, player: str, tournament: int) -> Receipt | None:
+        return self.latest.get(_key(server, player, tournament))
+
+    def flush_if_due(self) -> None:
+        if self.pending and self.clock() - self._last_write >= self.interval:
+            self.flush()
+
+    def flush(self, final: bool = False) -> None:
+        """Merge what is pending into the file (the higher seq wins per game)."""
+        self._last_write = self.clock()
+        if not self.pending:
+            return
+        pending, self.pending = self.pending, {}
+        try:
+            with _locked(self.path):
+                on_disk = sorted(load_receipts(self.path), key=lambda r: r.seq)
+                merged = {_key(r.server, r.player, r.tournament): r for r in on_disk}
+                for key, r in pending.items():
+                    old = merged.get(key)
+                    if old is None or r.seq >= old.seq:
+                        merged[key] = r
+                kept = sorted(merged.values(), key=lambda r: r.saved_at)[-MAX_RECEIPTS:]
+                _write_private(self.path, _receipts_data(kept), durable=final)
+                self.writes += 1
+        except BaseException:
+            for key, r in pending.items():  # not written: keep them for the next try
+                self.pending.setdefault(key, r)
+            raise

@@ -1,4 +1,5 @@
-"""A protocol-v1 client: request/reply by id, pushes on a queue, reconnect and re-auth."""
+"""A protocol-v1 client: request/reply by id, pushes on a queue, reconnect and re-auth;
+with a ReceiptBook, the receipt (seq, log_hash) of every STATE it is answered is noted."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from client_cli.config import ReceiptBook
 
 
 class ServerError(Exception):
@@ -38,6 +41,7 @@ class Connection:
         self.reconnects = 0
         self.player: dict[str, Any] | None = None  # from the last successful auth
         self.frames: list[str] | None = None  # set to a list to keep every frame received
+        self.receipts: ReceiptBook | None = None  # set to keep the receipts of STATEs
 
     async def __aenter__(self) -> Connection:
         await self.connect()
@@ -95,7 +99,10 @@ class Connection:
         connection it reconnects once and sends again (acts are idempotent by seq)."""
         for attempt in (1, 2):
             try:
-                return await self._send(msg)
+                reply = await self._send(msg)
+                if self.receipts is not None:
+                    self._keep_receipt(reply)
+                return reply
             except (ConnectionError, ConnectionClosed):
                 if not reconnect or attempt == 2:
                     raise
@@ -103,6 +110,19 @@ class Connection:
                     self.reconnects += 1
                     await self.connect()
         raise AssertionError("unreachable")
+
+    def _keep_receipt(self, reply: dict[str, Any]) -> None:
+        """Note a STATE's receipt for the player this connection is (`player`)."""
+        assert self.receipts is not None
+        seq, digest, tid = reply.get("seq"), reply.get("log_hash"), reply.get("tournament")
+        if (
+            reply.get("type") == "state"
+            and self.player is not None
+            and isinstance(seq, int)
+            and isinstance(tid, int)
+            and isinstance(digest, str)
+        ):
+            self.receipts.note(self.url, str(self.player["name"]), tid, seq, digest)
 
     async def _send(self, msg: dict[str, Any]) -> dict[str, Any]:
         if self._ws is None:

@@ -4,6 +4,8 @@ Gaps: Left/Right select a gap, the status line shows the card that fits, Enter p
 it; or type a card code (6H, 10h, 6♥). `redeal` when blocked; `resign` asks to confirm.
 Klondike: `d` draw, `a` auto, `h` hint, `t3 t5 2` (from, to, count), `w t2`, `t0 f`.
 The server's reason is shown for every refused action. Reconnects by itself.
+With a ReceiptBook, the receipt of every STATE is kept (written at most once a second,
+and when the app exits).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
+from client_cli.config import ReceiptBook
 from client_cli.connection import Connection, ServerError
 from client_cli.tui import render
 from server.games import cards
@@ -35,9 +38,12 @@ class PlayApp(App[None]):
         Binding("ctrl+q", "quit", "quit", priority=True),
     ]
 
-    def __init__(self, server: str, token: str, tournament: int) -> None:
+    def __init__(
+        self, server: str, token: str, tournament: int, receipts: ReceiptBook | None = None
+    ) -> None:
         super().__init__()
         self.server_url, self.token, self.tournament = server, token, tournament
+        self.receipts = receipts
         self.conn: Connection | None = None
         self.state: dict[str, Any] | None = None
         self.standings: dict[str, Any] | None = None
@@ -59,6 +65,7 @@ class PlayApp(App[None]):
 
     async def on_mount(self) -> None:
         self.conn = Connection(self.server_url, token=self.token)
+        self.conn.receipts = self.receipts
         await self.conn.connect()
         assert self.conn.player is not None  # connect() authenticated with the token
         self.me = self.conn.player["name"]
@@ -72,6 +79,8 @@ class PlayApp(App[None]):
             self._pump.cancel()
         if self.conn is not None:
             await self.conn.close()
+        if self.receipts is not None:
+            self.receipts.flush(final=True)
 
     async def _resync(self) -> None:
         """Join (or resume) and subscribe: the server's state is the truth."""
@@ -108,6 +117,8 @@ class PlayApp(App[None]):
         self._tick()
 
     def _tick(self) -> None:
+        if self.receipts is not None:
+            self.receipts.flush_if_due()
         if self.state is None:
             return
         st = self.state

@@ -68,6 +68,10 @@ async def test_cli_round_trip(sqlite_url, tmp_path: Path) -> None:
         assert code == 0, out + err
         lines = out.strip().splitlines()
         assert len(lines) == 3 and all(("lost" in x) or ("won" in x) for x in lines), out
+        receipts = tmp_path / "cfg" / "samedeal" / "receipts.json"  # each bot's last receipt
+        assert stat.S_IMODE(receipts.stat().st_mode) == 0o600
+        kept = json.loads(receipts.read_text())["receipts"][srv.ws_url]
+        assert len(kept) == 3 and all(set(games) == {str(tid)} for games in kept.values())
 
         code, out, _ = await samedeal(env, "standings", str(tid))
         assert code == 0 and out.count("\n") >= 4 and "live" in out
@@ -88,11 +92,16 @@ async def test_cli_round_trip(sqlite_url, tmp_path: Path) -> None:
         assert code == 0 and "closed; seed" in out and "final" in out
 
         rec_file = tmp_path / "rec.json"
-        code, _, _ = await samedeal(env, "record", str(tid), rows[0]["player"], "-o", str(rec_file))
-        assert code == 0
+        code, _, err = await samedeal(
+            env, "record", str(tid), rows[0]["player"], "-o", str(rec_file)
+        )
+        seq = kept[rows[0]["player"]][str(tid)]["seq"]
+        assert code == 0 and err == (
+            f"receipt: {rows[0]['player']}'s log up to seq {seq} is in the record, unchanged\n"
+        ), err
         bundle_file = tmp_path / "bundle.json"
-        code, _, _ = await samedeal(env, "bundle", str(tid), "-o", str(bundle_file))
-        assert code == 0
+        code, _, err = await samedeal(env, "bundle", str(tid), "-o", str(bundle_file))
+        assert code == 0 and err.count("is in the bundle, unchanged") == 3, err
         for f in (rec_file, bundle_file):
             code, out, _ = await samedeal(env, "verify", str(f))
             assert code == 0 and "verified" in out

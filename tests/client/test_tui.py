@@ -93,3 +93,27 @@ async def test_whole_gaps_game_in_the_tui(sqlite_url) -> None:
             assert "game over" in shown(app, "status")
             assert redealt or app.state["status"] != "lost"
         await op.close()
+
+
+async def test_the_tui_saves_the_receipt_of_its_last_state(sqlite_url) -> None:
+    from client_cli import config
+
+    async with running_server(sqlite_url) as srv:
+        op = await srv.admin()
+        tid = (await op.ok(**create_msg()))["tournament"]["id"]
+        async with srv.client() as c:
+            token = (await c.ok(type="register", name="tui_keeper"))["token"]
+        book = config.ReceiptBook()
+        app = PlayApp(srv.ws_url, token, tid, receipts=book)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, lambda: "in place" in shown(app, "status"))
+            for seq in range(3):
+                move = app.state["view"]["legal"][0]
+                await pilot.press(*move["card"], "enter")
+                await settle(pilot, lambda seq=seq: app.state["seq"] == seq + 1)
+            last = app.state
+            assert book.writes <= 1  # not a write per action
+        saved = config.receipt_for(srv.ws_url, "tui_keeper", tid)  # written on exit
+        assert saved is not None and saved.seq == 3
+        assert (saved.seq, saved.log_hash) == (last["seq"], last["log_hash"])
+        await op.close()
