@@ -22,15 +22,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("play", help="play a tournament in the terminal")
     p.add_argument("id", type=int)
-    p = sub.add_parser("standings", help="show standings (--follow: live)")
+    p = sub.add_parser(
+        "standings",
+        help="show standings (--follow: live, --all: every row)",
+        description="Without options: one window, the top rows and the rows around your "
+        "own (the saved player's; anonymous without a token: the top only). --follow: live; "
+        "in a terminal a viewer that also pages through the whole table (PgUp/PgDn, "
+        "Home/End, m: your page, q: quit), otherwise the window redrawn (--json: one line "
+        "per message) until the close. --all: every row, fetched 100 at a time.",
+    )
     p.add_argument("id", type=int)
-    p.add_argument("--follow", action="store_true")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--follow", action="store_true", help="live, until the close (or q)")
+    how.add_argument("--all", action="store_true", help="the whole table, page by page")
     p.add_argument("--json", action="store_true")
-    p = sub.add_parser("record", help="fetch a player's record (after the close)")
+    p.add_argument("--top", type=int, metavar="N", help="rows from the top (server default 10)")
+    p.add_argument(
+        "--around", type=int, metavar="K", help="rows each side of yours (server default 5)"
+    )
+    p = sub.add_parser(
+        "record",
+        help="fetch a player's record (after the close)",
+        description="Fetch a player's record. When a receipt is kept for that player in "
+        "that tournament on this server, say on stderr whether the acknowledged log is in "
+        "the record unchanged (exit 1 when it is not).",
+    )
     p.add_argument("id", type=int)
     p.add_argument("player")
     p.add_argument("-o", "--output")
-    p = sub.add_parser("bundle", help="fetch a tournament's bundle (after the close)")
+    p = sub.add_parser(
+        "bundle",
+        help="fetch a tournament's bundle (after the close)",
+        description="Fetch a tournament's bundle. For every receipt kept in that tournament "
+        "on this server, say on stderr whether the acknowledged log is in the bundle "
+        "unchanged (exit 1 when one is not).",
+    )
     p.add_argument("id", type=int)
     p.add_argument("-o", "--output")
     p = sub.add_parser(

@@ -79,55 +79,128 @@ async def tournaments(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def standings_table(msg: dict[str, Any]) -> str:
-    """A plain-text standings table."""
+def standings_table(msg: dict[str, Any], me: str | None = None) -> str:
+    """A plain-text standings table (`…` where a window leaves rows out)."""
+    from client_cli.tui.render import standings_lines
+
     head = f"tournament {msg['tournament']} — {'final' if msg['final'] else 'live'}"
-    lines = [
-        head,
-        f"{'rank':>4}  {'player':<20} {'status':<10} {'progress':>8} {'resets':>6} "
-        f"{'time':>10} {'score':>6}",
-    ]
-    for r in msg["rows"]:
-        lines.append(
-            f"{r['rank']:>4}  {r['player'][:20]:<20} {r['status']:<10} "
-            f"{r['progress']:>8} {r['resets']:>6} {r['time_ms'] / 1000:>9.1f}s "
-            f"{r['score']:>6}"
-        )
-    return "\n".join(lines)
+    if isinstance(msg.get("total"), int):
+        head += f" — {msg['total']} entrants"
+    return head + "\n" + standings_lines(msg["rows"], me).plain.rstrip("\n")
+
+
+def window_fields(args: argparse.Namespace) -> dict[str, int]:
+    """`top` and `around` for `subscribe`, when given (else the server's defaults)."""
+    fields = {"top": getattr(args, "top", None), "around": getattr(args, "around", None)}
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 async def standings(args: argparse.Namespace, out: TextIO) -> int:
-    async with authed(args) as conn:
-        msg = await conn.call("subscribe", tournament=args.id)
+    if args.follow and not args.json and out.isatty():
+        return await _standings_app(args)
+    async with maybe_authed(args) as conn:
+        me = conn.player["name"] if conn.player else None
+        if getattr(args, "all", False):
+            msg = await all_standings(conn, args.id)
+            if args.json:
+                write_json(msg, None, out)
+            else:
+                print(standings_table(msg, me), file=out)
+            return 0
+        msg = await conn.call("subscribe", tournament=args.id, **window_fields(args))
         if args.json and not args.follow:
             write_json(msg, None, out)
             return 0
         if not args.follow:
-            print(standings_table(msg), file=out)
+            print(standings_table(msg, me), file=out)
             return 0
-        return await _follow(conn, msg, out, args.json)
+        if args.json:
+            return await _follow_json(conn, msg, out)
+        return await _follow(conn, msg, out, me)
 
 
-async def _follow(conn: Connection, msg: dict[str, Any], out: TextIO, as_json: bool) -> int:
+async def _standings_app(args: argparse.Namespace) -> int:
+    """The live viewer (a terminal): the window, and the whole table page by page."""
+    from client_cli.tui.standings import StandingsApp
+
+    saved = config.token_for(args.server)
+    app = StandingsApp(
+        args.server,
+        args.id,
+        token=saved[1] if saved else None,
+        top=getattr(args, "top", None),
+        around=getattr(args, "around", None),
+    )
+    await app.run_async()
+    return app.return_code or 0
+
+
+async def all_standings(conn: Connection, tournament: int, tries: int = 3) -> dict[str, Any]:
+    """The whole table, fetched in pages of 100 (`standings_page`) until `total`, as one
+    standings message. The pages of one table share a `version`: when the standings move
+    while paging, it pages again (`tries` times at most, then says so on stderr)."""
+    versions: set[Any] = set()
+    for _ in range(tries):
+        rows: list[dict[str, Any]] = []
+        versions = set()
+        first: dict[str, Any] | None = None
+        offset = 0
+        while True:
+            page = await conn.call(
+                "standings_page", tournament=tournament, offset=offset, limit=100
+            )
+            first = first or page
+            versions.add(page.get("version"))
+            rows.extend(page["rows"])
+            offset += 100
+            total = page.get("total")
+            if len(page["rows"]) < 100 or (isinstance(total, int) and offset >= total):
+                break
+        assert first is not None  # the loop ran at least once
+        msg = {k: v for k, v in first.items() if k not in ("re", "offset", "limit")}
+        msg.update(rows=rows, version=page.get("version"), final=page.get("final"))
+        if len(versions) == 1:
+            return msg
+    print(
+        f"note: the standings changed while paging (versions {sorted(map(str, versions))})",
+        file=sys.stderr,
+    )
+    return msg
+
+
+async def _follow(conn: Connection, msg: dict[str, Any], out: TextIO, me: str | None) -> int:
     """Redraw the table in place on every push until the tournament closes."""
     from rich.console import Console
     from rich.live import Live
     from rich.text import Text
 
     console = Console(file=out)
-    with Live(Text(standings_table(msg)), console=console, auto_refresh=False) as live:
+    with Live(Text(standings_table(msg, me)), console=console, auto_refresh=False) as live:
         while True:
             push = await conn.pushes.get()
+            if push.get("tournament") != msg["tournament"]:
+                continue
             if push["type"] == "standings":
                 msg = push
-                live.update(Text(standings_table(msg)), refresh=True)
-                if as_json:
-                    print(json.dumps(msg), file=out)
+                live.update(Text(standings_table(msg, me)), refresh=True)
             elif push["type"] == "closed":
                 live.update(
-                    Text(standings_table(msg) + f"\nclosed; seed {push['seed']}"), refresh=True
+                    Text(standings_table(msg, me) + f"\nclosed; seed {push['seed']}"),
+                    refresh=True,
                 )
                 return 0
+
+
+async def _follow_json(conn: Connection, msg: dict[str, Any], out: TextIO) -> int:
+    """One JSON line per message (the window, each push, the close) until the close."""
+    print(json.dumps(msg), file=out, flush=True)
+    while True:
+        push = await conn.pushes.get()
+        if push.get("tournament") != msg["tournament"]:
+            continue
+        print(json.dumps(push), file=out, flush=True)
+        if push["type"] == "closed":
+            return 0
 
 
 async def record(args: argparse.Namespace, out: TextIO) -> int:

@@ -106,3 +106,45 @@ def standings_text(msg: dict[str, Any] | None, me: str) -> Text:
             style=style,
         )
     return out
+
+
+# -- standings tables (samedeal standings, the standings viewer) --------------------
+STANDINGS_HEADER = (
+    f"{'rank':>4}  {'player':<20} {'status':<10} {'progress':>8} {'resets':>6} "
+    f"{'time':>10} {'score':>6}"
+)
+
+
+def standings_row(r: dict[str, Any]) -> str:
+    return (
+        f"{r['rank']:>4}  {r['player'][:20]:<20} {r['status']:<10} "
+        f"{r['progress']:>8} {r['resets']:>6} {r['time_ms'] / 1000:>9.1f}s "
+        f"{r['score']:>6}"
+    )
+
+
+def skipped_before(rows: list[dict[str, Any]]) -> list[bool]:
+    """For each row of a window (rows in rank order, ranks shared as 1, 2, 2, 4), whether
+    rows of the table were left out just before it: the rank after a group of k rows
+    sharing rank r is r + k when nothing is left out."""
+    shared: dict[int, int] = {}
+    for r in rows:
+        shared[r["rank"]] = shared.get(r["rank"], 0) + 1
+    out = [False] * len(rows)
+    for i in range(1, len(rows)):
+        prev, rank = rows[i - 1]["rank"], rows[i]["rank"]
+        out[i] = rank != prev and rank > prev + shared[prev]
+    return out
+
+
+def standings_lines(rows: list[dict[str, Any]], me: str | None = None) -> Text:
+    """The header and one line per row, `…` where the window leaves rows out, the row of
+    `me` in reverse video."""
+    out = Text(STANDINGS_HEADER + "\n", style="bold")
+    mine = (me or "").casefold()
+    for row, gap in zip(rows, skipped_before(rows), strict=True):
+        if gap:
+            out.append(f"{'…':>4}\n", style="dim")
+        style = "reverse" if mine and row["player"].casefold() == mine else ""
+        out.append(standings_row(row) + "\n", style=style)
+    return out

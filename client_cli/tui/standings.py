@@ -1,0 +1,261 @@
+"""`samedeal standings ID --follow`: a live standings viewer (Textual).
+
+Left, the live window the server pushes (PROTOCOL.md v1.2 `subscribe`): the top rows and
+the rows around the saved player's own (an anonymous watcher sees the top only). Right,
+one page of the whole table, fetched with `standings_page` and fetched again when the
+standings change. Keys: PgDn/n/space next page, PgUp/p/b previous, Home/g first page,
+End/e last page, m the page with your row, q quit. Reconnects (and subscribes again) by
+itself; a ping every few seconds notices a lost connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, Static
+
+from client_cli.connection import Connection, ServerError
+from client_cli.tui import render
+
+PAGE_LIMIT = 100  # the protocol's largest standings_page
+
+
+class StandingsApp(App[None]):
+    CSS = """
+    #head, #message { height: auto; padding: 0 1; }
+    #message { color: $warning; }
+    #live { width: 1fr; padding: 0 1; }
+    #page { width: 1fr; padding: 0 1; border-left: solid $primary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pagedown,n,space", "page(1)", "next page"),
+        Binding("pageup,p,b", "page(-1)", "previous page"),
+        Binding("home,g", "first", "first page"),
+        Binding("end,e", "last", "last page"),
+        Binding("m", "mine", "my page"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(
+        self,
+        server: str,
+        tournament: int,
+        token: str | None = None,
+        top: int | None = None,
+        around: int | None = None,
+        page_size: int = 20,
+        keepalive_s: float = 5.0,
+    ) -> None:
+        super().__init__()
+        self.server_url, self.tournament, self.token = server, tournament, token
+        self.window_fields: dict[str, int] = {}
+        if top is not None:
+            self.window_fields["top"] = top
+        if around is not None:
+            self.window_fields["around"] = around
+        self.page_size = max(1, min(page_size, PAGE_LIMIT))
+        self.keepalive_s = keepalive_s
+        self.conn: Connection | None = None
+        self.me: str | None = None
+        self.window: dict[str, Any] | None = None  # the live window (subscribe, pushes)
+        self.page: dict[str, Any] | None = None  # the page shown (standings_page)
+        self.offset = 0
+        self.closed: dict[str, Any] | None = None
+        self.page_fetches = 0
+        self._pump: asyncio.Task[None] | None = None
+        self._seen_reconnects = 0
+        self._pinging = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("connecting…", id="head")
+        with Horizontal():
+            yield Static("", id="live")
+            yield Static("", id="page")
+        yield Static("", id="message")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.conn = Connection(self.server_url, token=self.token)
+        try:
+            await self.conn.connect()
+            self.me = self.conn.player["name"] if self.conn.player else None
+            await self._subscribe()
+        except ServerError as exc:
+            self.exit(return_code=1, message=f"error: {exc.code}: {exc.message}")
+            return
+        except (OSError, ConnectionError) as exc:
+            self.exit(return_code=1, message=f"cannot reach {self.server_url}: {exc}")
+            return
+        self._pump = asyncio.get_running_loop().create_task(self._pushes())
+        self.fetch_page()
+        self.set_interval(self.keepalive_s, self._keepalive)
+
+    async def on_unmount(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+        if self.conn is not None:
+            await self.conn.close()
+
+    # -- talking ---------------------------------------------------------
+    async def _subscribe(self) -> None:
+        assert self.conn is not None
+        self.window = await self.conn.call(
+            "subscribe", tournament=self.tournament, **self.window_fields
+        )
+        self._seen_reconnects = self.conn.reconnects
+        self.refresh_view()
+
+    async def _pushes(self) -> None:
+        assert self.conn is not None
+        while True:
+            msg = await self.conn.pushes.get()
+            if msg.get("tournament") != self.tournament:
+                continue
+            if msg["type"] == "standings":
+                self.window = msg
+                if self.page is None or self.page.get("version") != msg.get("version"):
+                    self.fetch_page()
+            elif msg["type"] == "closed":
+                self.closed = msg
+                self.fetch_page()
+                with contextlib.suppress(ServerError, ConnectionError, OSError):
+                    await self._subscribe()  # the final window
+            self.refresh_view()
+
+    def fetch_page(self) -> None:
+        """(Re)load the page at `offset`; a newer request cancels an older one."""
+        self.run_worker(self._fetch_page(self.offset), group="page", exclusive=True)
+
+    async def _fetch_page(self, offset: int) -> None:
+        assert self.conn is not None
+        try:
+            page = await self.conn.call(
+                "standings_page", tournament=self.tournament, offset=offset, limit=self.page_size
+            )
+        except ServerError as exc:
+            self.message(f"page: {exc.code}: {exc.message}")
+            return
+        except (ConnectionError, OSError):
+            self.message("connection lost; reconnecting…")
+            return
+        self.page_fetches += 1
+        if offset == self.offset:
+            self.page = {**page, "offset": offset}
+            self.refresh_view()
+        await self._resubscribe_if_reconnected()
+
+    async def _keepalive(self) -> None:
+        """A ping now and then: a lost connection is noticed, reopened, subscribed again."""
+        if self._pinging or self.conn is None:
+            return
+        self._pinging = True
+        try:
+            await self.conn.call("ping")
+            await self._resubscribe_if_reconnected()
+        except (ServerError, ConnectionError, OSError):
+            self.message("connection lost; retrying…")
+        finally:
+            self._pinging = False
+
+    async def _resubscribe_if_reconnected(self) -> None:
+        assert self.conn is not None
+        if self.conn.reconnects != self._seen_reconnects:
+            await self._subscribe()
+            self.fetch_page()
+            self.message("reconnected")
+
+    # -- paging ----------------------------------------------------------
+    def total(self) -> int:
+        for msg in (self.page, self.window):
+            if msg is not None and isinstance(msg.get("total"), int):
+                return int(msg["total"])
+        return 0
+
+    def go(self, offset: int) -> None:
+        last = max(0, (self.total() - 1) // self.page_size * self.page_size)
+        offset = max(0, min(offset, last))
+        if offset != self.offset or self.page is None:
+            self.offset = offset
+            self.fetch_page()
+
+    def action_page(self, step: int) -> None:
+        self.go(self.offset + step * self.page_size)
+
+    def action_first(self) -> None:
+        self.go(0)
+
+    def action_last(self) -> None:
+        self.go(self.total())
+
+    def action_mine(self) -> None:
+        rows = (self.window or {}).get("rows", [])
+        mine = [r for r in rows if self.me and r["player"].casefold() == self.me.casefold()]
+        if not mine:
+            self.message(
+                "you have no row in this tournament" if self.me else "watching anonymously"
+            )
+            return
+        start = (mine[0]["rank"] - 1) // self.page_size * self.page_size
+        self.run_worker(self._find_me(start), group="page", exclusive=True)
+
+    async def _find_me(self, offset: int, pages: int = 10) -> None:
+        """Show the page holding my row: from the page of my rank, onwards (rows sharing a
+        rank may put it on a later page)."""
+        assert self.conn is not None and self.me is not None
+        for _ in range(pages):
+            try:
+                page = await self.conn.call(
+                    "standings_page",
+                    tournament=self.tournament,
+                    offset=offset,
+                    limit=self.page_size,
+                )
+            except (ServerError, ConnectionError, OSError) as exc:
+                self.message(f"page: {exc}")
+                return
+            self.page_fetches += 1
+            rows = page.get("rows", [])
+            here = any(r["player"].casefold() == self.me.casefold() for r in rows)
+            if here or len(rows) < self.page_size:
+                break
+            offset += self.page_size
+        self.offset, self.page = offset, {**page, "offset": offset}
+        self.refresh_view()
+
+    # -- showing ---------------------------------------------------------
+    def message(self, text: str) -> None:
+        self.query_one("#message", Static).update(text)
+
+    def refresh_view(self) -> None:
+        w = self.window
+        if w is None:
+            return
+        state = "final" if w.get("final") or self.closed else "live"
+        who = f"you are {self.me}" if self.me else "watching anonymously (top only)"
+        head = (
+            f"tournament {self.tournament} — {state} — {self.total()} entrants — "
+            f"version {w.get('version', '?')} — {who}"
+        )
+        if self.closed is not None:
+            head += f"\nclosed; seed {self.closed.get('seed', '')}"
+        self.query_one("#head", Static).update(head)
+        live = render.standings_lines(w.get("rows", []), self.me)
+        live.append("\nlive: the top" + (" and the rows around yours" if self.me else ""))
+        self.query_one("#live", Static).update(live)
+        if self.page is not None:
+            rows = self.page.get("rows", [])
+            first = self.page["offset"] + 1
+            text = render.standings_lines(rows, self.me)
+            text.append(
+                f"\nrows {first}–{first + len(rows) - 1} of {self.total()}"
+                if rows
+                else f"\nno rows from {first} (of {self.total()})"
+            )
+            self.query_one("#page", Static).update(text)
