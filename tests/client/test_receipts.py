@@ -112,6 +112,18 @@ async def test_a_receipt_taken_over_the_wire_matches_the_record(sqlite_url, tmp_
         assert err.strip() == "receipt: your log up to seq 8 is in the record, unchanged"
         code, out, err = await samedeal(env, "record", str(tid), "bob")
         assert code == 0 and err == "" and json.loads(out)["player"]["name"] == "bob"
+        # a game of alice's played where no receipt was kept: said, not a difference
+        other = (await op.ok(**create_msg(name="Other")))["tournament"]["id"]
+        saved = config.token_for(srv.ws_url)
+        assert saved is not None
+        async with srv.client() as c:
+            await c.ok(type="auth", token=saved[1])
+            await c.ok(type="join", tournament=other)
+        await op.ok(type="close_tournament", tournament=other)
+        code, _, err = await samedeal(env, "record", str(other), "alice")
+        assert code == 0 and err == f"receipt: none kept for your log in tournament {other}\n"
+        code, _, err = await samedeal(env, "bundle", str(other))
+        assert code == 0 and err == f"receipt: none kept for your log in tournament {other}\n"
 
         bundle_file = tmp_path / "bundle.json"
         code, out, err = await samedeal(env, "bundle", str(tid), "-o", str(bundle_file))
