@@ -63,6 +63,8 @@ class Lifecycle:
                 await self.close(t.id)
         for e in await self.store.due_entries(now):
             await self.play.expire(e)
+        for tournament_id in self.standings.advance():  # running clocks passing others
+            self.events.standings_changed(tournament_id)
 
     async def refresh(self) -> None:
         """Learn of tournaments created or closed by another process; announce each close

@@ -1,47 +1,161 @@
-"""Live standings of each tournament: running games ranked on their time so far
-(COMPETITION.md), final once the tournament is closed."""
+"""Live standings of each tournament, in memory (COMPETITION.md): one `Leaderboard` per
+tournament, loaded from the store when first needed and updated incrementally with every
+change of an entry; running games rank on their time so far.
+
+A reader asks for a window (the top rows and the rows around a player), a page, or the
+whole table. `version` grows with every change of a tournament's standings, including
+across reloads, so a client can order what it receives.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from server.competition.catalogue import CLOSED, Catalogue
-from server.domain import timing
-from server.domain.model import EntryInfo, Status
-from server.domain.ranking import Result, Standing, standings
+from server.competition.leaderboard import EntryRow, Leaderboard
+from server.domain.model import EntryInfo
+from server.domain.ranking import Standing
+from server.domain.timing import epoch_ms
 from server.store.repository import Store
 
 if TYPE_CHECKING:
     from server.competition.live import LiveGame
 
+TOP, AROUND = 10, 5  # PROTOCOL.md's default window
+MAX_TOP, MAX_AROUND, MAX_PAGE = 100, 50, 100
+
+
+class View(NamedTuple):
+    """Rows of a tournament's standings as they stand at `now_ms`."""
+
+    rows: list[Standing]
+    total: int
+    version: int
+    final: bool
+    now_ms: int
+
+
+def row_of_entry(e: EntryInfo) -> EntryRow:
+    return EntryRow(
+        e.player_name,
+        e.status,
+        e.progress,
+        e.resets,
+        e.score,
+        e.time_ms,
+        epoch_ms(e.started_at),
+        epoch_ms(e.deadline),
+    )
+
+
+def row_of_game(live: LiveGame) -> EntryRow:
+    e, state = live.entry, live.state
+    return EntryRow(
+        e.player_name,
+        live.status,
+        state.progress,
+        state.resets,
+        state.score,
+        live.time_ms,
+        epoch_ms(e.started_at),
+        epoch_ms(e.deadline),
+    )
+
 
 class Standings:
-    """The standings of a tournament as they stand now."""
+    """The leaderboards of the tournaments this process serves."""
 
     def __init__(self, store: Store, catalogue: Catalogue, now: Callable[[], datetime]) -> None:
         self.store = store
         self.catalogue = catalogue
         self.now = now
+        self._boards: dict[int, Leaderboard] = {}
+        self._base: dict[int, int] = {}  # version offset of a reloaded board
+        self._loading: dict[int, dict[str, EntryRow]] = {}  # changes seen during a load
+        self._locks: dict[int, asyncio.Lock] = {}
 
+    # -- changes -------------------------------------------------------------
     def entry_changed(self, entry: EntryInfo) -> None:
         """A new entry (its row is in the store)."""
+        self._upsert(entry.tournament_id, row_of_entry(entry))
 
     def game_changed(self, live: LiveGame) -> None:
         """An entry's figures or status changed (its row is in the store)."""
+        self._upsert(live.entry.tournament_id, row_of_game(live))
 
     def tournament_changed(self, tournament_id: int) -> None:
-        """Many rows may have changed at once (a close, a node's update)."""
+        """Many rows may have changed at once (a close; a change made elsewhere): the
+        board is read again from the store when next needed."""
+        board = self._boards.pop(tournament_id, None)
+        if board is not None:
+            self._base[tournament_id] = self._base.get(tournament_id, 0) + board.version + 1
+
+    def advance(self) -> list[int]:
+        """Move every board's clock to now; the tournaments whose order changed (running
+        games passing finished ones, deadlines reached)."""
+        now = epoch_ms(self.now())
+        return [tid for tid, board in self._boards.items() if board.advance(now)]
+
+    def _upsert(self, tournament_id: int, row: EntryRow) -> None:
+        board = self._boards.get(tournament_id)
+        if board is not None:
+            board.upsert(row)
+        elif tournament_id in self._loading:
+            self._loading[tournament_id][row.player] = row
+
+    # -- reading -------------------------------------------------------------
+    async def window(
+        self, tournament_id: int, top: int = TOP, around: int = AROUND, player: str | None = None
+    ) -> View:
+        """The first `top` rows and `around` rows each side of `player`'s own row."""
+        board, final = await self._board(tournament_id)
+        return self._view(tournament_id, board, final, board.window(top, around, player))
+
+    async def windows(
+        self, tournament_id: int, wanted: list[tuple[int, int, str | None]]
+    ) -> dict[tuple[int, int, str | None], View]:
+        """Several windows (top, around, player) of one tournament at one moment."""
+        board, final = await self._board(tournament_id)
+        return {key: self._view(tournament_id, board, final, board.window(*key)) for key in wanted}
+
+    async def page(self, tournament_id: int, offset: int, limit: int) -> View:
+        """The rows ranked offset+1 .. offset+limit."""
+        board, final = await self._board(tournament_id)
+        return self._view(tournament_id, board, final, board.page(offset, limit))
 
     async def table(self, tournament_id: int) -> tuple[list[Standing], bool]:
-        """Every row (running games on their time so far) and whether they are final."""
+        """Every row and whether they are final."""
+        board, final = await self._board(tournament_id)
+        return board.rows(), final
+
+    def _view(self, tid: int, board: Leaderboard, final: bool, rows: list[Standing]) -> View:
+        return View(rows, board.total, self._base.get(tid, 0) + board.version, final, board.now)
+
+    async def _board(self, tournament_id: int) -> tuple[Leaderboard, bool]:
         t = await self.catalogue.find(tournament_id)
-        now = self.now()
-        results = []
-        for e in await self.store.entries(t.id):
-            time_ms = e.time_ms
-            if e.status == Status.PLAYING:
-                time_ms = timing.ms_between(e.started_at, min(now, e.deadline))
-            results.append(Result(e.player_name, e.status, e.progress, e.resets, time_ms, e.score))
-        return standings(results), t.status == CLOSED
+        board = self._boards.get(t.id)
+        if board is None:
+            board = await self._load(t.id)
+        board.advance(epoch_ms(self.now()))
+        return board, t.status == CLOSED
+
+    async def _load(self, tournament_id: int) -> Leaderboard:
+        async with self._locks.setdefault(tournament_id, asyncio.Lock()):
+            board = self._boards.get(tournament_id)
+            if board is not None:
+                return board
+            self._loading[tournament_id] = {}
+            try:
+                entries = await self.store.entries(tournament_id)
+                board = Leaderboard(epoch_ms(self.now()))
+                for e in entries:
+                    board.upsert(row_of_entry(e))
+                for row in self._loading[tournament_id].values():
+                    board.upsert(row)  # changes made while the store was read
+            finally:
+                del self._loading[tournament_id]
+            self._boards[tournament_id] = board
+            return board

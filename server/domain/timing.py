@@ -43,3 +43,16 @@ def deadline(started_at: datetime, time_limit_s: int | None, ends_at: datetime) 
 def utcnow() -> datetime:
     """Now, in whole milliseconds (the precision records carry): the default clock."""
     return datetime.fromtimestamp(time.time_ns() // 1_000_000 / 1000, UTC)  # exact to the ms
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def epoch_ms(dt: datetime) -> int:
+    """Whole milliseconds since the Unix epoch (floored), exactly (no float)."""
+    return (dt - _EPOCH) // _MS
+
+
+def iso_of_epoch_ms(ms: int) -> str:
+    """`iso` of a time given in milliseconds since the Unix epoch."""
+    return iso(_EPOCH + ms * _MS)

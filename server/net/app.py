@@ -9,6 +9,8 @@ import gc
 import logging
 import re
 import signal
+import time
+import urllib.parse
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,9 +23,9 @@ from websockets.http11 import Request, Response
 from server.competition.catalogue import Catalogue, default_demo_spec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
-from server.competition.standings import Standings
+from server.competition.standings import MAX_PAGE, Standings
 from server.domain.timing import utcnow
-from server.net import pages
+from server.net import pages, protocol
 from server.net.fanout import Fanout
 from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.session import Abuse, Session
@@ -39,6 +41,8 @@ TICK_S = 0.5
 # generation, whose full collections (tens of ms) then dominate the latency tail.
 GC_THRESHOLDS = (100_000, 50, 100)
 BUNDLE_PATH = re.compile(r"^/tournaments/(\d{1,10})/bundle\.json$")
+STANDINGS_PATH = re.compile(r"^/tournaments/(\d{1,10})/standings\.json$")
+STANDINGS_CACHE_S = 1.0  # a page of standings.json may be up to a second old
 
 
 @dataclass
@@ -51,6 +55,7 @@ class App:
     metrics: Metrics = field(default_factory=Metrics)
     inflight: int = 0
     idle: asyncio.Event = field(default_factory=asyncio.Event)
+    pages_cache: dict[tuple[int, int, int], tuple[float, str]] = field(default_factory=dict)
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -96,6 +101,9 @@ class App:
         found = BUNDLE_PATH.match(path)
         if found:
             return await self._bundle(conn, int(found.group(1)))
+        found = STANDINGS_PATH.match(path)
+        if found:
+            return await self._standings(conn, int(found.group(1)), request.path)
         return pages.page(path) or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
 
     async def _bundle(self, conn: WsConnection, tournament_id: int) -> Response:
@@ -105,6 +113,42 @@ class App:
             return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
         body = orjson.dumps(bundle).decode()
         return _typed(conn.respond(HTTPStatus.OK, body), "application/json")
+
+    async def _standings(self, conn: WsConnection, tournament_id: int, target: str) -> Response:
+        """GET /tournaments/ID/standings.json?offset=O&limit=L: a `standings` page as
+        JSON, cached for up to STANDINGS_CACHE_S."""
+        try:
+            offset, limit = _page_query(target)
+        except ValueError as exc:
+            return conn.respond(HTTPStatus.BAD_REQUEST, f"{exc}\n")
+        key = (tournament_id, offset, limit)
+        cached = self.pages_cache.get(key)
+        now = time.monotonic()
+        if cached is None or cached[0] <= now:
+            try:
+                view = await self.competition.standings.page(tournament_id, offset, limit)
+            except CompetitionError as exc:
+                return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
+            if len(self.pages_cache) > 10_000:
+                self.pages_cache.clear()
+            body = orjson.dumps(protocol.standings_message(tournament_id, view)).decode()
+            cached = self.pages_cache[key] = (now + STANDINGS_CACHE_S, body)
+        response = _typed(conn.respond(HTTPStatus.OK, cached[1]), "application/json")
+        response.headers["Cache-Control"] = f"max-age={int(STANDINGS_CACHE_S)}"
+        return response
+
+
+def _page_query(target: str) -> tuple[int, int]:
+    """(offset, limit) from a query string; ValueError saying what is wrong."""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(target).query, max_num_fields=8)
+    try:
+        offset = int(query.get("offset", ["0"])[-1])
+        limit = int(query.get("limit", [str(MAX_PAGE)])[-1])
+    except ValueError:
+        raise ValueError("offset and limit are whole numbers") from None
+    if not 0 <= offset <= 2**31 - 1 or not 1 <= limit <= MAX_PAGE:
+        raise ValueError(f"offset is 0 or more; limit is 1 to {MAX_PAGE}")
+    return offset, limit
 
 
 def _typed(response: Response, content_type: str) -> Response:

@@ -1,4 +1,9 @@
-"""Standings pushes: coalesced per tournament, broadcast without waiting on slow clients."""
+"""Standings pushes (PROTOCOL.md v1.1 windows): each subscriber watches a window of a
+tournament's standings (the top rows and the rows around its own entry); after a change a
+push is computed at most 4 times a second per tournament, and a subscriber gets a frame
+only when the rows of its window changed (the running clocks of playing rows excepted:
+clients advance those from `server_time`). A congested client misses a push and gets the
+latest with the next change. The close pushes the final window and the reveal to all."""
 
 from __future__ import annotations
 
@@ -6,40 +11,73 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from server.competition.standings import Standings
-from server.domain.model import TournamentInfo
+from server.competition.standings import Standings, View
+from server.domain.model import Status, TournamentInfo
+from server.domain.ranking import Standing
 from server.net import protocol
-from server.net.transport import WsConnection, broadcast
+from server.net.transport import WsConnection
 
 log = logging.getLogger("samedeal.fanout")
 MIN_INTERVAL_S = 0.25  # at most 4 standings pushes per second per tournament
+PLAYING = Status.PLAYING
+
+WindowKey = tuple[int, int, str | None]  # (top, around, player)
+
+
+@dataclass(slots=True)
+class Watch:
+    """One subscriber's window, and what it was last sent of it."""
+
+    top: int
+    around: int
+    player: str | None
+    seen: tuple[Any, ...] | None = None
+
+    @property
+    def key(self) -> WindowKey:
+        return (self.top, self.around, self.player)
+
+
+def seen_of(view: View) -> tuple[Any, ...]:
+    """What a window shows, less the running clocks (a client advances those)."""
+    return (view.final, *(_look(r) for r in view.rows))
+
+
+def _look(r: Standing) -> tuple[Any, ...]:
+    time_ms = None if r.status == PLAYING else r.time_ms
+    return (r.rank, r.player, r.status, r.progress, r.resets, r.score, time_ms)
 
 
 class Fanout:
-    """The server's event sink (competition.events.Events): standings and closes pushed to
-    the connections subscribed to a tournament."""
+    """The server's event sink (competition.events.Events): standings windows and closes
+    pushed to the connections subscribed to a tournament."""
 
     def __init__(self, standings: Standings, min_interval: float = MIN_INTERVAL_S) -> None:
         self.standings = standings
         self.min_interval = min_interval
-        self.subscribers: dict[int, set[WsConnection]] = defaultdict(set)
+        self.subscribers: dict[int, dict[WsConnection, Watch]] = defaultdict(dict)
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
+        self.pushes = 0  # push rounds computed (for benches)
+        self.frames = 0  # standings frames sent
 
-    def subscribe(self, tournament_id: int, conn: WsConnection) -> None:
-        self.subscribers[tournament_id].add(conn)
+    def subscribe(self, tournament_id: int, conn: WsConnection, watch: Watch) -> None:
+        """Watch a window; `watch.seen` is what the subscribe reply showed."""
+        self.subscribers[tournament_id][conn] = watch
 
     def unsubscribe(self, tournament_id: int, conn: WsConnection) -> None:
-        self.subscribers[tournament_id].discard(conn)
+        self.subscribers[tournament_id].pop(conn, None)
 
     def drop(self, conn: WsConnection) -> None:
         for subs in self.subscribers.values():
-            subs.discard(conn)
+            subs.pop(conn, None)
 
+    # -- Events ----------------------------------------------------------------
     def standings_changed(self, tournament_id: int) -> None:
         """Standings may have changed: push once soon, coalescing further changes."""
         if not self.subscribers.get(tournament_id) or tournament_id in self._pending:
@@ -47,6 +85,19 @@ class Fanout:
         task = asyncio.get_running_loop().create_task(self._push_later(tournament_id))
         self._pending[tournament_id] = task
 
+    def tournament_changed(self, tournament: TournamentInfo) -> None:
+        """Created or opened: nothing to push (the lobby polls `tournaments`)."""
+
+    def tournament_closed(self, tournament_id: int, seed: str, log_root: str) -> None:
+        """Final standings, then the revealed seed and the receipts' root, to every
+        subscriber."""
+        task = self._pending.pop(tournament_id, None)
+        if task is not None:
+            task.cancel()
+        closed = {"type": "closed", "tournament": tournament_id, "seed": seed, "log_root": log_root}
+        asyncio.get_running_loop().create_task(self._push_final(tournament_id, closed))
+
+    # -- pushing -----------------------------------------------------------------
     async def _push_later(self, tournament_id: int) -> None:
         try:
             wait = self._last.get(tournament_id, 0.0) + self.min_interval - time.monotonic()
@@ -61,27 +112,35 @@ class Fanout:
             if self._pending.get(tournament_id) is asyncio.current_task():
                 del self._pending[tournament_id]
 
-    async def _push(self, tournament_id: int, extra: list[dict[str, Any]] | None = None) -> None:
-        rows, final = await self.standings.table(tournament_id)
-        messages = [protocol.standings_message(tournament_id, rows, final), *(extra or [])]
-        subs = list(self.subscribers.get(tournament_id, ()))
-        for message in messages:
-            broadcast(subs, orjson.dumps(message))
-
-    def tournament_changed(self, tournament: TournamentInfo) -> None:
-        """Created or opened: nothing to push (the lobby polls `tournaments`)."""
-
-    def tournament_closed(self, tournament_id: int, seed: str, log_root: str) -> None:
-        """Final standings, then the revealed seed and the receipts' root, to every
-        subscriber."""
-        task = self._pending.pop(tournament_id, None)
-        if task is not None:
-            task.cancel()
-        closed = {"type": "closed", "tournament": tournament_id, "seed": seed, "log_root": log_root}
-        asyncio.get_running_loop().create_task(self._push_final(tournament_id, closed))
+    async def _push(self, tournament_id: int, then: dict[str, Any] | None = None) -> None:
+        """Each subscriber's window where it changed (all of them when `then` follows)."""
+        subs = self.subscribers.get(tournament_id)
+        if not subs:
+            return
+        views = await self.standings.windows(tournament_id, list({w.key for w in subs.values()}))
+        self.pushes += 1
+        frames: dict[WindowKey, tuple[tuple[Any, ...], bytes]] = {}
+        after = None if then is None else orjson.dumps(then)
+        for conn, watch in list(subs.items()):
+            if conn.congested:
+                continue
+            made = frames.get(watch.key)
+            if made is None:
+                view = views[watch.key]
+                made = frames[watch.key] = (
+                    seen_of(view),
+                    orjson.dumps(protocol.standings_message(tournament_id, view)),
+                )
+            seen, frame = made
+            if seen != watch.seen or after is not None:
+                watch.seen = seen
+                conn.send_text(frame)
+                self.frames += 1
+            if after is not None:
+                conn.send_text(after)
 
     async def _push_final(self, tournament_id: int, closed: dict[str, Any]) -> None:
         try:
-            await self._push(tournament_id, [closed])
+            await self._push(tournament_id, closed)
         except Exception:
             log.exception("closing push for tournament %s failed", tournament_id)

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
 from server.competition.live import Snapshot
+from server.competition.standings import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
 from server.domain import timing
 from server.domain.model import TournamentInfo
 from server.domain.ranking import Standing
@@ -90,6 +91,15 @@ class Hint(_Msg):
 class Subscribe(_Msg):
     type: Literal["subscribe"]
     tournament: TournamentId
+    top: Annotated[StrictInt, Field(ge=0, le=MAX_TOP)] = TOP
+    around: Annotated[StrictInt, Field(ge=0, le=MAX_AROUND)] = AROUND
+
+
+class StandingsPage(_Msg):
+    type: Literal["standings_page"]
+    tournament: TournamentId
+    offset: Annotated[StrictInt, Field(ge=0, le=MAX_ID)] = 0
+    limit: Annotated[StrictInt, Field(ge=1, le=MAX_PAGE)] = MAX_PAGE
 
 
 class Unsubscribe(_Msg):
@@ -118,6 +128,7 @@ ClientMessage = Annotated[
     | Act
     | Hint
     | Subscribe
+    | StandingsPage
     | Unsubscribe
     | RecordRequest
     | Ping,
@@ -137,6 +148,7 @@ MESSAGE_TYPES = frozenset(
         Act,
         Hint,
         Subscribe,
+        StandingsPage,
         Unsubscribe,
         RecordRequest,
         Ping,
@@ -193,10 +205,27 @@ def state_message(snap: Snapshot, re: Any = None) -> dict[str, Any]:
     return out
 
 
-def standings_message(tournament_id: int, rows: list[Standing], final: bool) -> dict[str, Any]:
+def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
+    """A `standings` message (v1.1): the rows of a window or page, the number of entrants,
+    the standings' version, and the server's time the running clocks were read at."""
     return {
         "type": "standings",
         "tournament": tournament_id,
-        "final": final,
-        "rows": [r.as_dict() for r in rows],
+        "final": view.final,
+        "total": view.total,
+        "version": view.version,
+        "server_time": timing.iso_of_epoch_ms(view.now_ms),
+        "rows": [row_of(r) for r in view.rows],
+    }
+
+
+def row_of(r: Standing) -> dict[str, Any]:
+    return {
+        "rank": r.rank,
+        "player": r.player,
+        "status": r.status,
+        "progress": r.progress,
+        "resets": r.resets,
+        "time_ms": r.time_ms,
+        "score": r.score,
     }

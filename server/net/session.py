@@ -18,7 +18,7 @@ from server.domain import timing
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
 from server.net import protocol
-from server.net.fanout import Fanout
+from server.net.fanout import Fanout, Watch, seen_of
 from server.net.metrics import Metrics
 
 log = logging.getLogger("samedeal.session")
@@ -26,7 +26,11 @@ log = logging.getLogger("samedeal.session")
 RATE_PER_S = 100.0  # sustained messages per second per connection
 RATE_BURST = 200.0  # messages allowed at once
 ABUSE_STRIKES = 500  # rate-limited messages in a row before the connection is closed
-OPEN_TYPES = frozenset({"register", "auth", "ping"})
+# Public (PROTOCOL.md v1.1): watching needs no account; everything else does.
+OPEN_TYPES = frozenset(
+    {"register", "auth", "ping", "tournaments", "subscribe", "unsubscribe", "standings_page"}
+    | {"record"}  # after the close, records are public (the bundle is, over HTTP)
+)
 _NOT_JSON = object()
 ACT_NOT_ACKNOWLEDGED = (
     "internal error: the action was not acknowledged; send it again with the same seq "
@@ -185,9 +189,16 @@ class Session:
         return {"type": "hint", "action": action, "no_moves": no_moves}
 
     async def _on_subscribe(self, m: protocol.Subscribe) -> dict[str, Any]:
-        rows, final = await self.competition.standings.table(m.tournament)
-        self.fanout.subscribe(m.tournament, self.conn)
-        return protocol.standings_message(m.tournament, rows, final)
+        """The window now, then pushes when it changes (rows around the player's own
+        entry when an authenticated subscriber has one)."""
+        me = None if self.player is None else self.player.name
+        view = await self.competition.standings.window(m.tournament, m.top, m.around, me)
+        self.fanout.subscribe(m.tournament, self.conn, Watch(m.top, m.around, me, seen_of(view)))
+        return protocol.standings_message(m.tournament, view)
+
+    async def _on_standings_page(self, m: protocol.StandingsPage) -> dict[str, Any]:
+        view = await self.competition.standings.page(m.tournament, m.offset, m.limit)
+        return protocol.standings_message(m.tournament, view)
 
     async def _on_unsubscribe(self, m: protocol.Unsubscribe) -> dict[str, Any]:
         self.competition.catalogue.get(m.tournament)

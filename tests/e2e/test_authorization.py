@@ -50,6 +50,6 @@ async def test_tokens_are_stored_hashed_and_a_hash_is_no_token(sqlite_url) -> No
         async with srv.client() as thief:
             await thief.err("unauthorized", type="auth", token=stored)
             await thief.err("unauthorized", type="auth", token=token[:-1])
-            await thief.err("unauthorized", type="tournaments")
+            await thief.err("unauthorized", type="join", tournament=1)
             authed = await thief.ok(type="auth", token=token)
             assert authed["player"]["name"] == "carol"

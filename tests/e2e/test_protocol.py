@@ -77,17 +77,46 @@ async def test_bad_requests_change_nothing_and_keep_the_connection(srv) -> None:
     assert srv.app.competition.catalogue.known() == []
 
 
-async def test_unauthorized_until_auth(srv) -> None:
+async def test_playing_and_operating_need_auth(srv) -> None:
     async with srv.client() as c:
         for msg in (
-            {"type": "tournaments"},
             {"type": "join", "tournament": 1},
+            {"type": "state", "tournament": 1},
             {"type": "act", "tournament": 1, "seq": 1, "action": {"kind": "resign"}},
-            {"type": "subscribe", "tournament": 1},
+            {"type": "hint", "tournament": 1},
+            create_msg(),
             {"type": "close_tournament", "tournament": 1},
-            {"type": "record", "tournament": 1, "player": "x"},
         ):
             await c.err("unauthorized", **msg)
+
+
+async def test_watching_is_public_and_shows_nothing_hidden(srv) -> None:
+    tid = await new_tournament(srv)
+    player, st = await joined(srv, "seen", tid)
+    await player.ok(
+        type="act", tournament=tid, seq=1, action={"kind": "move", **st["view"]["legal"][0]}
+    )
+    async with srv.client() as anon:
+        items = (await anon.ok(type="tournaments"))["items"]
+        assert [t["id"] for t in items] == [tid] and "seed" not in items[0]
+        window = await anon.ok(type="subscribe", tournament=tid)
+        assert window["total"] == 1 and [r["player"] for r in window["rows"]] == ["seen"]
+        assert set(window["rows"][0]) == {
+            "rank",
+            "player",
+            "status",
+            "progress",
+            "resets",
+            "time_ms",
+            "score",
+        }
+        page = await anon.ok(type="standings_page", tournament=tid, offset=0, limit=5)
+        assert page["rows"] == window["rows"] and page["version"] == window["version"]
+        await anon.err("not_revealed", type="record", tournament=tid, player="seen")
+        await anon.err("unauthorized", type="act", tournament=tid, seq=2, action={"kind": "resign"})
+        await anon.ok(type="unsubscribe", tournament=tid)
+        await anon.ok(type="ping")
+    await player.close()
 
 
 async def test_forbidden_for_non_admins(srv) -> None:

@@ -1,5 +1,6 @@
-"""Standings pushes: coalesced per tournament, each a real frame on every subscriber that
-keeps up, the close pushed with its seed and log root."""
+"""Standings pushes: coalesced per tournament, a frame only to subscribers whose window
+changed, congested clients skipped and caught up, the close pushed to all with the seed
+and the log root. Subscribers are connections with the transport's broadcast interface."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ from typing import Any
 
 import orjson
 
-from server.domain.ranking import Standing
-from server.net.fanout import Fanout
+from server.competition.leaderboard import EntryRow, Leaderboard
+from server.competition.standings import View
+from server.net.fanout import Fanout, Watch
 
-ROW = Standing(1, "alice", "playing", 3, 0, 1200, 3)
+HOUR = 3_600_000
 
 
 class Recording:
-    """A connection with the transport's broadcast interface, keeping what it is sent."""
+    """A connection with the transport's interface, keeping what it is sent."""
 
     def __init__(self, congested: bool = False) -> None:
         self.congested = congested
@@ -25,26 +27,46 @@ class Recording:
         self.frames.append(orjson.loads(data))
 
 
-class SlowStandings:
-    """Standings whose query waits until released."""
+class BoardStandings:
+    """Windows read from a real Leaderboard; a query can be held until released."""
 
     def __init__(self) -> None:
+        self.board = Leaderboard(now=1000)
         self.release = asyncio.Event()
+        self.release.set()
         self.queries = 0
+        self.final = False
 
-    async def table(self, tournament_id: int) -> tuple[list[Standing], bool]:
+    def finish(self, player: str, progress: int, time_ms: int) -> None:
+        self.board.upsert(EntryRow(player, "lost", progress, 0, progress, time_ms, 0, HOUR))
+
+    async def windows(
+        self, tournament_id: int, wanted: list[tuple[int, int, str | None]]
+    ) -> dict[tuple[int, int, str | None], View]:
         self.queries += 1
         await self.release.wait()
-        return [ROW], False
+        b = self.board
+        return {key: View(b.window(*key), b.total, b.version, self.final, b.now) for key in wanted}
+
+
+def names(frame: dict[str, Any]) -> list[str]:
+    return [r["player"] for r in frame["rows"]]
+
+
+def subscribe(fanout: Fanout, conn: Recording, top: int, around: int, me: str | None) -> None:
+    fanout.subscribe(1, conn, Watch(top, around, me))  # type: ignore[arg-type]
 
 
 async def test_a_change_during_a_push_schedules_exactly_one_more() -> None:
-    standings = SlowStandings()
+    standings = BoardStandings()
+    standings.release.clear()
     fanout = Fanout(standings, min_interval=0.2)  # type: ignore[arg-type]
     conn = Recording()
-    fanout.subscribe(1, conn)  # type: ignore[arg-type]
+    subscribe(fanout, conn, 10, 5, None)
+    standings.finish("ann", 5, 100)
     fanout.standings_changed(1)
     await asyncio.sleep(0.01)  # the first push is now waiting on its query
+    standings.finish("bob", 9, 100)
     fanout.standings_changed(1)  # a change while it runs: the next window's push
     second = fanout._pending[1]
     standings.release.set()
@@ -53,49 +75,80 @@ async def test_a_change_during_a_push_schedules_exactly_one_more() -> None:
     assert fanout._pending.get(1) is second
     await asyncio.sleep(0.3)
     assert standings.queries == 2
-    assert [f["type"] for f in conn.frames] == ["standings", "standings"]
-    assert conn.frames[0]["rows"] == [ROW.as_dict()] and conn.frames[0]["tournament"] == 1
+    # both pushes read the board after bob's change: the second window equals the first,
+    # so it is not sent again
+    assert [names(f) for f in conn.frames] == [["bob", "ann"]]
+    assert conn.frames[-1]["total"] == 2 and conn.frames[-1]["version"] == standings.board.version
 
 
-async def test_a_push_reaches_every_subscriber_keeping_up_and_skips_a_congested_one() -> None:
-    standings = SlowStandings()
-    standings.release.set()
+async def test_a_frame_goes_only_to_windows_that_changed() -> None:
+    standings = BoardStandings()
+    for i in range(30):
+        standings.finish(f"p{i:02d}", 40 - i, 1000)
     fanout = Fanout(standings, min_interval=0.0)  # type: ignore[arg-type]
-    fast, slow, other = Recording(), Recording(congested=True), Recording()
-    fanout.subscribe(1, fast)  # type: ignore[arg-type]
-    fanout.subscribe(1, slow)  # type: ignore[arg-type]
-    fanout.subscribe(2, other)  # type: ignore[arg-type]
+    top, bottom = Recording(), Recording()
+    subscribe(fanout, top, 3, 0, None)
+    subscribe(fanout, bottom, 3, 2, "p29")
     fanout.standings_changed(1)
-    await asyncio.sleep(0.05)
-    assert len(fast.frames) == 1 and slow.frames == [] and other.frames == []
+    await asyncio.sleep(0.02)
+    assert names(top.frames[-1]) == ["p00", "p01", "p02"]
+    assert names(bottom.frames[-1]) == ["p00", "p01", "p02", "p27", "p28", "p29"]
+    standings.finish("p28", 10, 900)  # moves near the bottom only: the top is the same
+    fanout.standings_changed(1)
+    await asyncio.sleep(0.02)
+    assert len(top.frames) == 1 and len(bottom.frames) == 2
+    assert names(bottom.frames[-1])[3:] == ["p26", "p27", "p29", "p28"]
+    assert bottom.frames[1]["version"] > bottom.frames[0]["version"]
 
 
-async def test_the_close_pushes_final_standings_then_the_seed_and_log_root() -> None:
-    standings = SlowStandings()
-    standings.release.set()
+async def test_a_congested_client_is_skipped_then_caught_up_with_the_latest() -> None:
+    standings = BoardStandings()
+    fanout = Fanout(standings, min_interval=0.0)  # type: ignore[arg-type]
+    slow, other = Recording(congested=True), Recording()
+    subscribe(fanout, slow, 10, 5, None)
+    subscribe(fanout, other, 10, 5, None)
+    standings.finish("ann", 5, 100)
+    fanout.standings_changed(1)
+    await asyncio.sleep(0.02)
+    standings.finish("bob", 6, 100)
+    fanout.standings_changed(1)
+    await asyncio.sleep(0.02)
+    assert slow.frames == [] and len(other.frames) == 2
+    slow.congested = False
+    standings.finish("cat", 7, 100)
+    fanout.standings_changed(1)
+    await asyncio.sleep(0.02)
+    assert len(slow.frames) == 1 and names(slow.frames[0]) == ["cat", "bob", "ann"]
+
+
+async def test_the_close_pushes_the_final_window_then_the_seed_and_log_root_to_all() -> None:
+    standings = BoardStandings()
+    standings.finish("ann", 5, 100)
     fanout = Fanout(standings)  # type: ignore[arg-type]
     conn = Recording()
-    fanout.subscribe(7, conn)  # type: ignore[arg-type]
-    fanout.tournament_closed(7, "ab" * 32, "cd" * 32)
+    subscribe(fanout, conn, 10, 5, None)
+    standings.final = True
+    fanout.tournament_closed(1, "ab" * 32, "cd" * 32)
     await asyncio.sleep(0.05)
     assert [f["type"] for f in conn.frames] == ["standings", "closed"]
+    assert conn.frames[0]["final"] is True
     assert conn.frames[1] == {
         "type": "closed",
-        "tournament": 7,
+        "tournament": 1,
         "seed": "ab" * 32,
         "log_root": "cd" * 32,
     }
 
 
 async def test_unsubscribed_and_dropped_connections_get_nothing() -> None:
-    standings = SlowStandings()
-    standings.release.set()
+    standings = BoardStandings()
     fanout = Fanout(standings, min_interval=0.0)  # type: ignore[arg-type]
     left, dropped = Recording(), Recording()
-    fanout.subscribe(1, left)  # type: ignore[arg-type]
-    fanout.subscribe(1, dropped)  # type: ignore[arg-type]
+    subscribe(fanout, left, 10, 5, None)
+    subscribe(fanout, dropped, 10, 5, None)
     fanout.unsubscribe(1, left)  # type: ignore[arg-type]
     fanout.drop(dropped)  # type: ignore[arg-type]
+    standings.finish("ann", 5, 100)
     fanout.standings_changed(1)
     await asyncio.sleep(0.05)
     assert left.frames == [] and dropped.frames == []
