@@ -1,20 +1,35 @@
 """`samedeal verify FILE [--receipt SEQ:HASH [--player NAME]]`: thin wrapper over
-server.audit.verify and server.audit.receipts (offline)."""
+server.audit.verify and server.audit.receipts (offline).
+
+Files come from strangers: whatever the file holds, the verdict is one of the exit
+statuses below with one line saying why, never a traceback (docs/RECORDS.md)."""
 
 from __future__ import annotations
 
 import argparse
-import json
+import io
+import os
 import re
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from server.audit.receipts import check_receipt, record_of_player
 from server.audit.records import BUNDLE_FORMAT
-from server.audit.verify import Unreadable, verify_document
+from server.audit.verify import (
+    LIMITS,
+    Limits,
+    Unreadable,
+    one_line,
+    parse_json,
+    show,
+    verify_document,
+)
 
-EXIT_OK, EXIT_MISMATCH, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK = 0  # every check holds
+EXIT_MISMATCH = 1  # a difference (or the receipt's log is not there unchanged)
+EXIT_UNREADABLE = 2  # cannot tell: no such file, not a record or bundle, past the limits
+EXIT_INTERNAL = 3  # the verifier itself failed: a bug, said in one line
+EXIT_INTERRUPTED = 130  # Ctrl-C
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
@@ -44,57 +59,105 @@ def run(
     out: TextIO | None = None,
     receipt: tuple[int, str] | None = None,
     player: str | None = None,
+    limits: Limits = LIMITS,
 ) -> int:
     """Verify the record or bundle in `path` (and a receipt against it); print what was
-    checked; return the exit code."""
+    checked; return the exit status. Nothing escapes: an unexpected exception is a bug
+    in the verifier, printed as one line with EXIT_INTERNAL."""
     out = out or sys.stdout
+    if isinstance(out, io.TextIOWrapper):
+        out.reconfigure(errors="backslashreplace")  # a name the terminal cannot show
+    lines: list[str] = []
+    try:
+        status = _verdict(path, lines, receipt, player, limits)
+    except KeyboardInterrupt:
+        lines.append("interrupted")
+        status = EXIT_INTERRUPTED
+    except Exception as exc:  # a bug, not a verdict on the file: say so in one line
+        lines.append(
+            f"error: the verifier failed ({type(exc).__name__}: {one_line(str(exc), 200)}); "
+            "this is a bug in samedeal verify, not a verdict on the file"
+        )
+        status = EXIT_INTERNAL
+    try:
+        for line in lines:
+            print(one_line(line, 1000), file=out)
+        out.flush()
+    except BrokenPipeError:  # `samedeal verify FILE | head`: the status still stands
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return status
+
+
+def read_file(path: str, limits: Limits = LIMITS) -> bytes:
+    """The file's bytes, at most limits.max_bytes + 1 of them (parse_json refuses more);
+    OSError when it cannot be opened or read (missing, a directory, no permission)."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > limits.max_bytes:
+            raise Unreadable(f"too large: {size:,} bytes, the limit is {limits.max_bytes:,}")
+        return f.read(limits.max_bytes + 1)
+
+
+def _verdict(
+    path: str,
+    lines: list[str],
+    receipt: tuple[int, str] | None,
+    player: str | None,
+    limits: Limits,
+) -> int:
     if player is not None and receipt is None:
-        print("usage: --player goes with --receipt", file=out)
+        lines.append("usage: --player goes with --receipt")
         return EXIT_UNREADABLE
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_json(read_file(path, limits), limits)  # no name keeps the bytes alive
         is_bundle = isinstance(data, dict) and data.get("format") == BUNDLE_FORMAT
         if receipt is not None and is_bundle and player is None:
-            print("usage: a receipt on a bundle needs --player NAME", file=out)
+            lines.append("usage: a receipt on a bundle needs --player NAME")
             return EXIT_UNREADABLE
-        report = verify_document(data)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, Unreadable) as exc:
-        print(f"unreadable: {path}: {exc}", file=out)
+        report = verify_document(data, limits)
+    except OSError as exc:
+        lines.append(f"cannot open: {path}: {exc.strerror or exc}")
         return EXIT_UNREADABLE
-    for line in report.checked:
-        print(f"ok   {line}", file=out)
-    for line in report.notes:
-        print(f"note {line}", file=out)
+    except Unreadable as exc:
+        lines.append(f"unreadable: {path}: {exc}")
+        return EXIT_UNREADABLE
+    lines.extend(f"ok   {line}" for line in report.checked)
+    lines.extend(f"note {line}" for line in report.notes)
     ok = report.ok
     if report.error is not None:
-        print(f"FAIL {report.error}", file=out)
+        lines.append(f"FAIL {report.error}")
     if receipt is not None:
-        ok = _receipt_line(data, is_bundle, receipt, player, out) and ok
+        ok = _receipt_line(data, is_bundle, receipt, player, lines) and ok
     if not ok:
         return EXIT_MISMATCH
-    print(f"verified: {path}", file=out)
+    lines.append(f"verified: {path}")
     return EXIT_OK
 
 
 def _receipt_line(
-    data: dict[str, Any], is_bundle: bool, receipt: tuple[int, str], player: str | None, out: TextIO
+    data: dict[str, Any],
+    is_bundle: bool,
+    receipt: tuple[int, str],
+    player: str | None,
+    lines: list[str],
 ) -> bool:
-    """Print one line: is the acknowledged log in the file, unchanged?"""
+    """One line: is the acknowledged log in the file, unchanged?"""
     seq, digest = receipt
     record: Any = data
     if is_bundle:
         assert player is not None
         record = record_of_player(data, player)
     owner = record["player"]["name"] if record is not None else player
-    what = f"receipt: the log {owner!r} acknowledged at seq {seq}"
+    what = f"receipt: the log {show(owner)} acknowledged at seq {seq}"
     if record is None:
-        why: str | None = f"the bundle has no record of {player!r}"
+        why: str | None = f"the bundle has no record of {show(player)}"
     elif player is not None and str(owner).casefold() != player.casefold():
-        why = f"the record is {owner!r}'s, not {player!r}'s"
+        why = f"the record is {show(owner)}'s, not {show(player)}'s"
     else:
         why = check_receipt(record, seq, digest)
     if why is None:
-        print(f"ok   {what} is in the {'bundle' if is_bundle else 'record'}, unchanged", file=out)
+        lines.append(f"ok   {what} is in the {'bundle' if is_bundle else 'record'}, unchanged")
         return True
-    print(f"FAIL {what} is not there unchanged: {why}", file=out)
+    lines.append(f"FAIL {what} is not there unchanged: {why}")
     return False

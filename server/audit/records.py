@@ -21,7 +21,10 @@ BUNDLE_FORMAT = "samedeal-bundle/1"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    """Strict: every field has its JSON type exactly (no "7" or 7.0 or true for 7), so a
+    file means one thing to every reader; what does not fit is unreadable."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 class RecordTournament(_Model):
@@ -45,9 +48,7 @@ class RecordPlayer(_Model):
 
 
 class RecordAction(_Model):
-    """Strict: seq and at_ms are JSON integers, as the log chain hashes them."""
-
-    model_config = ConfigDict(extra="ignore", strict=True)
+    """seq and at_ms are JSON integers, as the log chain hashes them."""
 
     seq: int
     at_ms: int

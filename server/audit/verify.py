@@ -9,10 +9,22 @@ standings follow from the results. It stops at the first difference and names it
 A record or bundle written before receipts (no `log_hash` / `log_root`) verifies
 with a note that it carries none. A document that is not a record or bundle at all
 (wrong shapes, unreadable times, absurd sizes) raises Unreadable.
+
+Files come from strangers: `parse_json` turns bytes into the document within `Limits`
+(size, nesting, number length, containers, duplicate keys, UTF-8), and `verify_document`
+bounds records per bundle and actions per record, and checks a bundle's records one at
+a time (all their shapes first, then the replays), so memory holds one record's models.
+Every message quotes what the file says through `show`: short, one line.
 """
 
 from __future__ import annotations
 
+import codecs
+import gc
+import json
+import math
+import re
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +36,7 @@ from server.audit.records import BUNDLE_FORMAT, RECORD_FORMAT, Bundle, Record, R
 from server.domain import timing
 from server.domain.ranking import Result, standings
 from server.games import RULES, GameRules
-from server.games.base import ActionError, GameState, Status, first_error
+from server.games.base import ActionError, GameState, Status
 
 
 class Mismatch(Exception):
@@ -33,6 +45,161 @@ class Mismatch(Exception):
 
 class Unreadable(Exception):
     """Not a record or bundle at all."""
+
+
+MiB = 2**20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the verifier reads at most (docs/RECORDS.md, "Bounds"): past any of these a
+    file is unreadable (absurd sizes, RECORD.md), in time and memory bounded by them.
+
+    At the defaults a real bundle of 64 MiB (about 700,000 actions) verifies in under a
+    minute and a peak of about 12 times its size; no file reaches past about 20 times."""
+
+    max_bytes: int = 64 * MiB  # the file
+    max_depth: int = 32  # arrays and objects inside each other (a bundle needs 6)
+    max_number_chars: int = 40  # one JSON number, sign and exponent included
+    max_containers: int = 4_000_000  # arrays and objects in the file (3 per Gaps move)
+    max_records: int = 100_000  # records in a bundle
+    max_actions: int = 1_000_000  # actions in a record, or steps in a stored solution
+
+
+LIMITS = Limits()
+
+_show = reprlib.Repr()
+_show.maxstring = 80
+_show.maxother = 80
+_show.maxlong = 44
+_show.maxlevel = 3
+_show.maxdict = _show.maxlist = _show.maxtuple = 4
+
+
+def show(value: Any) -> str:
+    """`value` as it may appear in a message: a repr cut short, depth and length bounded,
+    so a hostile file cannot make a message long, deep or more than one line."""
+    return _show.repr(value)
+
+
+class _Refused(Exception):
+    """Raised from the JSON parser's hooks: the text is JSON, but not one we read."""
+
+
+_BOM = codecs.BOM_UTF8
+_BLANK = re.compile(rb"[ \t\r\n]*")
+_PAIR = re.compile(rb"\[\]|\{\}")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def parse_json(raw: bytes, limits: Limits = LIMITS) -> Any:
+    """The JSON document in `raw`, or Unreadable saying in one line why the verifier does
+    not read it: over `limits`, empty, not UTF-8 (one leading byte order mark is
+    skipped), not JSON, NaN or Infinity, a number past max_number_chars or a double's
+    range, or an object with a key twice (its meaning would depend on the reader)."""
+    if len(raw) > limits.max_bytes:
+        raise Unreadable(f"too large: {len(raw):,} bytes, the limit is {limits.max_bytes:,}")
+    if raw.startswith(_BOM):
+        raw = raw[len(_BOM) :]
+    if _BLANK.fullmatch(raw):
+        raise Unreadable("the file is empty (no JSON in it)")
+    _check_structure(raw, limits)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Unreadable(
+            f"not UTF-8 text: byte {exc.start:,} is {show(raw[exc.start : exc.start + 1])}"
+        ) from None
+    del raw  # the caller may hand over its only reference: the text is all that is needed
+    decoder = json.JSONDecoder(
+        object_pairs_hook=_object,
+        parse_int=lambda s: int(_number(s, limits)),
+        parse_float=lambda s: _float(_number(s, limits)),
+        parse_constant=_constant,
+    )
+    collecting = gc.isenabled()
+    gc.disable()  # a parse only adds objects: collecting meanwhile finds nothing to free
+    try:
+        return decoder.decode(text)
+    except _Refused as exc:
+        raise Unreadable(str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise Unreadable(
+            f"not JSON: {exc.msg} at line {exc.lineno:,} column {exc.colno:,}"
+        ) from None
+    except RecursionError:  # _check_structure bounds nesting well below this
+        raise Unreadable(f"nested deeper than {limits.max_depth} levels") from None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_structure(raw: bytes, limits: Limits) -> None:
+    """Nesting depth and the number of arrays and objects, from the brackets outside
+    strings, before anything is built. On text that is not JSON the counts may be off;
+    the parser then says what is wrong."""
+    brackets = _brackets(raw)
+    containers = brackets.count(b"[") + brackets.count(b"{")
+    if containers > limits.max_containers:
+        raise Unreadable(
+            f"too many arrays and objects: {containers:,}, the limit is {limits.max_containers:,}"
+        )
+    for _ in range(limits.max_depth):  # each round removes the innermost pairs
+        if not brackets:
+            return
+        brackets = _PAIR.sub(b"", brackets)
+    if _PAIR.search(brackets):
+        raise Unreadable(f"nested deeper than {limits.max_depth} levels")
+
+
+_CHUNK = 1 << 20
+
+
+def _brackets(raw: bytes) -> bytes:
+    """The brackets of `raw` outside its strings, in order: escapes dropped (an escaped
+    backslash first, then an escaped quote), then the text between quotes taken a chunk
+    at a time, so that no pass holds more than a chunk's pieces (a regex substitution
+    over the whole file holds every piece at once: 20 times the file)."""
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    out: list[bytes] = []
+    inside = False
+    for start in range(0, len(raw), _CHUNK):
+        parts = raw[start : start + _CHUNK].split(b'"')
+        out.append(b"".join(parts[1 if inside else 0 :: 2]).translate(None, _NOT_BRACKETS))
+        inside ^= len(parts) % 2 == 0  # an odd number of quotes in the chunk
+    return b"".join(out)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"an object has the key {show(key)} twice")
+            seen.add(key)
+    return obj
+
+
+def _number(text: str, limits: Limits) -> str:
+    if len(text) > limits.max_number_chars:
+        raise _Refused(
+            f"a number of {len(text):,} characters (at most {limits.max_number_chars}): "
+            f"{show(text)}"
+        )
+    return text
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"a number beyond a double's range: {show(text)}")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise _Refused(f"{text} is not a JSON number")
 
 
 @dataclass
@@ -49,37 +216,103 @@ class Report:
         return self.error is None
 
 
-def verify_document(data: Any) -> Report:
-    """Verify a parsed record or bundle; raises Unreadable if it is neither."""
+def verify_document(data: Any, limits: Limits = LIMITS) -> Report:
+    """Verify a parsed record or bundle; raises Unreadable if it is neither, or if it is
+    past `limits` (records in a bundle, actions in a record or solution). Every shape is
+    checked before anything is compared: a malformed record anywhere in a bundle makes
+    it unreadable, not a difference."""
     fmt = data.get("format") if isinstance(data, dict) else None
     report = Report()
     try:
         if fmt == RECORD_FORMAT:
-            record = _parse(Record, data, "record")
+            record = _record(data, limits, "record")
             verify_record(record, report)
             if record.log_hash is None:
                 report.notes.append(f"{_who(record)} carries no receipts: {_NO_LOG_HASH}")
         elif fmt == BUNDLE_FORMAT:
-            verify_bundle(_parse(Bundle, data, "bundle"), report)
+            verify_bundle(_bundle(data, limits), report, limits)
         else:
-            raise Unreadable(f"not a samedeal record or bundle (format {fmt!r})")
+            raise Unreadable(f"not a samedeal record or bundle (format {show(fmt)})")
     except Mismatch as exc:
-        report.error = str(exc)
+        report.error = one_line(str(exc))
+    except Unreadable as exc:
+        raise Unreadable(one_line(str(exc))) from None
     return report
 
 
 _NO_LOG_HASH = "no log_hash (written before samedeal-log/1)"
 
 
-def _parse(model: type[Record] | type[Bundle], data: dict[str, Any], what: str) -> Any:
+class _BundleHead(Bundle):
+    """A bundle whose records are still raw: they are read one at a time."""
+
+    records: list[Any]
+
+
+def _bundle(data: dict[str, Any], limits: Limits) -> _BundleHead:
+    """The bundle's own fields, then every record's shape (each dropped once checked)."""
+    records = data.get("records")
+    if isinstance(records, list) and len(records) > limits.max_records:
+        raise Unreadable(
+            f"bundle has {len(records):,} records, the limit is {limits.max_records:,}"
+        )
+    head: _BundleHead = _parse(_BundleHead, data, "bundle")
+    _solution_within(head.tournament, limits, "bundle")
+    for i, raw in enumerate(head.records):
+        _record(raw, limits, "bundle", f"records.{i}")
+    return head
+
+
+def _record(data: Any, limits: Limits, what: str, where: str = "") -> Record:
+    actions = data.get("actions") if isinstance(data, dict) else None
+    if isinstance(actions, list) and len(actions) > limits.max_actions:
+        raise Unreadable(
+            f"{what} is malformed: {where + ': ' if where else ''}{len(actions):,} actions, "
+            f"the limit is {limits.max_actions:,}"
+        )
+    record: Record = _parse(Record, data, what, where)
+    _solution_within(record.tournament, limits, what)
+    return record
+
+
+def _solution_within(t: RecordTournament, limits: Limits, what: str) -> None:
+    if t.solution is not None and len(t.solution) > limits.max_actions:
+        raise Unreadable(
+            f"{what} is malformed: a solution of {len(t.solution):,} steps, "
+            f"the limit is {limits.max_actions:,}"
+        )
+
+
+def _parse(model: type[Any], data: Any, what: str, where: str = "") -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise Unreadable(f"{what} is malformed: {first_error(exc)}") from None
+        err = exc.errors()[0]
+        loc = ".".join([where, *(str(p) for p in err["loc"])] if where else map(str, err["loc"]))
+        raise Unreadable(f"{what} is malformed: {loc + ': ' if loc else ''}{err['msg']}") from None
+
+
+def _bare(text: str) -> str:
+    """A claimed hash or commitment as it stands, cut short (no quotes: they are hex)."""
+    return text if len(text) <= 80 else text[:80] + "…"
+
+
+def _row(row: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{k!r}: {show(v)}" for k, v in row.items()) + "}"
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """`text` as one printable line of at most about `limit` characters: control and
+    other unprintable characters escaped, the rest cut off with an ellipsis."""
+    cut = text[: limit + 1]
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    if len(line) > limit or len(text) > len(cut):
+        line = line[:limit] + "…"
+    return line
 
 
 def _who(record: Record) -> str:
-    return f"record of {record.player.name!r} (player {record.player.id})"
+    return f"record of {show(record.player.name)} (player {record.player.id})"
 
 
 def verify_tournament(t: RecordTournament, report: Report) -> tuple[GameRules[Any, Any], Any]:
@@ -93,12 +326,12 @@ def verify_tournament(t: RecordTournament, report: Report) -> tuple[GameRules[An
     if rng.commitment(seed) != t.commitment:
         raise Mismatch(
             f"tournament {t.id}: sha256(seed) is {rng.commitment(seed)}, "
-            f"not the commitment {t.commitment}"
+            f"not the commitment {_bare(t.commitment)}"
         )
     report.checked.append(f"tournament {t.id}: sha256(seed) equals the commitment")
     rules = RULES.get(t.game)
     if rules is None:
-        raise Mismatch(f"tournament {t.id}: unknown game {t.game!r}")
+        raise Mismatch(f"tournament {t.id}: unknown game {show(t.game)}")
     try:
         options = rules.parse_options(t.options)
     except ValueError as exc:
@@ -156,7 +389,7 @@ def _verify_record(
     if record.log_hash is not None and record.log_hash.lower() != log_hash:
         raise Mismatch(
             f"{who}: the log hash differs: its actions give {log_hash}, "
-            f"the record claims {record.log_hash}"
+            f"the record claims {_bare(record.log_hash)}"
         )
     report.checked.append(
         f"{who}: {len(record.actions)} actions replay legally; result {result.status}, "
@@ -189,7 +422,7 @@ def _replay(rules: GameRules[Any, Any], options: Any, record: Record, who: str) 
         try:
             state, _ = state.apply(rules.parse_action(entry.action))
         except ActionError as exc:
-            raise Mismatch(f"{where}: illegal action {entry.action}: {exc.message}") from None
+            raise Mismatch(f"{where}: illegal action {show(entry.action)}: {exc.message}") from None
     return state
 
 
@@ -210,25 +443,31 @@ def _expected_time_ms(record: Record, status: Status, who: str) -> int:
 
 def _same(who: str, what: str, expected: object, claimed: object) -> None:
     if expected != claimed:
-        raise Mismatch(f"{who}: result {what} is {claimed!r}, the replay gives {expected!r}")
+        raise Mismatch(
+            f"{who}: result {what} is {show(claimed)}, the replay gives {show(expected)}"
+        )
 
 
-def verify_bundle(bundle: Bundle, report: Report) -> None:
+def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> None:
     """Every record, the log root over their chains, then the standings recomputed
-    from their results."""
+    from their results. Records may still be raw (as `verify_document` passes them):
+    each is read when its turn comes and dropped after, so memory holds one."""
     t = bundle.tournament
     verify_tournament(t, report)
+    bundle_tournament = t.model_dump()
     results: list[Result] = []
     chains: list[tuple[int, str]] = []
     seen: set[str] = set()
     seen_ids: set[int] = set()
-    for record in bundle.records:
-        if record.tournament.model_dump() != t.model_dump():
+    old = 0
+    for i, raw in enumerate(bundle.records):
+        record = raw if isinstance(raw, Record) else _record(raw, limits, "bundle", f"records.{i}")
+        if record.tournament.model_dump() != bundle_tournament:
             raise Mismatch(
-                f"record of {record.player.name!r}: its tournament differs from the bundle's"
+                f"record of {show(record.player.name)}: its tournament differs from the bundle's"
             )
         if record.player.name.casefold() in seen:
-            raise Mismatch(f"record of {record.player.name!r}: the player appears twice")
+            raise Mismatch(f"record of {show(record.player.name)}: the player appears twice")
         if record.player.id in seen_ids:
             raise Mismatch(f"{_who(record)}: the player id appears twice")
         seen.add(record.player.name.casefold())
@@ -236,7 +475,7 @@ def verify_bundle(bundle: Bundle, report: Report) -> None:
         result, log_hash = _verify_record(record, report, checked_tournament=True)
         results.append(result)
         chains.append((record.player.id, log_hash))
-    old = sum(1 for record in bundle.records if record.log_hash is None)
+        old += record.log_hash is None
     if old:
         report.notes.append(
             f"{old} of {len(bundle.records)} records carry no receipts: {_NO_LOG_HASH}"
@@ -249,7 +488,7 @@ def verify_bundle(bundle: Bundle, report: Report) -> None:
     elif bundle.log_root.lower() != root:
         raise Mismatch(
             f"bundle: the log root differs: its records give {root}, "
-            f"the bundle claims {bundle.log_root}"
+            f"the bundle claims {_bare(bundle.log_root)}"
         )
     else:
         report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
@@ -259,5 +498,5 @@ def verify_bundle(bundle: Bundle, report: Report) -> None:
         raise Mismatch(f"standings have {len(claimed)} rows, the records give {len(expected)}")
     for i, (want, got) in enumerate(zip(expected, claimed, strict=True), start=1):
         if want != got:
-            raise Mismatch(f"standings row {i} is {got}, the records give {want}")
+            raise Mismatch(f"standings row {i} is {_row(got)}, the records give {_row(want)}")
     report.checked.append(f"standings: {len(claimed)} rows follow from the results")
