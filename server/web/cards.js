@@ -66,6 +66,10 @@ export function pyRepr(value) {
   return String(value);
 }
 
+// What Python's str.isprintable() refuses (control, format, private, unassigned,
+// separators but the space): repr() escapes these.
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
 function reprString(s) {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
@@ -76,8 +80,10 @@ function reprString(s) {
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (ch === "\t") out += "\\t";
-    else if (cp < 0x20 || cp === 0x7f) out += "\\x" + cp.toString(16).padStart(2, "0");
-    else out += ch;
+    else if (ch !== " " && UNPRINTABLE.test(ch)) {
+      out += cp < 0x100 ? "\\x" + cp.toString(16).padStart(2, "0")
+        : cp < 0x10000 ? "\\u" + cp.toString(16).padStart(4, "0") : "\\U" + cp.toString(16).padStart(8, "0");
+    } else out += ch;
   }
   return out + quote;
 }

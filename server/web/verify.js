@@ -5,13 +5,13 @@
 // record's log_hash (samedeal-log/1); a guaranteed Klondike solution; for a bundle its
 // log_root and the standings recomputed from the results.
 
-import { pyRepr } from "./cards.js";
+import { bare, oneLine, row as showRow, show, thousands } from "./pyfmt.js";
 import { commitment, hexToBytes } from "./drbg.js";
 import { GAPS, GapsState } from "./gaps.js";
 import { KLONDIKE } from "./klondike.js";
 import { standings } from "./ranking.js";
 import { logHash, logRoot } from "./receipts.js";
-import { ActionError, PLAYING, TIMED_OUT, WON, isObject, laxInt } from "./rules.js";
+import { ActionError, PLAYING, TIMED_OUT, WON, isObject } from "./rules.js";
 import { deadline, msBetween, parseIso } from "./timing.js";
 
 export const RECORD_FORMAT = "samedeal-record/1";
@@ -37,16 +37,16 @@ function need(obj, key, loc) {
   if (!(key in obj)) throw new ShapeError([...loc, key], "Field required");
   return obj[key];
 }
-function int(obj, key, loc, { optional = false, dflt = undefined, strict = false } = {}) {
+/** Strict, as the record models are: a JSON integer, never "7", 7.5 or true. */
+function int(obj, key, loc, { optional = false, dflt = undefined } = {}) {
   if (!(key in obj)) {
     if (optional) return dflt;
     throw new ShapeError([...loc, key], "Field required");
   }
   const v = obj[key];
   if (v === null && optional) return null;
-  const n = strict ? (typeof v === "number" && Number.isInteger(v) ? v : undefined) : laxInt(v);
-  if (n === undefined) throw new ShapeError([...loc, key], INT_MSG);
-  return n;
+  if (typeof v !== "number" || !Number.isInteger(v)) throw new ShapeError([...loc, key], INT_MSG);
+  return v;
 }
 function text(obj, key, loc, { optional = false } = {}) {
   if (!(key in obj)) {
@@ -69,25 +69,21 @@ function list(v, loc) {
 
 function tournamentShape(v, loc) {
   const t = dict(v, loc);
-  const options = "options" in t ? dict(t.options, [...loc, "options"]) : {};
-  let solution = null;
+  const out = { id: int(t, "id", loc), name: text(t, "name", loc), game: text(t, "game", loc) };
+  out.options = "options" in t ? dict(t.options, [...loc, "options"]) : {};
+  out.commitment = text(t, "commitment", loc);
+  need(t, "seed", loc);
+  out.seed = text(t, "seed", loc, { optional: true });
+  out.starts_at = text(t, "starts_at", loc);
+  out.ends_at = text(t, "ends_at", loc);
+  out.time_limit_s = int(t, "time_limit_s", loc, { optional: true, dflt: null });
+  out.deal_attempt = int(t, "deal_attempt", loc, { optional: true, dflt: 0 });
+  out.solution = null;
   if ("solution" in t && t.solution !== null) {
-    solution = list(t.solution, [...loc, "solution"]).map((a, i) => dict(a, [...loc, "solution", i]));
+    out.solution = list(t.solution, [...loc, "solution"]).map((a, i) => dict(a, [...loc, "solution", i]));
   }
-  return {
-    id: int(t, "id", loc),
-    name: text(t, "name", loc),
-    game: text(t, "game", loc),
-    options,
-    commitment: text(t, "commitment", loc),
-    seed: (need(t, "seed", loc), text(t, "seed", loc, { optional: true })),
-    starts_at: text(t, "starts_at", loc),
-    ends_at: text(t, "ends_at", loc),
-    time_limit_s: int(t, "time_limit_s", loc, { optional: true, dflt: null }),
-    deal_attempt: int(t, "deal_attempt", loc, { optional: true, dflt: 0 }),
-    solution,
-    closed_at: text(t, "closed_at", loc, { optional: true }),
-  };
+  out.closed_at = text(t, "closed_at", loc, { optional: true });
+  return out;
 }
 
 function recordShape(v, loc) {
@@ -100,7 +96,7 @@ function recordShape(v, loc) {
   const actions = list(need(r, "actions", loc), [...loc, "actions"]).map((a, i) => {
     const at = [...loc, "actions", i];
     dict(a, at);
-    return { seq: int(a, "seq", at, { strict: true }), at_ms: int(a, "at_ms", at, { strict: true }), action: dict(need(a, "action", at), [...at, "action"]) };
+    return { seq: int(a, "seq", at), at_ms: int(a, "at_ms", at), action: dict(need(a, "action", at), [...at, "action"]) };
   });
   const res = dict(need(r, "result", loc), [...loc, "result"]);
   const rl = [...loc, "result"];
@@ -115,19 +111,47 @@ function recordShape(v, loc) {
   return { tournament, player, started_at: startedAt, actions, result, log_hash: text(r, "log_hash", loc, { optional: true }) };
 }
 
-function bundleShape(b) {
-  const tournament = tournamentShape(need(b, "tournament", []), ["tournament"]);
-  const records = list(need(b, "records", []), ["records"]).map((r, i) => recordShape(r, ["records", i]));
-  const rows = list(need(b, "standings", []), ["standings"]).map((row, i) => {
-    const at = ["standings", i];
-    dict(row, at);
-    return {
-      rank: int(row, "rank", at), player: text(row, "player", at), status: text(row, "status", at),
-      progress: int(row, "progress", at), resets: int(row, "resets", at),
-      time_ms: int(row, "time_ms", at), score: int(row, "score", at),
-    };
-  });
-  return { tournament, records, standings: rows, log_root: text(b, "log_root", [], { optional: true }) };
+export const LIMITS = { maxRecords: 100000, maxActions: 1000000 };
+
+/** A record's shape (verify._record): its number of actions first, then its fields. */
+function recordWithin(data, what, where) {
+  const actions = isObject(data) ? data.actions : undefined;
+  if (Array.isArray(actions) && actions.length > LIMITS.maxActions) {
+    throw new Unreadable(`${what} is malformed: ${where ? where + ": " : ""}${thousands(actions.length)} actions, the limit is ${thousands(LIMITS.maxActions)}`);
+  }
+  const record = parse(() => recordShape(data, where ? where.split(".").map((p) => (/^\d+$/.test(p) ? +p : p)) : []), data, what);
+  solutionWithin(record.tournament, what);
+  return record;
+}
+
+function solutionWithin(t, what) {
+  if (t.solution !== null && t.solution.length > LIMITS.maxActions) {
+    throw new Unreadable(`${what} is malformed: a solution of ${thousands(t.solution.length)} steps, the limit is ${thousands(LIMITS.maxActions)}`);
+  }
+}
+
+/** The bundle's own fields, then every record's shape, before anything is compared. */
+function bundleWithin(b) {
+  if (Array.isArray(b.records) && b.records.length > LIMITS.maxRecords) {
+    throw new Unreadable(`bundle has ${thousands(b.records.length)} records, the limit is ${thousands(LIMITS.maxRecords)}`);
+  }
+  const head = parse(() => {
+    const tournament = tournamentShape(need(b, "tournament", []), ["tournament"]);
+    const records = list(need(b, "records", []), ["records"]);
+    const rows = list(need(b, "standings", []), ["standings"]).map((r, i) => {
+      const at = ["standings", i];
+      dict(r, at);
+      return {
+        rank: int(r, "rank", at), player: text(r, "player", at), status: text(r, "status", at),
+        progress: int(r, "progress", at), resets: int(r, "resets", at),
+        time_ms: int(r, "time_ms", at), score: int(r, "score", at),
+      };
+    });
+    return { tournament, records, standings: rows, log_root: text(b, "log_root", [], { optional: true }) };
+  }, b, "bundle");
+  solutionWithin(head.tournament, "bundle");
+  head.records = head.records.map((r, i) => recordWithin(r, "bundle", `records.${i}`));
+  return head;
 }
 
 function parse(shape, data, what) {
@@ -140,7 +164,7 @@ function parse(shape, data, what) {
 }
 
 // -- the checks -------------------------------------------------------------------------
-const who = (record) => `record of ${pyRepr(record.player.name)} (player ${record.player.id})`;
+const who = (record) => `record of ${show(record.player.name)} (player ${record.player.id})`;
 
 /** {checked, notes, error} for a parsed record or bundle; throws Unreadable if neither. */
 export async function verifyDocument(data) {
@@ -148,19 +172,20 @@ export async function verifyDocument(data) {
   const report = { checked: [], notes: [], error: null, ok: true };
   try {
     if (fmt === RECORD_FORMAT) {
-      const record = parse((d) => recordShape(d, []), data, "record");
+      const record = recordWithin(data, "record", "");
       const ctx = await verifyTournament(record.tournament, report);
       const outcome = await replayRecord(record, ctx);
       finishRecord(record, outcome, report);
       if (record.log_hash === null) report.notes.push(`${who(record)} carries no receipts: ${NO_LOG_HASH}`);
     } else if (fmt === BUNDLE_FORMAT) {
-      await verifyBundle(parse(bundleShape, data, "bundle"), report);
+      await verifyBundle(bundleWithin(data), report);
     } else {
-      throw new Unreadable(`not a samedeal record or bundle (format ${fmt === undefined ? "None" : pyRepr(fmt)})`);
+      throw new Unreadable(`not a samedeal record or bundle (format ${fmt === undefined ? "None" : show(fmt)})`);
     }
   } catch (exc) {
+    if (exc instanceof Unreadable) throw new Unreadable(oneLine(exc.message));
     if (!(exc instanceof Mismatch)) throw exc;
-    report.error = exc.message;
+    report.error = oneLine(exc.message);
     report.ok = false;
   }
   return report;
@@ -181,11 +206,11 @@ async function verifyTournament(t, report) {
   const seed = parseSeed(t);
   const made = await commitment(seed);
   if (made !== t.commitment) {
-    throw new Mismatch(`tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${t.commitment}`);
+    throw new Mismatch(`tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${bare(t.commitment)}`);
   }
   report.checked.push(`tournament ${t.id}: sha256(seed) equals the commitment`);
   const rules = Object.hasOwn(RULES, t.game) ? RULES[t.game] : null;
-  if (!rules) throw new Mismatch(`tournament ${t.id}: unknown game ${pyRepr(t.game)}`);
+  if (!rules) throw new Mismatch(`tournament ${t.id}: unknown game ${show(t.game)}`);
   let options;
   try {
     options = rules.parseOptions(t.options);
@@ -242,7 +267,7 @@ async function replayRecord(record, ctx) {
         state = next instanceof Promise ? await next : next;
       } catch (exc) {
         if (exc instanceof ActionError) {
-          throw new Mismatch(`${where}: illegal action ${pyRepr(entry.action)}: ${exc.message}`);
+          throw new Mismatch(`${where}: illegal action ${show(entry.action)}: ${exc.message}`);
         }
         throw exc;
       }
@@ -259,7 +284,7 @@ async function replayRecord(record, ctx) {
 
 function same(w, what, expected, claimed) {
   if (expected !== claimed) {
-    throw new Mismatch(`${w}: result ${what} is ${pyRepr(claimed)}, the replay gives ${pyRepr(expected)}`);
+    throw new Mismatch(`${w}: result ${what} is ${show(claimed)}, the replay gives ${show(expected)}`);
   }
 }
 
@@ -289,7 +314,7 @@ function finishRecord(record, outcome, report) {
   same(w, "score", state.score, r.score);
   same(w, "time_ms", expectedTimeMs(record, status, w), r.time_ms);
   if (record.log_hash !== null && record.log_hash.toLowerCase() !== hash) {
-    throw new Mismatch(`${w}: the log hash differs: its actions give ${hash}, the record claims ${record.log_hash}`);
+    throw new Mismatch(`${w}: the log hash differs: its actions give ${hash}, the record claims ${bare(record.log_hash)}`);
   }
   report.checked.push(
     `${w}: ${record.actions.length} actions replay legally; result ${r.status}, progress ${r.progress}, ` +
@@ -330,7 +355,7 @@ async function verifyBundle(bundle, report) {
   const seen = new Set();
   const seenIds = new Set();
   bundle.records.forEach((record, i) => {
-    const name = pyRepr(record.player.name);
+    const name = show(record.player.name);
     if (!sameTournament(record.tournament, bundle.tournament)) {
       throw new Mismatch(`record of ${name}: its tournament differs from the bundle's`);
     }
@@ -348,7 +373,7 @@ async function verifyBundle(bundle, report) {
   if (bundle.log_root === null) {
     report.notes.push("the bundle carries no receipts: no log_root (written before samedeal-log/1)");
   } else if (bundle.log_root.toLowerCase() !== root) {
-    throw new Mismatch(`bundle: the log root differs: its records give ${root}, the bundle claims ${bundle.log_root}`);
+    throw new Mismatch(`bundle: the log root differs: its records give ${root}, the bundle claims ${bare(bundle.log_root)}`);
   } else {
     report.checked.push(`bundle: log_root is over the ${chains.length} records' chains`);
   }
@@ -359,7 +384,7 @@ async function verifyBundle(bundle, report) {
   }
   for (let i = 0; i < expected.length; i++) {
     if (canonicalValue(expected[i]) !== canonicalValue(claimed[i])) {
-      throw new Mismatch(`standings row ${i + 1} is ${pyRepr(claimed[i])}, the records give ${pyRepr(expected[i])}`);
+      throw new Mismatch(`standings row ${i + 1} is ${showRow(claimed[i])}, the records give ${showRow(expected[i])}`);
     }
   }
   report.checked.push(`standings: ${claimed.length} rows follow from the results`);

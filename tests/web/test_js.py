@@ -122,6 +122,13 @@ def tampered(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     variant("seq as text")(lambda b: r(b)["actions"] and r(b)["actions"][0].update(seq="1"))
     variant("player id as text")(lambda b: r(b)["player"].update(id=str(r(b)["player"]["id"])))
     variant("times unreadable")(lambda b: [x.update(started_at="yesterday") for x in b["records"]])
+    variant("long odd name")(lambda b: r(b)["player"].update(name="x" * 90 + "\n\u00e9\u200b'\""))
+    variant("long claimed hash")(lambda b: r(b).update(log_hash="ab" * 60))
+    variant("rich action")(
+        lambda b: r(b)["actions"][0].update(
+            action={"kind": "move", "to": [0, 0], "a": 1, "b": [1, [2, [3, [4]]]], "c": "y" * 200}
+        )
+    )
     out[f"record {rec}"] = copy.deepcopy(doc["records"][longest])
     return out
 

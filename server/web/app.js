@@ -1,0 +1,67 @@
+// The browser client: routes by path (server/net/pages.py serves this page for /, /t/ID,
+// /t/ID/replay/NAME and /verify) over one same-origin WebSocket.
+
+import { $, fill, h } from "./dom.js";
+import { lobbyPage } from "./lobby.js";
+import { Link } from "./net.js";
+import { playPage } from "./play.js";
+import { replayPage } from "./replay.js";
+import { account } from "./store.js";
+import { verifyPage } from "./verifypage.js";
+
+const link = new Link();
+window.samedeal = { link }; // for the curious (and the tests): the connection, no secret
+let leave = null;
+
+function banner(l) {
+  const el = $("#banner");
+  if (l.online || l.attempt === 0) {
+    el.hidden = true;
+    return;
+  }
+  const secs = Math.max(0, Math.round((l.retryAt - Date.now()) / 1000));
+  fill(el, h("strong", "Offline"), ` — reconnecting${secs ? ` in ${secs} s` : "…"}; your last action will be sent again, with its number, once the server answers.`);
+  el.hidden = false;
+}
+link.onStatus(banner);
+setInterval(() => banner(link), 1000);
+
+function accountChip() {
+  fill($("#account"), account.token ? h("span.me", account.name || "signed in") : h("a", { href: "/", "data-nav": "" }, "Sign in"));
+}
+
+async function route() {
+  if (leave) leave();
+  leave = null;
+  const main = $("#main");
+  const path = decodeURIComponent(location.pathname);
+  accountChip();
+  let m;
+  document.body.dataset.page = "";
+  if (path === "/") {
+    document.body.dataset.page = "lobby";
+    leave = await lobbyPage(main, link, accountChip);
+  } else if ((m = /^\/t\/(\d+)\/replay\/([A-Za-z0-9_-]{1,32})$/.exec(path))) {
+    document.body.dataset.page = "replay";
+    leave = await replayPage(main, link, Number(m[1]), m[2]);
+  } else if ((m = /^\/t\/(\d+)$/.exec(path))) {
+    document.body.dataset.page = "play";
+    leave = await playPage(main, link, Number(m[1]));
+  } else if (path === "/verify") {
+    document.body.dataset.page = "verify";
+    verifyPage(main);
+  } else {
+    fill(main, h("h1", "Not found"), h("p", h("a", { href: "/", "data-nav": "" }, "to the lobby")));
+  }
+  document.body.dataset.ready = "1";
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("a[data-nav]");
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin) return;
+  e.preventDefault();
+  history.pushState(null, "", a.pathname);
+  route();
+});
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,106 @@
+// /: register or sign in, and the tournaments (open, scheduled, closed) with their
+// commitment, options, entrants and a countdown on the server's clock.
+
+import { optionsText } from "./boards.js";
+import { $, clock, fill, h, localTime, relative } from "./dom.js";
+import { ServerError } from "./net.js";
+import { account } from "./store.js";
+
+export async function lobbyPage(main, link, refreshAccount) {
+  const accountBox = h("section.account-box");
+  const lists = h("section.lists", h("p.muted", "loading tournaments…"));
+  fill(main, h("div.lobby", accountBox, lists));
+  renderAccount(accountBox, link, () => {
+    refreshAccount();
+    load();
+  });
+  let items = [];
+  const load = async () => {
+    try {
+      items = (await link.call("tournaments")).items;
+      render();
+    } catch (exc) {
+      fill(lists, h("p.muted", exc instanceof ServerError && exc.code === "unauthorized"
+        ? "Sign in to see the tournaments (this server lists them to players only)." : `tournaments unavailable: ${exc.message}`));
+    }
+  };
+  const render = () => {
+    const groups = [["open", "Open now"], ["scheduled", "Scheduled"], ["closed", "Closed"]];
+    fill(lists, groups.map(([status, title]) => {
+      const mine = items.filter((t) => t.status === status);
+      return h(`section.group.g-${status}`, h("h2", title, h("span.count", String(mine.length))),
+        mine.length ? h("ul.tournaments", mine.map((t) => card(t, link))) : h("p.muted", "none"));
+    }));
+    tick();
+  };
+  const tick = () => {
+    for (const el of lists.querySelectorAll(".countdown")) {
+      const now = link.now();
+      const st = el.dataset.status;
+      el.textContent = st === "scheduled" ? `opens ${relative(Date.parse(el.dataset.starts) - now)}`
+        : st === "open" ? `closes ${relative(Date.parse(el.dataset.ends) - now)}` : `closed ${relative(Date.parse(el.dataset.ends) - now)}`;
+    }
+  };
+  const timers = [setInterval(tick, 1000), setInterval(load, 15000)];
+  const off = link.onReconnect(load);
+  await load();
+  return () => {
+    timers.forEach(clearInterval);
+    off();
+  };
+}
+
+function card(t, link) {
+  const signedIn = !!account.token;
+  const action = t.status === "open" ? (signedIn ? "Play" : "Watch") : t.status === "closed" ? "Results, replays, verify" : "Watch";
+  void link;
+  return h(`li.tcard.st-${t.status}`, { "data-id": String(t.id) },
+    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "" }, t.name), h(`span.tag.st-${t.status}`, t.status)),
+    h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
+      t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : ""),
+    h("p.meta.small", h("span.countdown", { "data-status": t.status, "data-starts": t.starts_at, "data-ends": t.ends_at }),
+      ` · ${localTime(t.starts_at)} – ${localTime(t.ends_at)}`),
+    h("p.commit.small", "commitment ", h("code", { title: "sha256 of the seed, published before play" }, t.commitment)),
+    h("a.button.go", { href: `/t/${t.id}`, "data-nav": "" }, action));
+}
+
+function renderAccount(box, link, changed) {
+  if (account.token) {
+    return fill(box, h("h2", "Signed in"),
+      h("p", "Playing as ", h("strong.me", account.name || "?"), "."),
+      h("details", h("summary", "Your token"), h("p.small", "Keep it to sign in elsewhere (it stays in this browser's storage, never in a link)."),
+        h("code.token", account.token)),
+      h("button.signout", { onclick: () => { link.signOut(); changed(); renderAccount(box, link, changed); } }, "Sign out"));
+  }
+  const msg = h("p.error", { role: "alert" });
+  const name = h("input#reg-name", { name: "name", required: true, maxlength: "32", pattern: "[A-Za-z0-9_\\-]{1,32}", autocomplete: "username", placeholder: "letters, digits, _ or -" });
+  const token = h("input#signin-token", { name: "token", required: true, autocomplete: "off", placeholder: "token from another device or the CLI" });
+  const register = h("form.register", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        await link.register(name.value.trim());
+        changed();
+        renderAccount(box, link, changed);
+      } catch (exc) {
+        msg.textContent = exc.message;
+      }
+    },
+  }, h("label", { for: "reg-name" }, "Player name"), name, h("button.primary", { type: "submit" }, "Register"));
+  const signin = h("form.signin", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        const player = await link.authenticate(token.value.trim());
+        account.save(token.value.trim(), player.name);
+        changed();
+        renderAccount(box, link, changed);
+      } catch (exc) {
+        msg.textContent = exc.message;
+      }
+    },
+  }, h("label", { for: "signin-token" }, "Token"), token, h("button", { type: "submit" }, "Sign in"));
+  fill(box, h("h2", "Play"), h("p.small", "Pick a name to register; the server gives you a token, kept in this browser."),
+    register, h("details", h("summary", "Already registered? Sign in with your token"), signin), msg);
+  void $;
+}

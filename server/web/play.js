@@ -1,0 +1,409 @@
+// /t/ID: play a tournament (signed in), or watch its standings (anyone). Keys as in the
+// terminal client (client_cli/tui/app.py): Left/Right select a gap, Enter plays the card
+// that fits it, or type a card code (6H, 10h, 6♥); Up/Down select the gap of the row
+// above/below; Klondike: d draw, a auto, h hint, Escape drops a selection.
+
+import { parse as parseCard, code as cardCode, label } from "./cards.js";
+import { gapTargets, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
+import { $, clock, fill, h, localTime, relative } from "./dom.js";
+import { ServerError } from "./net.js";
+import { StandingsPanel } from "./standings.js";
+import { account, receipts } from "./store.js";
+import { closedPanel } from "./verifypage.js";
+
+const END_TEXT = { won: "You won!", lost: "Blocked with no redeal left: the game is lost.", resigned: "You resigned.", timed_out: "Time is up." };
+
+export async function playPage(main, link, id) {
+  const page = new PlayPage(main, link, id);
+  await page.start();
+  return () => page.stop();
+}
+
+class PlayPage {
+  constructor(main, link, id) {
+    Object.assign(this, { main, link, id, state: null, summary: null, selected: null, sel: null,
+      inflight: false, confirm: null, hint: null, note: "" });
+    this.head = h("section.thead");
+    this.boardEl = h("section.board", { "aria-label": "game" });
+    this.side = h("aside.side");
+    fill(main, this.head, h("div.play", this.boardEl, this.side));
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keys);
+    this.timer = setInterval(() => this.tick(), 500);
+    this.offs = [link.onReconnect(() => this.resync())];
+  }
+
+  stop() {
+    document.removeEventListener("keydown", this.keys);
+    clearInterval(this.timer);
+    for (const off of this.offs) off();
+    if (this.standings) this.standings.close();
+  }
+
+  async start() {
+    await this.loadSummary();
+    const me = account.name;
+    this.standings = new StandingsPanel(this.link, this.id, me);
+    this.standings.onClosed = () => this.closed();
+    this.side.append(this.standings.el);
+    this.standings.subscribe();
+    await this.resync();
+  }
+
+  async loadSummary() {
+    try {
+      const list = await this.link.call("tournaments");
+      this.summary = list.items.find((t) => t.id === this.id) || null;
+    } catch {
+      this.summary = null;
+    }
+    this.renderHead();
+  }
+
+  async closed() {
+    await this.loadSummary();
+    await this.resync();
+  }
+
+  /** The server's state is the truth: fetch it (after a reconnect too). */
+  async resync() {
+    if (!account.token) return this.render();
+    try {
+      this.setState(await this.link.call("state", { tournament: this.id }), true);
+    } catch (exc) {
+      if (!(exc instanceof ServerError)) return;
+      this.state = null;
+      if (exc.code !== "not_found" && exc.code !== "unauthorized") this.note = exc.message;
+    }
+    this.render();
+  }
+
+  setState(st, force = false) {
+    if (!force && this.state && st.seq < this.state.seq) return;
+    this.state = st;
+    if (window.samedeal) window.samedeal.state = st; // read by the browser tests
+    receipts.keep(this.id, account.name, st.seq, st.log_hash);
+    if (st.game === "gaps") this.defaultGap();
+    this.render();
+  }
+
+  // -- header, clock -----------------------------------------------------------------
+  renderHead() {
+    const t = this.summary;
+    if (!t) return fill(this.head, h("h1", `Tournament ${this.id}`), h("p.muted", "not found, or the list is not public on this server"));
+    fill(this.head,
+      h("h1", t.name, " ", h(`span.tag.st-${t.status}`, t.status)),
+      h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
+        t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : "",
+        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-status": t.status })),
+      h("p.commit.small", "commitment ", h("code", t.commitment), t.seed ? [" · seed ", h("code", t.seed)] : null));
+    this.tick();
+  }
+
+  tick() {
+    const cd = $(".countdown", this.head);
+    if (cd) {
+      const now = this.link.now();
+      const st = cd.dataset.status;
+      cd.textContent = st === "scheduled" ? `opens ${relative(Date.parse(cd.dataset.starts) - now)}`
+        : st === "open" ? `closes ${relative(Date.parse(cd.dataset.ends) - now)}` : `closed ${localTime(cd.dataset.ends)}`;
+    }
+    const el = $(".game-clock", this.boardEl);
+    if (el && this.state) {
+      const st = this.state;
+      const playing = st.status === "playing";
+      const used = playing ? this.link.now() - Date.parse(st.started_at) : st.time_ms;
+      const left = Date.parse(st.deadline) - this.link.now();
+      el.textContent = `time ${clock(used)}` + (playing ? ` · ${clock(left)} left` : "");
+    }
+  }
+
+  // -- the board ---------------------------------------------------------------------
+  render() {
+    const st = this.state;
+    const t = this.summary;
+    if (!st) {
+      const parts = [];
+      if (t && t.status === "closed") parts.push(this.closedEl());
+      else if (!account.token) {
+        parts.push(h("div.notice", h("p", "You are watching. "), h("p", h("a", { href: "/", "data-nav": "" }, "Register or sign in"), " on the lobby to play.")));
+      } else if (t && t.status === "open") {
+        parts.push(h("div.notice", h("p", "Joining deals your game and starts your clock."),
+          h("button.primary.join", { onclick: () => this.join() }, "Join and play")));
+      } else if (t && t.status === "scheduled") {
+        parts.push(h("div.notice", h("p", "The tournament has not opened yet.")));
+      }
+      if (this.note) parts.push(h("p.error", this.note));
+      return fill(this.boardEl, parts);
+    }
+    const board = st.game === "gaps" ? this.gapsView(st) : this.klondikeView(st);
+    const after = t && t.status === "closed" ? this.closedEl() : null;
+    fill(this.boardEl, board, after);
+    this.tick();
+  }
+
+  closedEl() {
+    if (!this.closedPanel) this.closedPanel = closedPanel(this.link, this.id, this.summary);
+    return this.closedPanel;
+  }
+
+  async join() {
+    try {
+      this.setState(await this.link.call("join", { tournament: this.id }), true);
+      this.loadSummary();
+    } catch (exc) {
+      this.note = exc.message;
+      this.render();
+    }
+  }
+
+  status(st, figures, actions) {
+    const over = st.status !== "playing";
+    const receipt = h("p.receipt.small", { title: "the log_hash of your last acknowledged action: keep it to check the published record" },
+      `receipt seq ${st.seq} · `, h("code", st.log_hash ? st.log_hash.slice(0, 16) + "…" : "—"));
+    return h("div.status-bar",
+      h("p.figures", figures, h("span.game-clock")),
+      over ? h(`p.over.st-${st.status}`, END_TEXT[st.status] || st.status) : actions,
+      this.confirm ? this.confirmBox() : null,
+      h("p.message", { role: "status" }, this.note || ""), receipt);
+  }
+
+  confirmBox() {
+    const { text, action } = this.confirm;
+    return h("div.confirm", { role: "alertdialog", "aria-label": text }, h("span", text),
+      h("button.danger.yes", { onclick: () => { this.confirm = null; this.act(action); } }, "Yes"),
+      h("button.no", { onclick: () => { this.confirm = null; this.render(); } }, "No"));
+  }
+
+  ask(text, action) {
+    this.confirm = { text, action };
+    this.render();
+    const yes = $(".confirm .yes", this.boardEl);
+    if (yes) yes.focus();
+  }
+
+  async act(action) {
+    if (this.inflight || !this.state) return;
+    this.inflight = true;
+    this.hint = null;
+    this.sel = null;
+    const seq = this.state.seq + 1;
+    try {
+      const st = await this.link.call("act", { tournament: this.id, seq, action });
+      this.note = st.duplicate ? "(acknowledged after the reconnect)" : "";
+      this.setState(st);
+    } catch (exc) {
+      this.note = exc.message;
+      if (exc instanceof ServerError && exc.code === "out_of_sync") await this.resync();
+      else this.render();
+    } finally {
+      this.inflight = false;
+    }
+  }
+
+  // -- Gaps ----------------------------------------------------------------------------
+  gaps() {
+    const out = [];
+    this.state.view.grid.forEach((row, r) => row.forEach((c, k) => c === null && out.push([r, k])));
+    return out;
+  }
+
+  defaultGap() {
+    const gaps = this.gaps();
+    const targets = new Set(this.state.view.legal.map((m) => m.to.join(",")));
+    const cur = this.selected && gaps.find((g) => g[0] === this.selected[0] && g[1] === this.selected[1]);
+    if (!cur) this.selected = gaps.find((g) => targets.has(g.join(","))) || gaps[0] || null;
+  }
+
+  gapsView(st) {
+    const v = st.view;
+    const p = st.progress;
+    const fits = gapTargets(v);
+    const sel = this.selected;
+    const selFits = sel ? fits.get(sel.join(",")) || [] : [];
+    const canRedeal = v.blocked && v.redeals_left > 0;
+    const actions = h("div.actions",
+      h("p.where", !sel ? "no gap selected" : v.blocked ? (canRedeal ? "Blocked: no move is legal. Redeal?" : "Blocked, no redeal left.")
+        : selFits.length ? `Gap [${sel.join(", ")}] takes ${selFits.map(label).join(" or ")}: Enter plays ${label(selFits[0])}.`
+          : `Gap [${sel.join(", ")}] is dead.`),
+      h("form.typed", { onsubmit: (e) => { e.preventDefault(); this.typed(e.target.elements.card); } },
+        h("label", { for: "card-input" }, "card "),
+        h("input#card-input", { name: "card", autocomplete: "off", size: "10", placeholder: "6H, 10h, 6♥", "aria-label": "type a card code and press Enter" })),
+      h("button.redeal", { disabled: !canRedeal, onclick: () => this.ask(`Redeal? It uses 1 of your ${v.redeals_left} redeals left (−5 points).`, { kind: "redeal" }) }, `Redeal (${v.redeals_left} left)`),
+      h("button.resign.danger", { onclick: () => this.ask("Resign this game? There is no second attempt.", { kind: "resign" }) }, "Resign"));
+    const figures = h("span", `in place ${p.cards_in_place}/48 · redeals left ${v.redeals_left} · score ${p.score} · `);
+    return h("div.gaps-play",
+      gapsBoard(v, { selected: st.status === "playing" ? sel : null, onCell: st.status === "playing" ? (r, c, code) => this.clickCell(r, c, code) : null, highlight: (st.events || []).filter((e) => e.type === "moved").map((e) => e.card) }),
+      h("p.legend.small", "Click a gap to play the card that fits it, or click a card to move it. Keys: ←/→ select a gap, ↑/↓ change row, Enter plays. ✕ marks a dead gap."),
+      this.status(st, figures, actions));
+  }
+
+  clickCell(r, c, code) {
+    const legal = this.state.view.legal;
+    if (code === null) {
+      this.selected = [r, c];
+      const moves = legal.filter((m) => m.to[0] === r && m.to[1] === c);
+      if (moves.length === 1) return this.act({ kind: "move", card: moves[0].card, to: moves[0].to });
+      this.note = moves.length ? `Gap [${r}, ${c}] takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.` : `Gap [${r}, ${c}] is dead: nothing can enter it.`;
+      return this.render();
+    }
+    const moves = legal.filter((m) => m.card === code);
+    if (!moves.length) {
+      this.note = `${label(code)} fits no gap.`;
+      return this.render();
+    }
+    const sel = this.selected;
+    const chosen = moves.find((m) => sel && m.to[0] === sel[0] && m.to[1] === sel[1]) || moves[0];
+    return this.act({ kind: "move", card: chosen.card, to: chosen.to });
+  }
+
+  typed(input) {
+    const text = input.value.trim();
+    input.value = "";
+    const low = text.toLowerCase();
+    if (!text) return this.enter();
+    if (low === "redeal") return this.act({ kind: "redeal" });
+    if (low === "resign") return this.ask("Resign this game? There is no second attempt.", { kind: "resign" });
+    let card;
+    try {
+      card = cardCode(parseCard(text));
+    } catch (exc) {
+      this.note = exc.message;
+      return this.render();
+    }
+    this.clickCard(card);
+  }
+
+  clickCard(card) {
+    const sel = this.selected;
+    const moves = this.state.view.legal.filter((m) => m.card === card);
+    if (!moves.length) {
+      this.note = `${label(card)} fits no gap.`;
+      return this.render();
+    }
+    const chosen = moves.find((m) => sel && m.to[0] === sel[0] && m.to[1] === sel[1]) || moves[0];
+    this.act({ kind: "move", card: chosen.card, to: chosen.to });
+  }
+
+  enter() {
+    const sel = this.selected;
+    const fits = this.state.view.legal.filter((m) => sel && m.to[0] === sel[0] && m.to[1] === sel[1]);
+    if (!fits.length) {
+      this.note = "The selected gap takes nothing.";
+      return this.render();
+    }
+    this.act({ kind: "move", card: fits[0].card, to: fits[0].to });
+  }
+
+  selectStep(step, vertical = false) {
+    const gaps = this.gaps();
+    if (!gaps.length) return;
+    let i = gaps.findIndex((g) => this.selected && g[0] === this.selected[0] && g[1] === this.selected[1]);
+    if (vertical && this.selected) {
+      const rows = gaps.filter((g) => (step > 0 ? g[0] > this.selected[0] : g[0] < this.selected[0]));
+      const pick = step > 0 ? rows[0] : rows[rows.length - 1];
+      if (pick) this.selected = pick;
+    } else {
+      i = i < 0 ? (step > 0 ? -1 : 0) : i;
+      this.selected = gaps[(i + step + gaps.length) % gaps.length];
+    }
+    this.note = "";
+    this.render();
+  }
+
+  onKey(e) {
+    if (!this.state || this.state.status !== "playing") return;
+    const typing = e.target instanceof HTMLInputElement;
+    if (this.confirm) {
+      if (e.key === "Escape") { this.confirm = null; this.render(); }
+      return;
+    }
+    if (this.state.game === "gaps") {
+      if (typing && e.target.value) return; // Enter submits the typed card
+      const keys = { ArrowLeft: () => this.selectStep(-1), ArrowRight: () => this.selectStep(1),
+        ArrowUp: () => this.selectStep(-1, true), ArrowDown: () => this.selectStep(1, true), Enter: () => this.enter() };
+      if (keys[e.key]) {
+        e.preventDefault();
+        keys[e.key]();
+      }
+      return;
+    }
+    if (typing) return;
+    const keys = { d: () => this.act({ kind: "draw" }), a: () => this.act({ kind: "auto" }), h: () => this.askHint(),
+      Escape: () => { this.sel = null; this.render(); } };
+    if (keys[e.key]) {
+      e.preventDefault();
+      keys[e.key]();
+    }
+  }
+
+  // -- Klondike ------------------------------------------------------------------------
+  klondikeView(st) {
+    const v = st.view;
+    const p = st.progress;
+    const t = this.summary;
+    const hints = t ? !!(t.options && t.options.hints) : false;
+    const playing = st.status === "playing";
+    const on = playing ? {
+      stock: () => this.act({ kind: "draw" }),
+      pick: (place, count, code) => this.pick(place, count, code),
+      drop: (place) => this.drop(place),
+      dragged: (from, to, count) => this.move(from, to, count),
+      auto: (place, code) => this.move(place, `f${code[1]}`, 1),
+    } : null;
+    const left = v.recycles_left === null ? "unlimited" : String(v.recycles_left);
+    const actions = h("div.actions",
+      h("button.draw", { onclick: () => this.act({ kind: "draw" }) }, v.stock ? "Draw" : "Recycle"),
+      h("button.auto", { onclick: () => this.act({ kind: "auto" }) }, "Auto"),
+      hints ? h("button.hint", { onclick: () => this.askHint() }, "Hint") : null,
+      h("button.resign.danger", { onclick: () => this.ask("Give up this game? There is no second attempt.", { kind: "resign" }) }, "Give up"),
+      v.no_moves ? h("p.warn", "No moves that make progress were found.") : null);
+    const figures = h("span", `home ${p.cards_home}/52 · score ${p.score} · moves ${p.moves} · recycles left ${left} · `);
+    return h("div.klondike-play",
+      klondikeBoard(v, { sel: this.sel, on, hint: this.hint }),
+      h("p.legend.small", "Click a card, then where it goes (or drag it). Double-click a card to send it home. Keys: d draw, a auto", hints ? ", h hint" : "", ", Esc drops a selection."),
+      this.status(st, figures, actions));
+  }
+
+  pick(place, count, code) {
+    if (this.sel && this.sel.from === place && this.sel.count === count) this.sel = null;
+    else {
+      const index = place[0] === "t" ? this.state.view.tableau[+place[1]].up.length - count : null;
+      this.sel = { from: place, count, index, card: code };
+    }
+    this.note = this.sel ? `${label(code)}${count > 1 ? ` and ${count - 1} more` : ""} selected: click where it goes.` : "";
+    this.render();
+  }
+
+  drop(place) {
+    if (!this.sel) return;
+    const { from, count } = this.sel;
+    this.sel = null;
+    if (from === place) return this.render();
+    this.move(from, place, count);
+  }
+
+  move(from, to, count) {
+    const action = { kind: "move", from, to };
+    if (count > 1) action.count = count;
+    this.act(action);
+  }
+
+  async askHint() {
+    try {
+      const reply = await this.link.call("hint", { tournament: this.id });
+      this.hint = reply.action;
+      this.note = reply.action ? `hint: ${describe(reply.action)}` : "No moves: nothing that makes progress.";
+    } catch (exc) {
+      this.note = exc.message;
+    }
+    this.render();
+  }
+}
+
+export function describe(action) {
+  if (!action) return "";
+  if (action.kind === "move" && action.card) return `move ${label(action.card)} to [${action.to.join(", ")}]`;
+  if (action.kind === "move") return `move ${action.count > 1 ? `${action.count} cards ` : ""}from ${action.from} to ${action.to}`;
+  return action.kind;
+}

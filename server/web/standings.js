@@ -1,0 +1,85 @@
+// The live standings panel: PROTOCOL v1.2's window (the top rows and the rows around the
+// player's own), pushed by the server; `total` entrants and `version`. Older servers
+// without windows get a plain subscribe.
+
+import { ServerError } from "./net.js";
+import { clock, h, fill } from "./dom.js";
+
+const STATUS_TEXT = { playing: "playing", won: "won", lost: "lost", resigned: "resigned", timed_out: "timed out" };
+
+export class StandingsPanel {
+  constructor(link, tournament, me, { top = 10, around = 5 } = {}) {
+    this.link = link;
+    this.tournament = tournament;
+    this.me = me;
+    this.top = top;
+    this.around = around;
+    this.msg = null;
+    this.el = h("section.standings", { "aria-live": "polite", "aria-label": "standings" });
+    this.onClosed = null;
+    this.offs = [
+      link.on("standings", (m) => m.tournament === tournament && this.show(m)),
+      link.on("closed", (m) => m.tournament === tournament && this.onClosed && this.onClosed(m)),
+      link.onReconnect(() => this.subscribe()),
+    ];
+    this.render();
+  }
+
+  async subscribe() {
+    try {
+      this.show(await this.link.call("subscribe", { tournament: this.tournament, top: this.top, around: this.around }));
+    } catch (exc) {
+      if (exc instanceof ServerError && exc.code === "bad_request") {
+        try {
+          this.show(await this.link.call("subscribe", { tournament: this.tournament }));
+          return;
+        } catch (again) {
+          exc = again;
+        }
+      }
+      this.error = exc instanceof ServerError && exc.code === "unauthorized"
+        ? "This server shows standings to signed-in players only."
+        : `standings unavailable: ${exc.message}`;
+      this.render();
+    }
+  }
+
+  close() {
+    for (const off of this.offs) off();
+    this.link.call("unsubscribe", { tournament: this.tournament }).catch(() => {});
+  }
+
+  show(msg) {
+    if (this.msg && msg.version !== undefined && this.msg.version !== undefined && msg.version < this.msg.version) return;
+    this.msg = msg;
+    this.error = null;
+    this.render();
+  }
+
+  render() {
+    const m = this.msg;
+    const head = h("h2", "Standings", m && m.final ? h("span.tag.final", "final") : m ? h("span.tag.live", "live") : null);
+    if (this.error) return fill(this.el, head, h("p.muted", this.error));
+    if (!m) return fill(this.el, head, h("p.muted", "loading…"));
+    const table = h("table.rows");
+    table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), h("th", "status"), h("th.num", "progress"),
+      h("th.num", "resets"), h("th.num", "time"), h("th.num", "score"))));
+    const body = h("tbody");
+    let prev = 0;
+    for (const row of m.rows) {
+      if (row.rank > prev + 1 && prev > 0) body.append(h("tr.skip", h("td", { colspan: "7" }, "…")));
+      prev = row.rank;
+      const mine = this.me && row.player.toLowerCase() === this.me.toLowerCase();
+      body.append(h(`tr${mine ? ".me" : ""}`, { "data-player": row.player },
+        h("td", String(row.rank)), h("td.player", row.player), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
+        h("td.num", String(row.progress)), h("td.num", String(row.resets)), h("td.num", clock(row.time_ms)),
+        h("td.num", String(row.score))));
+    }
+    if (!m.rows.length) body.append(h("tr", h("td.muted", { colspan: "7" }, "no entrants yet")));
+    table.append(body);
+    const total = m.total ?? m.rows.length;
+    const foot = h("p.muted.small", `${total} entrant${total === 1 ? "" : "s"}`,
+      m.version !== undefined ? ` · version ${m.version}` : "");
+    return fill(this.el, head, table, foot);
+  }
+}
