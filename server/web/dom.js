@@ -1,5 +1,5 @@
 // A tiny DOM builder. Text is always set with textContent: nothing a player typed (names,
-// tournament names, messages) ever goes through innerHTML.
+// tournament names, messages) ever goes through HTML parsing.
 
 /** h("button#id.primary", {onclick, disabled: true, "aria-label": "x"}, "text", child, ...) */
 export function h(spec, attrs, ...children) {

@@ -97,13 +97,13 @@ class Replay {
     slider.addEventListener("input", () => this.go(Number(slider.value)));
     const redealNo = this.redeals.filter((k) => k <= this.i).length - 1;
     const controls = h("div.replay-controls",
-      h("button.first", { onclick: () => this.go(0), "aria-label": "to the deal" }, "⏮"),
+      h("button.first", { onclick: () => this.go(0), "aria-label": "to the deal" }, "|◀"),
       h("button.prev-redeal", { onclick: () => this.go([...this.redeals].reverse().find((k) => k < this.i) ?? 0), disabled: !this.i, title: "previous deal or redeal" }, "◀ deal"),
       h("button.prev", { onclick: () => this.go(this.i - 1), "aria-label": "previous action", disabled: !this.i }, "◀"),
       h("button.playpause", { onclick: () => this.play() }, this.timer ? "Pause" : "Play"),
       h("button.next", { onclick: () => this.go(this.i + 1), "aria-label": "next action", disabled: this.i === n }, "▶"),
       h("button.next-redeal", { onclick: () => this.go(this.redeals.find((k) => k > this.i) ?? n), disabled: this.i === n, title: "next redeal" }, "redeal ▶"),
-      h("button.last", { onclick: () => this.go(n), "aria-label": "to the end" }, "⏭"), slider);
+      h("button.last", { onclick: () => this.go(n), "aria-label": "to the end" }, "▶|"), slider);
     const p = state.progressView();
     const figures = t.game === "gaps"
       ? `in place ${p.cards_in_place}/48 · redeals used ${p.redeals_used} · score ${p.score}`
