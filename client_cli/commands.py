@@ -86,7 +86,8 @@ def standings_table(msg: dict[str, Any], me: str | None = None) -> str:
     head = f"tournament {msg['tournament']} — {'final' if msg['final'] else 'live'}"
     if isinstance(msg.get("total"), int):
         head += f" — {msg['total']} entrants"
-    return head + "\n" + standings_lines(msg["rows"], me).plain.rstrip("\n")
+    lines = standings_lines(msg["rows"], me, msg.get("gap_after"))
+    return head + "\n" + lines.plain.rstrip("\n")
 
 
 def window_fields(args: argparse.Namespace) -> dict[str, int]:

@@ -137,12 +137,18 @@ def skipped_before(rows: list[dict[str, Any]]) -> list[bool]:
     return out
 
 
-def standings_lines(rows: list[dict[str, Any]], me: str | None = None) -> Text:
-    """The header and one line per row, `…` where the window leaves rows out, the row of
-    `me` in reverse video."""
+def standings_lines(
+    rows: list[dict[str, Any]], me: str | None = None, gap_after: Any = None
+) -> Text:
+    """The header and one line per row, `…` where the window leaves rows out (after
+    `gap_after` rows when the server says so, else where the ranks skip), the row of `me`
+    in reverse video."""
     out = Text(STANDINGS_HEADER + "\n", style="bold")
     mine = (me or "").casefold()
-    for row, gap in zip(rows, skipped_before(rows), strict=True):
+    gaps = skipped_before(rows)
+    if isinstance(gap_after, int) and 0 < gap_after < len(rows):
+        gaps[gap_after] = True
+    for row, gap in zip(rows, gaps, strict=True):
         if gap:
             out.append(f"{'…':>4}\n", style="dim")
         style = "reverse" if mine and row["player"].casefold() == mine else ""

@@ -246,7 +246,7 @@ class StandingsApp(App[None]):
         if self.closed is not None:
             head += f"\nclosed; seed {self.closed.get('seed', '')}"
         self.query_one("#head", Static).update(head)
-        live = render.standings_lines(w.get("rows", []), self.me)
+        live = render.standings_lines(w.get("rows", []), self.me, w.get("gap_after"))
         live.append("\nlive: the top" + (" and the rows around yours" if self.me else ""))
         self.query_one("#live", Static).update(live)
         if self.page is not None:

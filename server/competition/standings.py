@@ -36,6 +36,16 @@ class View(NamedTuple):
     version: int
     final: bool
     now_ms: int
+    gap_after: int | None = None  # rows left out after the first `gap_after` rows
+
+
+def gap_after(board: Leaderboard, rows: list[Standing], top: int) -> int | None:
+    """Where a window leaves rows out: after its top part when the next row shown is not
+    the next row of the table (ranks alone cannot tell when rows share a rank)."""
+    if len(rows) <= top:
+        return None
+    following = board.page(top, 1)
+    return None if following and following[0] == rows[top] else top
 
 
 def row_of_entry(e: EntryInfo) -> EntryRow:
@@ -112,14 +122,21 @@ class Standings:
     ) -> View:
         """The first `top` rows and `around` rows each side of `player`'s own row."""
         board, final = await self._board(tournament_id)
-        return self._view(tournament_id, board, final, board.window(top, around, player))
+        rows = board.window(top, around, player)
+        return self._view(tournament_id, board, final, rows, gap_after(board, rows, top))
 
     async def windows(
         self, tournament_id: int, wanted: list[tuple[int, int, str | None]]
     ) -> dict[tuple[int, int, str | None], View]:
         """Several windows (top, around, player) of one tournament at one moment."""
         board, final = await self._board(tournament_id)
-        return {key: self._view(tournament_id, board, final, board.window(*key)) for key in wanted}
+        views = {}
+        for key in wanted:
+            rows = board.window(*key)
+            views[key] = self._view(
+                tournament_id, board, final, rows, gap_after(board, rows, key[0])
+            )
+        return views
 
     async def page(self, tournament_id: int, offset: int, limit: int) -> View:
         """The rows ranked offset+1 .. offset+limit."""
@@ -131,8 +148,16 @@ class Standings:
         board, final = await self._board(tournament_id)
         return board.rows(), final
 
-    def _view(self, tid: int, board: Leaderboard, final: bool, rows: list[Standing]) -> View:
-        return View(rows, board.total, self._base.get(tid, 0) + board.version, final, board.now)
+    def _view(
+        self,
+        tid: int,
+        board: Leaderboard,
+        final: bool,
+        rows: list[Standing],
+        gap: int | None = None,
+    ) -> View:
+        version = self._base.get(tid, 0) + board.version
+        return View(rows, board.total, version, final, board.now, gap)
 
     async def _board(self, tournament_id: int) -> tuple[Leaderboard, bool]:
         t = await self.catalogue.find(tournament_id)

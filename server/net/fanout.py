@@ -45,7 +45,7 @@ class Watch:
 
 def seen_of(view: View) -> tuple[Any, ...]:
     """What a window shows, less the running clocks (a client advances those)."""
-    return (view.final, *(_look(r) for r in view.rows))
+    return (view.final, view.gap_after, *(_look(r) for r in view.rows))
 
 
 def _look(r: Standing) -> tuple[Any, ...]:

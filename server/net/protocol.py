@@ -207,8 +207,10 @@ def state_message(snap: Snapshot, re: Any = None) -> dict[str, Any]:
 
 def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
     """A `standings` message (v1.1): the rows of a window or page, the number of entrants,
-    the standings' version, and the server's time the running clocks were read at."""
-    return {
+    the standings' version, and the server's time the running clocks were read at; and,
+    when a window leaves rows out between its top and the rows around the player,
+    `gap_after` (the number of rows before the gap)."""
+    message = {
         "type": "standings",
         "tournament": tournament_id,
         "final": view.final,
@@ -217,6 +219,9 @@ def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
         "server_time": timing.iso_of_epoch_ms(view.now_ms),
         "rows": [row_of(r) for r in view.rows],
     }
+    if view.gap_after is not None:
+        message["gap_after"] = view.gap_after
+    return message
 
 
 def row_of(r: Standing) -> dict[str, Any]:
