@@ -122,6 +122,7 @@ async def test_lobby_register_join_the_demo_and_play_gaps(browser: Any, tmp_path
             st = await wait_seq(page, st["seq"] + 1)
             assert st["view"]["redeals_left"] == left - 1
             assert st["progress"]["redeals_used"] == 1
+        await page.wait_for_timeout(600)  # the standings push after the redeal
         await shot(page, "gaps")
         await no_errors(errors)
     finally:
