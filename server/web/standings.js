@@ -65,16 +65,19 @@ export class StandingsPanel {
     table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), h("th", "status"), h("th.num", "progress"),
       h("th.num", "resets"), h("th.num", "time"), h("th.num", "score"))));
     const body = h("tbody");
+    // where the window leaves rows out: `gap_after` rows come before the gap (ranks alone
+    // cannot tell when rows share one); an older server's window is judged by its ranks
     let prev = 0;
-    for (const row of m.rows) {
-      if (row.rank > prev + 1 && prev > 0) body.append(h("tr.skip", h("td", { colspan: "7" }, "…")));
+    m.rows.forEach((row, i) => {
+      const gap = m.gap_after !== undefined ? i === m.gap_after && i > 0 : row.rank > prev + 1 && prev > 0;
+      if (gap) body.append(h("tr.skip", h("td", { colspan: "7" }, "…")));
       prev = row.rank;
       const mine = this.me && row.player.toLowerCase() === this.me.toLowerCase();
       body.append(h(`tr${mine ? ".me" : ""}`, { "data-player": row.player },
         h("td", String(row.rank)), h("td.player", row.player), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
         h("td.num", String(row.progress)), h("td.num", String(row.resets)), h("td.num", clock(row.time_ms)),
         h("td.num", String(row.score))));
-    }
+    });
     if (!m.rows.length) body.append(h("tr", h("td.muted", { colspan: "7" }, "no entrants yet")));
     table.append(body);
     const total = m.total ?? m.rows.length;
