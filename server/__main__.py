@@ -30,6 +30,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"))
     s.add_argument("--port", type=int, default=int(os.environ.get("SAMEDEAL_PORT", "8765")))
     s.add_argument("--no-demo", action="store_true", help="no demo tournament on an empty db")
+    s.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes sharing the port (PostgreSQL only; each is a node of its own)",
+    )
+    s.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker
     m = sub.add_parser("migrate", help="upgrade the database schema to head and exit")
     a = sub.add_parser("admin", help="operator roles")
     a_sub = a.add_subparsers(dest="admin_command", required=True)
@@ -62,10 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     url = db.database_url(getattr(args, "database_url", None))
     if args.command == "serve":
-        from server.net.app import run, run_loop
-
-        run_loop(run(args.host, args.port, url, demo=not args.no_demo))
-        return 0
+        return _serve(args, url)
     if args.command == "migrate":
         db.migrate(url)
         print("database at head")
@@ -78,6 +82,28 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return asyncio.run(_operate(args, url, spec))
     return asyncio.run(_operate(args, url, None))
+
+
+def _serve(args: argparse.Namespace, url: str) -> int:
+    if args.workers < 1:
+        print("samedeal-server: --workers is 1 or more", file=sys.stderr)
+        return 2
+    if args.workers > 1:
+        if not url.startswith("postgresql"):
+            print(
+                "samedeal-server: --workers N > 1 needs PostgreSQL (--database-url "
+                "postgresql+asyncpg://...): SQLite serves one process",
+                file=sys.stderr,
+            )
+            return 2
+        from server.net.workers import supervise
+
+        db.migrate(url)  # once, before the workers start
+        return supervise(url, args.host, args.port, args.workers, not args.no_demo)
+    from server.net.app import run, run_loop
+
+    run_loop(run(args.host, args.port, url, demo=not args.no_demo, reuse_port=args.reuse_port))
+    return 0
 
 
 class UsageError(Exception):

@@ -23,6 +23,7 @@ from server.store.repository import Store
 
 log = logging.getLogger("samedeal.catalogue")
 CLOSED = TournamentStatus.CLOSED
+DEMO_LOCK = 0x5A3D_EA1_0002  # the advisory lock around "create the demo when empty"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +135,14 @@ class Catalogue:
         return await self.store.secret_seed(t.id)
 
     # -- creating ------------------------------------------------------------
+    async def create_demo_if_empty(self) -> TournamentInfo | None:
+        """The demo tournament, on a database without tournaments: once, however many
+        nodes start together."""
+        async with self.store.exclusively(DEMO_LOCK):
+            if await self.store.count_tournaments():
+                return None
+            return await self.create(default_demo_spec(self.now()))
+
     async def create(self, spec: TournamentSpec, by: PlayerInfo | None = None) -> TournamentInfo:
         """Draw the seed, store it, publish its commitment (and prepare a proven deal).
         `by` is the player asking over the protocol (None: the operator's command line)."""

@@ -1,8 +1,12 @@
 """The lifecycle clock of a server: open tournaments at their start, close them at their
 end (ending running games as timed out and revealing the seed), time out games whose
-deadline passed, and learn of tournaments created or closed elsewhere.
+deadline passed, and learn of tournaments created, opened or closed elsewhere.
 
 Only a server runs `tick`; the operator's command line only creates, closes and lists.
+Where several nodes share the database, only the node holding the leader's lock opens,
+closes and times out (and each of those is a conditional update that exactly one caller
+wins, so even two leaders for a moment do each thing once); every node learns of the
+changes from notices (`learn`), and only SQLite's single node polls the store.
 """
 
 from __future__ import annotations
@@ -45,41 +49,69 @@ class Lifecycle:
         self.standings = standings
         self.events = events
         self.now = now
-        self._closed: set[int] | None = None  # closes known (announced or found at start)
+        self.leadership = store.leadership()  # None: this node is the only one
+        self._closed: set[int] = set()  # closes announced (or found at the first refresh)
+        self._refreshed = False
 
     async def start(self) -> None:
         """Load the tournaments; do at once what fell due while no server ran."""
+        await self.refresh()
         await self.tick()
 
+    async def stop(self) -> None:
+        if self.leadership is not None:
+            await self.leadership.close()
+
     async def tick(self) -> None:
-        """Open, close and time out what is due."""
-        await self.refresh()
+        """Open, close and time out what is due (the leader); advance running clocks."""
+        if not self.store.shared:
+            await self.refresh()  # the operator's command line may have changed things
+        if self.leadership is None or await self.leadership.leading():
+            await self._due()
+        for tournament_id in self.standings.advance():  # running clocks passing others
+            self.events.standings_changed(tournament_id)
+
+    async def _due(self) -> None:
         now = self.now()
         for t in self.catalogue.known():
             if t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:
-                await self.store.set_status(t.id, TournamentStatus.OPEN)
+                await self.store.open_tournament(t.id)  # False: another node did
                 self.events.tournament_changed(await self.catalogue.reload(t.id))
             if t.status != CLOSED and now >= t.ends_at and t.id not in self.catalogue.closing:
                 await self.close(t.id)
         for e in await self.store.due_entries(now):
             await self.play.expire(e)
-        for tournament_id in self.standings.advance():  # running clocks passing others
-            self.events.standings_changed(tournament_id)
+
+    async def learn(self, tournament_id: int) -> None:
+        """A tournament changed on some node: read it again and tell the listeners."""
+        old = self.catalogue.cached(tournament_id)
+        t = await self.catalogue.reload(tournament_id)
+        if t.status == CLOSED:
+            await self._closed_elsewhere(t)
+        elif old is None or old.status != t.status:
+            self.events.tournament_changed(t)
 
     async def refresh(self) -> None:
         """Learn of tournaments created or closed by another process; announce each close
         once (those found closed at the first refresh were announced before)."""
         tournaments = await self.store.tournaments()
-        first = self._closed is None
-        closed = self._closed = self._closed or set()
+        first, self._refreshed = not self._refreshed, True
         for t in tournaments:
             self.catalogue.remember(t)
-            if t.status != CLOSED or t.id in closed or t.id in self.catalogue.closing:
+            if t.status != CLOSED:
                 continue
-            closed.add(t.id)
-            if not first:
-                self.games.forget_tournament(t.id)  # rebuilt with their final status
-                await self._announce_close(t)
+            if first:
+                self._closed.add(t.id)
+            else:
+                await self._closed_elsewhere(t)
+
+    async def _closed_elsewhere(self, t: TournamentInfo) -> None:
+        """Announce, once, a close made by another process or node."""
+        if t.id in self._closed or t.id in self.catalogue.closing:
+            return
+        self._closed.add(t.id)
+        self.games.forget_tournament(t.id)  # rebuilt with their final status
+        await self._announce_close(t)
 
     async def close(self, tournament_id: int, by: PlayerInfo | None = None) -> TournamentInfo:
         """Close now: end running games as timed out, freeze standings, reveal the seed.
@@ -95,8 +127,7 @@ class Lifecycle:
         finally:
             self.catalogue.closing.discard(t.id)
         t = await self.catalogue.reload(t.id)
-        if self._closed is not None:
-            self._closed.add(t.id)
+        self._closed.add(t.id)
         await self._announce_close(t)
         return t
 

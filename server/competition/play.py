@@ -2,6 +2,12 @@
 
 An action is validated by the pure engine, appended durably by the store with the
 entry's new summary and log hash, and only then applied in memory and acknowledged.
+
+Several nodes may serve one database (docs/ARCHITECTURE.md, "Several nodes"): a game in
+memory is then trusted only as far as its seq matches the log. The unique (entry, seq)
+of the log is the fence: an append refused as a duplicate means another node moved the
+game on, so it is reloaded from the log and the request judged again; a seq ahead of the
+cached game reloads it first; `state` compares the cached seq with the entry's row.
 """
 
 from __future__ import annotations
@@ -18,11 +24,13 @@ from server.competition.live import LiveGame, LiveGames, Snapshot, snapshot, sum
 from server.competition.standings import Standings
 from server.domain import timing
 from server.domain.model import (
+    DuplicateAction,
     EntryExists,
     EntryInfo,
     PlayerInfo,
     Status,
     TournamentClosed,
+    TournamentInfo,
     canonical_json,
 )
 from server.games import RULES
@@ -92,8 +100,18 @@ class Play:
     async def state(self, player: PlayerInfo, tournament_id: int) -> Snapshot:
         """The player's game as it stands; `not_found` without an entry."""
         t = await self.catalogue.find(tournament_id)
-        live = await self.games.get(t.id, player.id)
+        live = await self._fresh(t.id, player.id)
         return snapshot(t, live, [], self.now())
+
+    async def _fresh(self, tournament_id: int, player_id: int) -> LiveGame:
+        """The game, reloaded when another node moved it on (several nodes only)."""
+        live = await self.games.get(tournament_id, player_id)
+        if self.store.shared and not live.lock.locked():
+            stored = await self.store.entry_seq(live.entry.id)
+            if stored is not None and stored != live.seq:
+                self.games.forget(live)
+                live = await self.games.get(tournament_id, player_id)
+        return live
 
     async def act(
         self, player: PlayerInfo, tournament_id: int, seq: int, raw_action: Any
@@ -105,9 +123,25 @@ class Play:
         except MalformedAction as exc:
             raise CompetitionError("bad_request", exc.message) from None
         self.catalogue.check_playable(t)
+        canonical = canonical_json(action_data(action))
         live = self.games.cached(t.id, player.id) or await self.games.get(t.id, player.id)
+        if seq > live.seq + 1 and self.store.shared:  # another node may have moved it on
+            live = await self._reloaded(live)
+        try:
+            return await self._act(t, live, seq, action, canonical)
+        except DuplicateAction:  # another node stored this seq first: judge it again
+            live = await self._reloaded(live)
+            async with live.lock:
+                return self._resent(t, live, seq, canonical)
+
+    async def _reloaded(self, live: LiveGame) -> LiveGame:
+        self.games.forget(live)
+        return await self.games.get(live.entry.tournament_id, live.entry.player_id)
+
+    async def _act(
+        self, t: TournamentInfo, live: LiveGame, seq: int, action: Any, canonical: str
+    ) -> Snapshot:
         async with live.lock:
-            canonical = canonical_json(action_data(action))
             if seq != live.seq + 1:
                 return self._resent(t, live, seq, canonical)
             t = self.catalogue.cached(t.id) or t  # it may have closed while we waited
@@ -133,6 +167,8 @@ class Play:
                 await self.catalogue.reload(t.id)  # are rebuilt with their final status
                 self.games.forget_tournament(t.id)
                 raise CompetitionError("closed", f"tournament {t.id} is closed") from None
+            except DuplicateAction:
+                raise
             except Exception:  # stored or not is unknown: rebuild from the log when next asked
                 self.games.forget(live)
                 raise
@@ -148,7 +184,7 @@ class Play:
         self.events.standings_changed(t.id)
         return snapshot(t, live, events, now)
 
-    def _resent(self, t: Any, live: LiveGame, seq: int, canonical: str) -> Snapshot:
+    def _resent(self, t: TournamentInfo, live: LiveGame, seq: int, canonical: str) -> Snapshot:
         """A resend of an acknowledged action answers as a duplicate; any other seq is
         `out_of_sync` carrying the expected seq."""
         if 1 <= seq <= live.seq and live.actions[seq - 1] == canonical:
@@ -164,18 +200,24 @@ class Play:
         rules = RULES[t.game]
         if not rules.hints_allowed(rules.parse_options(t.options)):
             raise CompetitionError("forbidden", f"tournament {t.id} gives no hints")
-        live = await self.games.get(t.id, player.id)
+        live = await self._fresh(t.id, player.id)
         action = live.state.hint()
         return (None if action is None else action_data(action)), (action is None)
 
     async def expire(self, e: EntryInfo) -> None:
-        """A game whose deadline passed: timed out at its deadline."""
-        live = await self.games.get(e.tournament_id, e.player_id)
-        async with live.lock:
-            if live.status != PLAYING:
-                return
-            live.status = TIMED_OUT
-            live.time_ms = timing.ms_between(e.started_at, e.deadline)
-            await self.store.update_entry(e.id, live.summary())
-        self.standings.game_changed(live)
-        self.events.standings_changed(e.tournament_id)
+        """A game whose deadline passed: timed out at its deadline, once (a conditional
+        update: an action in flight, or another node, may have ended it first)."""
+        time_ms = timing.ms_between(e.started_at, e.deadline)
+        live = self.games.by_entry(e.id)
+        if live is None:
+            summary = await self.store.time_out_entry(e.id, time_ms)
+        else:
+            async with live.lock:
+                summary = await self.store.time_out_entry(e.id, time_ms)
+                if summary is not None and summary.seq == live.seq:
+                    live.status, live.time_ms = TIMED_OUT, time_ms
+                elif summary is not None:
+                    self.games.forget(live)  # moved on elsewhere: rebuilt when needed
+        if summary is not None:
+            self.standings.summary_changed(e.tournament_id, e.id, summary)
+            self.events.standings_changed(e.tournament_id)

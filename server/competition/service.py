@@ -8,6 +8,7 @@ and one event sink.
     standings   live standings                             (standings.py)
     exports     records and bundles after the close        (exports.py)
     lifecycle   the clock: open, close, time out, refresh  (lifecycle.py)
+    peers       what other nodes on the database changed   (peers.py)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.lifecycle import Lifecycle
 from server.competition.live import LiveGames
+from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
 from server.competition.standings import Standings
@@ -40,6 +42,7 @@ class Competition:
     standings: Standings
     exports: Exports
     lifecycle: Lifecycle
+    peers: Peers
 
     @classmethod
     def build(
@@ -58,6 +61,7 @@ class Competition:
         standings = standings or Standings(store, catalogue, now)
         games = LiveGames(store, catalogue)
         play = Play(store, catalogue, games, standings, sink, now)
+        lifecycle = Lifecycle(store, catalogue, games, play, standings, sink, now)
         return cls(
             store=store,
             players=Players(store, now),
@@ -66,5 +70,6 @@ class Competition:
             play=play,
             standings=standings,
             exports=Exports(store, catalogue, standings),
-            lifecycle=Lifecycle(store, catalogue, games, play, standings, sink, now),
+            lifecycle=lifecycle,
+            peers=Peers(store, catalogue, games, standings, lifecycle, sink),
         )

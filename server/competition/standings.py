@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.leaderboard import EntryRow, Leaderboard
-from server.domain.model import EntryInfo
+from server.domain.model import EntryInfo, EntryNotice, Summary
 from server.domain.ranking import Standing
 from server.domain.timing import epoch_ms
 from server.store.repository import Store
@@ -86,15 +87,37 @@ class Standings:
         self._base: dict[int, int] = {}  # version offset of a reloaded board
         self._loading: dict[int, dict[str, EntryRow]] = {}  # changes seen during a load
         self._locks: dict[int, asyncio.Lock] = {}
+        self._by_entry: dict[int, EntryRow] = {}  # the rows of loaded boards, by entry id
+        self._stale: set[int] = set()  # loads overtaken by a change of many rows
 
     # -- changes -------------------------------------------------------------
     def entry_changed(self, entry: EntryInfo) -> None:
         """A new entry (its row is in the store)."""
-        self._upsert(entry.tournament_id, row_of_entry(entry))
+        self._upsert(entry.tournament_id, entry.id, row_of_entry(entry))
 
     def game_changed(self, live: LiveGame) -> None:
         """An entry's figures or status changed (its row is in the store)."""
-        self._upsert(live.entry.tournament_id, row_of_game(live))
+        self._upsert(live.entry.tournament_id, live.entry.id, row_of_game(live))
+
+    def summary_changed(self, tournament_id: int, entry_id: int, s: Summary | EntryNotice) -> None:
+        """An entry's row now holds `s` (a timeout; a change another node made)."""
+        old = self._by_entry.get(entry_id)
+        if old is None:
+            if tournament_id in self._boards or tournament_id in self._loading:
+                self.tournament_changed(tournament_id)  # an entry this board never saw
+            return
+        row = replace(
+            old,
+            status=s.status,
+            progress=s.progress,
+            resets=s.resets,
+            score=s.score,
+            time_ms=s.time_ms,
+        )
+        self._upsert(tournament_id, entry_id, row)
+
+    def knows(self, entry_id: int) -> bool:
+        return entry_id in self._by_entry
 
     def tournament_changed(self, tournament_id: int) -> None:
         """Many rows may have changed at once (a close; a change made elsewhere): the
@@ -102,6 +125,14 @@ class Standings:
         board = self._boards.pop(tournament_id, None)
         if board is not None:
             self._base[tournament_id] = self._base.get(tournament_id, 0) + board.version + 1
+        if tournament_id in self._loading:  # a load in progress may have missed it
+            self._loading[tournament_id] = {}
+            self._stale.add(tournament_id)
+
+    def reset(self) -> None:
+        """Every board is read again when next needed (notices may have been missed)."""
+        for tournament_id in list(self._boards):
+            self.tournament_changed(tournament_id)
 
     def advance(self) -> list[int]:
         """Move every board's clock to now; the tournaments whose order changed (running
@@ -109,10 +140,11 @@ class Standings:
         now = epoch_ms(self.now())
         return [tid for tid, board in self._boards.items() if board.advance(now)]
 
-    def _upsert(self, tournament_id: int, row: EntryRow) -> None:
+    def _upsert(self, tournament_id: int, entry_id: int, row: EntryRow) -> None:
         board = self._boards.get(tournament_id)
         if board is not None:
             board.upsert(row)
+            self._by_entry[entry_id] = row
         elif tournament_id in self._loading:
             self._loading[tournament_id][row.player] = row
 
@@ -172,15 +204,20 @@ class Standings:
             board = self._boards.get(tournament_id)
             if board is not None:
                 return board
-            self._loading[tournament_id] = {}
-            try:
-                entries = await self.store.entries(tournament_id)
-                board = Leaderboard(epoch_ms(self.now()))
-                for e in entries:
-                    board.upsert(row_of_entry(e))
-                for row in self._loading[tournament_id].values():
-                    board.upsert(row)  # changes made while the store was read
-            finally:
-                del self._loading[tournament_id]
-            self._boards[tournament_id] = board
-            return board
+            while True:
+                self._loading[tournament_id] = {}
+                self._stale.discard(tournament_id)
+                try:
+                    entries = await self.store.entries(tournament_id)
+                    board = Leaderboard(epoch_ms(self.now()))
+                    for e in entries:
+                        row = row_of_entry(e)
+                        board.upsert(row)
+                        self._by_entry[e.id] = row
+                    for row in self._loading[tournament_id].values():
+                        board.upsert(row)  # changes made while the store was read
+                finally:
+                    del self._loading[tournament_id]
+                if tournament_id not in self._stale:
+                    self._boards[tournament_id] = board
+                    return board

@@ -157,3 +157,33 @@ class LoggedAction:
     seq: int
     at_ms: int
     action: dict[str, Any]
+
+
+# -- notices: what one node tells the others (several nodes on one database) ---------
+class EntryNotice(NamedTuple):
+    """An entry's row changed (an action, a timeout): its summary after the change."""
+
+    tournament_id: int
+    entry_id: int
+    seq: int
+    status: Status
+    progress: int
+    resets: int
+    score: int
+    time_ms: int
+
+
+class JoinNotice(NamedTuple):
+    """A new entry."""
+
+    tournament_id: int
+    entry_id: int
+
+
+class TournamentNotice(NamedTuple):
+    """A tournament was created, opened or closed."""
+
+    tournament_id: int
+
+
+Notice = EntryNotice | JoinNotice | TournamentNotice

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import orjson
 from websockets.http11 import Request, Response
 
-from server.competition.catalogue import Catalogue, default_demo_spec
+from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
@@ -30,6 +30,7 @@ from server.net.fanout import Fanout
 from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, MessageHandler, WsConnection, WsServer
+from server.store.cluster import Listener
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.server")
@@ -56,6 +57,7 @@ class App:
     inflight: int = 0
     idle: asyncio.Event = field(default_factory=asyncio.Event)
     pages_cache: dict[tuple[int, int, int], tuple[float, str]] = field(default_factory=dict)
+    listener: Listener | None = None  # the other nodes' notices (PostgreSQL)
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -181,10 +183,12 @@ async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool =
     fanout = Fanout(standings)
     competition = Competition.build(store, fanout, now, catalogue=catalogue, standings=standings)
     await competition.lifecycle.start()
-    if demo and await store.count_tournaments() == 0:
-        t = await competition.catalogue.create(default_demo_spec(now()))
+    if demo and (t := await competition.catalogue.create_demo_if_empty()) is not None:
         log.info("empty database: created demo tournament %s (Gaps, open 24 hours)", t.id)
     app = App(store, competition, fanout)
+    app.listener = store.listener(competition.peers)
+    if app.listener is not None:  # several nodes may serve this database
+        app.listener.start()
     store.writer.on_batch = app.metrics.commit_batch.observe
     return app
 
@@ -207,6 +211,7 @@ async def run(
     stop: asyncio.Future[Any] | None = None,
     now: Callable[[], datetime] = utcnow,
     demo: bool = True,
+    reuse_port: bool = False,
 ) -> None:
     """Serve until `stop` resolves (or SIGTERM/SIGINT), then shut down gracefully."""
     app = await build_app(url, now, demo)
@@ -217,7 +222,7 @@ async def run(
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, _resolve, stop)
     server = WsServer(app, LIMITS)
-    bound = await server.listen(host, port)
+    bound = await server.listen(host, port, reuse_port)
     log.info("listening on ws://%s:%s/ws", host, bound)
     if ready is not None:
         ready(bound)
@@ -256,5 +261,8 @@ async def shutdown(server: WsServer, app: App, ticker: asyncio.Task[None]) -> No
             await asyncio.wait_for(app.idle.wait(), timeout=10)
     ticker.cancel()
     await server.close(1001)  # going away; waits for the closing handshakes
+    if app.listener is not None:
+        await app.listener.close()
+    await app.competition.lifecycle.stop()
     await app.store.close()
     log.info("stopped")

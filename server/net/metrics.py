@@ -8,6 +8,7 @@ open files), GC and platform collectors. Each server has its own registry.
 from __future__ import annotations
 
 import bisect
+import os
 from collections import Counter
 from collections.abc import Iterator
 
@@ -87,6 +88,11 @@ class _ServerCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         m = self.metrics
+        node = GaugeMetricFamily(
+            "samedeal_node", "This server process (one node among several).", labels=["pid"]
+        )
+        node.add_metric([str(os.getpid())], 1)
+        yield node
         yield GaugeMetricFamily(
             "samedeal_connections", "Open WebSocket connections.", value=m.connections
         )

@@ -256,9 +256,12 @@ class WsServer:
         self.listener: asyncio.AbstractServer | None = None
         self._pinger: asyncio.Task[None] | None = None
 
-    async def listen(self, host: str, port: int) -> int:
-        """Start accepting; the bound port."""
-        self.listener = await self.loop.create_server(lambda: WsConnection(self), host, port)
+    async def listen(self, host: str, port: int, reuse_port: bool = False) -> int:
+        """Start accepting; the bound port. `reuse_port`: several processes share it
+        (SO_REUSEPORT: the kernel spreads new connections among them)."""
+        self.listener = await self.loop.create_server(
+            lambda: WsConnection(self), host, port, reuse_port=reuse_port or None
+        )
         self._pinger = self.loop.create_task(self._ping_forever())
         return int(self.listener.sockets[0].getsockname()[1])
 

@@ -6,7 +6,9 @@ SQLAlchemy): new players and new entries each as one INSERT over unnest()ed arra
 skips a conflicting row (ON CONFLICT DO NOTHING) and returns the ids of the rows it
 stored; the actions by executemany; their entries' summaries by executemany; then, still
 inside the transaction and after those row locks are taken, a check that none of the
-batch's tournaments was closed (by this or another process).
+batch's tournaments was closed (by this or another process); last, the batch's notices
+for the other nodes (cluster.py: new entries, entries' new summaries), delivered at
+commit.
 
 A refusal fails its own write alone: a closed tournament's actions are left out and the
 batch is written again; a duplicate action aborts the transaction (the fast path has no
@@ -27,6 +29,7 @@ from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.domain.model import DuplicateAction, Summary, TournamentClosed
+from server.store import cluster
 from server.store.models import utc_naive
 from server.store.writer import ACTION, ENTRY, PLAYER, Conflict, GroupCommit, Job, WriterFailed
 
@@ -175,8 +178,16 @@ async def _write(
                 outcomes[i] = Conflict(f"player {job[2]} has an entry in tournament {job[1]}")
             else:
                 outcomes[i] = new_id
+    notices = [
+        cluster.join_line(job[1], outcome)
+        for (i, job) in entries
+        if isinstance(outcome := outcomes[i], int)
+    ]
     if actions:
-        await _write_actions(conn, actions, careful, outcomes)
+        written = await _write_actions(conn, actions, careful, outcomes)
+        notices += [cluster.entry_line(job[1], job[2], job[6]) for _, job in written]
+    if notices:
+        await conn.exec_driver_sql(cluster.NOTIFY_SQL, [(p,) for p in cluster.payloads(notices)])
     return outcomes
 
 
@@ -189,7 +200,8 @@ async def _insert(conn: AsyncConnection, sql: str, rows: list[Job]) -> Iterable[
 
 async def _write_actions(
     conn: AsyncConnection, actions: list[tuple[int, Job]], careful: bool, outcomes: list[object]
-) -> None:
+) -> list[tuple[int, Job]]:
+    """Insert the actions and update their entries; the actions written."""
     if careful:
         inserted = await _insert(conn, _INSERT_NEW_ACTIONS, [job[2:6] for _, job in actions])
         stored = set(map(tuple, inserted))
@@ -203,7 +215,7 @@ async def _write_actions(
                 outcomes[i] = DuplicateAction(f"entry {job[2]} already has seq {job[3]}")
         actions = kept
         if not actions:
-            return
+            return actions
     else:
         await conn.exec_driver_sql(_INSERT_ACTION, [job[2:6] for _, job in actions])
     await conn.exec_driver_sql(_UPDATE_ENTRY, [(*job[6], job[2]) for _, job in actions])
@@ -211,3 +223,4 @@ async def _write_actions(
     closed = {row[0] for row in await conn.exec_driver_sql(_CLOSED, (ids,))}
     if closed:
         raise _Closed(closed)
+    return actions

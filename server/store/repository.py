@@ -7,7 +7,8 @@ Hot-path writes (actions, new players, new entries) go through the engine's `Wri
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 
 import orjson
@@ -26,7 +27,7 @@ from server.domain.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from server.store import db
+from server.store import cluster, db
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
 from server.store.pg_writer import PgWriter
 from server.store.sqlite_writer import SqliteWriter
@@ -92,6 +93,10 @@ class Store:
         self.url = engine.url.render_as_string(hide_password=False)
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.writer: Writer = make_writer(engine, on_batch)
+        # Several nodes may serve a PostgreSQL database (cluster.py); SQLite has one.
+        self.shared = engine.dialect.name == "postgresql"
+        self.dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._local_locks: dict[int, asyncio.Lock] = {}
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -106,6 +111,31 @@ class Store:
 
     def _session(self) -> AsyncSession:
         return self._sessions()
+
+    # -- several nodes -----------------------------------------------------
+    def listener(self, handler: cluster.NoticeHandler) -> cluster.Listener | None:
+        """A listener for the other nodes' notices; None where no other node can be."""
+        return cluster.Listener(self.dsn, handler) if self.shared else None
+
+    def leadership(self) -> cluster.Leadership | None:
+        """The lifecycle leader's lock; None where this node is the only one."""
+        return cluster.Leadership(self.dsn) if self.shared else None
+
+    @contextlib.asynccontextmanager
+    async def exclusively(self, key: int) -> AsyncIterator[None]:
+        """Once-only work: no other holder of `key`, on any node, runs meanwhile."""
+        if self.shared:
+            async with cluster.exclusively(self.dsn, key):
+                yield
+        else:
+            async with self._local_locks.setdefault(key, asyncio.Lock()):
+                yield
+
+    async def _notify(self, s: AsyncSession, lines: list[str]) -> None:
+        """Notices sent with the session's transaction (delivered at its commit)."""
+        if self.shared:
+            for payload in cluster.payloads(lines):
+                await s.execute(text("SELECT pg_notify('samedeal', :p)"), {"p": payload})
 
     async def ping(self) -> bool:
         """True when the database answers a trivial query."""
@@ -166,6 +196,7 @@ class Store:
             s.add(row)
             await s.flush()
             s.add(TournamentSecret(tournament_id=row.id, seed=new.seed_hex))
+            await self._notify(s, [cluster.tournament_line(row.id)])
             await s.commit()
             return _tournament(row)
 
@@ -205,12 +236,24 @@ class Store:
                 raise LookupError(f"no seed for tournament {tournament_id}")
             return row.seed
 
-    async def set_status(self, tournament_id: int, status: str) -> None:
+    async def open_tournament(self, tournament_id: int) -> bool:
+        """Scheduled -> open; False (nothing changed) when it was not scheduled (another
+        node opened it first)."""
         async with self._session() as s:
-            await s.execute(
-                update(Tournament).where(Tournament.id == tournament_id).values(status=status)
+            res = await s.execute(
+                update(Tournament)
+                .where(
+                    Tournament.id == tournament_id,
+                    Tournament.status == TournamentStatus.SCHEDULED,
+                )
+                .values(status=TournamentStatus.OPEN)
             )
+            if not res.rowcount:  # type: ignore[attr-defined]
+                await s.rollback()
+                return False
+            await self._notify(s, [cluster.tournament_line(tournament_id)])
             await s.commit()
+            return True
 
     async def close_tournament(
         self, tournament_id: int, closed_at: datetime, timed_out: list[tuple[int, int]]
@@ -232,6 +275,7 @@ class Store:
                     .where(Entry.id == entry_id, Entry.status == Status.PLAYING)
                     .values(status=Status.TIMED_OUT, time_ms=time_ms)
                 )
+            await self._notify(s, [cluster.tournament_line(tournament_id)])
             await s.commit()
             return True
 
@@ -301,11 +345,51 @@ class Store:
         the tournament closed first (nothing stored then)."""
         return self.writer.append(tournament_id, entry_id, seq, at_ms, action_json, summary)
 
-    async def update_entry(self, entry_id: int, summary: Summary) -> None:
-        """Overwrite an entry's summary, log_hash included (a timeout found by the clock)."""
+    async def time_out_entry(self, entry_id: int, time_ms: int) -> Summary | None:
+        """A game still playing becomes timed out after `time_ms`; its new summary, or None
+        (nothing changed) when it was not playing any more (ended, or timed out by
+        another node)."""
         async with self._session() as s:
-            await s.execute(update(Entry).where(Entry.id == entry_id).values(**summary._asdict()))
+            row = (
+                await s.execute(
+                    update(Entry)
+                    .where(Entry.id == entry_id, Entry.status == Status.PLAYING)
+                    .values(status=Status.TIMED_OUT, time_ms=time_ms)
+                    .returning(
+                        Entry.tournament_id,
+                        Entry.progress,
+                        Entry.resets,
+                        Entry.score,
+                        Entry.seq,
+                        Entry.log_hash,
+                    )
+                )
+            ).first()
+            if row is None:
+                await s.rollback()
+                return None
+            tid, progress, resets, score, seq, log_hash = row
+            summary = Summary(Status.TIMED_OUT, progress, resets, score, time_ms, seq, log_hash)
+            await self._notify(s, [cluster.entry_line(tid, entry_id, summary)])
             await s.commit()
+            return summary
+
+    async def entry_by_id(self, entry_id: int) -> EntryInfo | None:
+        async with self._session() as s:
+            found = (
+                await s.execute(
+                    select(Entry, Player.name)
+                    .join(Player, Player.id == Entry.player_id)
+                    .where(Entry.id == entry_id)
+                )
+            ).first()
+            return None if found is None else _entry(*found)
+
+    async def entry_seq(self, entry_id: int) -> int | None:
+        """How many actions the entry's log holds (its row's seq)."""
+        async with self._session() as s:
+            seq: int | None = await s.scalar(select(Entry.seq).where(Entry.id == entry_id))
+            return seq
 
     async def due_entries(self, now: datetime) -> list[EntryInfo]:
         """Games still playing whose deadline has passed, in tournaments not closed."""

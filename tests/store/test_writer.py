@@ -263,9 +263,9 @@ async def test_log_hash_and_statuses_round_trip(counted: Counted) -> None:
     assert type(after.status) is Status
     assert [e.log_hash for e in await store.entries(t.id)] == ["b1" * 32]
 
-    await store.update_entry(joined.id, summary(Status.TIMED_OUT, 1, 52, "c2" * 32))
-    assert (await store.entry(t.id, p.id)).log_hash == "c2" * 32
-    await store.set_status(t.id, TournamentStatus.CLOSED)
+    assert await store.time_out_entry(joined.id, 900) is None  # it ended: nothing changes
+    assert (await store.entry(t.id, p.id)).status is Status.WON
+    assert await store.close_tournament(t.id, NOW, [])
     back = await store.tournament(t.id)
     assert back is not None and type(back.status) is TournamentStatus
     assert back.status is TournamentStatus.CLOSED
@@ -278,5 +278,5 @@ async def test_log_hash_and_statuses_round_trip(counted: Counted) -> None:
                 )
             )
         ).one()
-    assert tuple(row) == ("timed_out", "closed")
-    assert await store.games_by_status() == {"timed_out": 1}
+    assert tuple(row) == ("won", "closed")
+    assert await store.games_by_status() == {"won": 1}

@@ -76,10 +76,12 @@ def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 class ServerProcess:
-    def __init__(self, url: str, log: Path) -> None:
+    """`python -m server serve` on a free port (`extra`: more serve arguments)."""
+
+    def __init__(self, url: str, log: Path, extra: tuple[str, ...] = ()) -> None:
         self.log = log
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--database-url", url, "serve", "--port", "0"],
+            [sys.executable, "-m", "server", "--database-url", url, "serve", "--port", "0", *extra],
             stdout=subprocess.DEVNULL,
             stderr=log.open("w"),
             env={**os.environ, "PYTHONUNBUFFERED": "1"},

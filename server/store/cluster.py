@@ -1,0 +1,240 @@
+"""PostgreSQL as the coordination engine of several nodes: notices (LISTEN/NOTIFY) that
+tell every node what another changed, and the advisory locks behind the lifecycle's one
+leader and other once-only work.
+
+Notices are sent inside the transaction that makes the change (so they arrive only if it
+committed, in commit order) on one channel, as text lines:
+
+    a TID EID SEQ STATUS PROGRESS RESETS SCORE TIME_MS    an entry's new summary
+    j TID EID                                           a new entry
+    t TID                                               a tournament created/opened/closed
+
+NOTIFY is not replayed: a listener that loses its connection reconnects and asks its
+handler to resync from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Iterable
+from typing import Any, Protocol
+
+import asyncpg
+
+from server.domain.model import (
+    EntryNotice,
+    JoinNotice,
+    Notice,
+    Status,
+    Summary,
+    TournamentNotice,
+)
+
+log = logging.getLogger("samedeal.cluster")
+CHANNEL = "samedeal"
+MAX_PAYLOAD = 7900  # PostgreSQL's limit is 8000 bytes
+NOTIFY_SQL = "SELECT pg_notify('samedeal', $1)"
+LEADER_KEY = 0x5A3D_EA1_0001  # the lifecycle clock's advisory lock
+KEEPALIVE_S = 5.0
+LISTENER_NAME = "samedeal-listener"  # pg_stat_activity.application_name of a listener
+
+
+# -- encoding ----------------------------------------------------------------------
+def entry_line(tournament_id: int, entry_id: int, s: Summary) -> str:
+    return (
+        f"a {tournament_id} {entry_id} {s.seq} {s.status} {s.progress} {s.resets} "
+        f"{s.score} {s.time_ms}"
+    )
+
+
+def join_line(tournament_id: int, entry_id: int) -> str:
+    return f"j {tournament_id} {entry_id}"
+
+
+def tournament_line(tournament_id: int) -> str:
+    return f"t {tournament_id}"
+
+
+def payloads(lines: Iterable[str]) -> list[str]:
+    """The lines packed into as few notifications as fit PostgreSQL's payload limit."""
+    out: list[str] = []
+    chunk: list[str] = []
+    size = 0
+    for line in lines:
+        if chunk and size + len(line) + 1 > MAX_PAYLOAD:
+            out.append("\n".join(chunk))
+            chunk, size = [], 0
+        chunk.append(line)
+        size += len(line) + 1
+    if chunk:
+        out.append("\n".join(chunk))
+    return out
+
+
+def parse(payload: str) -> list[Notice]:
+    """The notices of one notification; a line that does not parse is skipped (logged)."""
+    notices: list[Notice] = []
+    for line in payload.split("\n"):
+        try:
+            notices.append(_notice(line.split(" ")))
+        except (ValueError, IndexError):
+            log.warning("unreadable notice %r", line[:200])
+    return notices
+
+
+def _notice(f: list[str]) -> Notice:
+    if f[0] == "a" and len(f) == 9:
+        tid, eid, seq = int(f[1]), int(f[2]), int(f[3])
+        numbers = (int(f[5]), int(f[6]), int(f[7]), int(f[8]))
+        return EntryNotice(tid, eid, seq, Status(f[4]), *numbers)
+    if f[0] == "j" and len(f) == 3:
+        return JoinNotice(int(f[1]), int(f[2]))
+    if f[0] == "t" and len(f) == 2:
+        return TournamentNotice(int(f[1]))
+    raise ValueError(f[0])
+
+
+# -- listening ---------------------------------------------------------------------
+class NoticeHandler(Protocol):
+    """Who a node's listener reports to (the competition's cluster part)."""
+
+    async def notice(self, notice: Notice) -> None:
+        """Another node (or this one) changed something."""
+
+    async def resync(self) -> None:
+        """Notices may have been missed: read again what matters from the database."""
+
+
+class Listener:
+    """LISTEN on a connection of its own, reconnecting with back-off; notices are handled
+    one at a time, in the order they were committed."""
+
+    def __init__(self, dsn: str, handler: NoticeHandler) -> None:
+        self.dsn = dsn
+        self.handler = handler
+        self.received = 0  # notices handled (for benches and tests)
+        self.connects = 0
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._conn: Any = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self._drop()
+
+    async def connected(self, timeout: float = 10.0) -> None:
+        """Wait until the listener is connected (tests)."""
+        async with asyncio.timeout(timeout):
+            while self._conn is None or self._conn.is_closed():
+                await asyncio.sleep(0.01)
+
+    async def _run(self) -> None:
+        delay = 0.1
+        while True:
+            try:
+                await self._listen()
+                delay = 0.1
+            except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+                log.warning("notice listener lost its connection (%s); reconnecting", exc)
+            except Exception:
+                log.exception("notice listener failed; reconnecting")
+            await self._drop()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    async def _listen(self) -> None:
+        conn = self._conn = await asyncpg.connect(
+            self.dsn, timeout=5, server_settings={"application_name": LISTENER_NAME}
+        )
+        lost = asyncio.Event()
+        conn.add_termination_listener(lambda _c: lost.set())
+        await conn.add_listener(CHANNEL, self._received)
+        self.connects += 1
+        await self.handler.resync()  # whatever happened while not listening
+        pump = asyncio.get_running_loop().create_task(self._pump())
+        try:
+            while not lost.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(lost.wait(), KEEPALIVE_S)
+                if not lost.is_set():
+                    await conn.fetchval("SELECT 1", timeout=KEEPALIVE_S)
+            raise ConnectionError("connection terminated")
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+
+    def _received(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        self._queue.put_nowait(payload)
+
+    async def _pump(self) -> None:
+        while True:
+            payload = await self._queue.get()
+            if payload is None:
+                return
+            for notice in parse(payload):
+                self.received += 1
+                try:
+                    await self.handler.notice(notice)
+                except Exception:
+                    log.exception("handling %s failed", notice)
+
+    async def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), 2)
+
+
+# -- locks -------------------------------------------------------------------------
+class Leadership:
+    """The lifecycle's leader: whoever holds a session advisory lock on a connection of
+    its own. Losing the connection loses the lock (PostgreSQL releases it)."""
+
+    def __init__(self, dsn: str, key: int = LEADER_KEY) -> None:
+        self.dsn = dsn
+        self.key = key
+        self._conn: Any = None
+        self._held = False
+
+    async def leading(self) -> bool:
+        """Whether this node leads now (trying to take the lock when it does not)."""
+        try:
+            if self._conn is None or self._conn.is_closed():
+                self._held = False
+                self._conn = await asyncpg.connect(self.dsn, timeout=5)
+            if self._held:
+                await self._conn.fetchval("SELECT 1", timeout=2)  # still connected
+            else:
+                self._held = bool(
+                    await self._conn.fetchval("SELECT pg_try_advisory_lock($1)", self.key)
+                )
+        except (OSError, asyncpg.PostgresError, TimeoutError):
+            await self.close()
+        return self._held
+
+    async def close(self) -> None:
+        conn, self._conn, self._held = self._conn, None, False
+        if conn is not None and not conn.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), 2)
+
+
+@contextlib.asynccontextmanager
+async def exclusively(dsn: str, key: int) -> AsyncIterator[None]:
+    """Hold advisory lock `key` for the block (waiting for it): once-only work such as
+    creating the demo tournament on an empty database."""
+    conn = await asyncpg.connect(dsn, timeout=5)
+    try:
+        await conn.execute("SELECT pg_advisory_lock($1)", key)
+        yield
+    finally:
+        await conn.close()  # releases the lock
