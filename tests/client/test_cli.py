@@ -6,26 +6,11 @@ import asyncio
 import json
 import os
 import stat
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.e2e.test_tournament import create_msg
-from tests.support.harness import Clock, running_server
-
-
-async def samedeal(env: dict[str, str], *args: str) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "client_cli",
-        *args,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(proc.communicate(), 120)
-    return proc.returncode or 0, out.decode(), err.decode()
+from tests.support.harness import Clock, create_msg, running_server
+from tests.support.processes import samedeal
 
 
 async def test_cli_round_trip(sqlite_url, tmp_path: Path) -> None:
@@ -132,7 +117,7 @@ async def test_bots_play_klondike_too(sqlite_url) -> None:
 async def test_bot_frames_never_carry_the_seed_or_a_hidden_card(sqlite_url) -> None:
     from client_cli.bots import play_bot
     from server.games.klondike import KlondikeOptions
-    from tests.e2e.test_klondike_e2e import hidden_codes
+    from tests.support.klondike_play import hidden_codes
 
     async with running_server(sqlite_url) as srv:
         op = await srv.admin()
@@ -159,7 +144,7 @@ async def test_bot_frames_never_carry_the_seed_or_a_hidden_card(sqlite_url) -> N
 
 async def test_connection_reconnects_and_resumes(tmp_path: Path) -> None:
     from client_cli.connection import Connection
-    from tests.e2e.test_crash import Killable, free_port
+    from tests.support.processes import Killable, free_port
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'rc.db'}"
     port = free_port()

@@ -17,9 +17,8 @@ from client_cli import config
 from client_cli.bots import play_bot, run_bots
 from client_cli.connection import Connection
 from server.audit.receipts import check_receipt
-from tests.client.test_cli import samedeal
 from tests.support.harness import Clock, Running, create_msg, running_server
-from tests.support.processes import Killable, cli, free_port
+from tests.support.processes import Killable, cli, free_port, samedeal
 
 
 async def play_moves(

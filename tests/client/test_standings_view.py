@@ -13,8 +13,8 @@ from textual.widgets import Static
 
 from client_cli import config
 from client_cli.tui.standings import StandingsApp
-from tests.client.test_cli import samedeal
 from tests.support.harness import Running, create_msg, running_server
+from tests.support.processes import samedeal
 
 
 def shown(app: StandingsApp, widget: str) -> str:

@@ -7,8 +7,7 @@ from datetime import timedelta
 from textual.widgets import Static
 
 from client_cli.tui.app import PlayApp
-from tests.e2e.test_tournament import create_msg
-from tests.support.harness import T0, running_server
+from tests.support.harness import T0, create_msg, running_server
 
 
 def shown(app: PlayApp, widget: str) -> str:

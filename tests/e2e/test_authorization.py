@@ -6,8 +6,7 @@ import hashlib
 
 from sqlalchemy import text
 
-from tests.e2e.test_tournament import create_msg
-from tests.support.harness import running_server
+from tests.support.harness import create_msg, running_server
 
 
 async def test_players_reach_only_their_own_entry(sqlite_url) -> None:

@@ -17,8 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.audit.verify import verify_document
-from tests.e2e.test_process import cli
-from tests.support.processes import Killable, free_port
+from tests.support.processes import Killable, cli, free_port
 
 SOAK = os.environ.get("SAMEDEAL_SOAK") == "1"
 KILLS = 50 if SOAK else 10

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_crash import free_port
-from tests.e2e.test_tournament import create_msg, http_get
-from tests.support.harness import running_server
+from tests.support.harness import create_msg, http_get, running_server
+from tests.support.processes import free_port
 
 
 def pg_bin() -> Path | None:

@@ -16,8 +16,7 @@ from websockets.asyncio.client import connect
 from server import rng
 from server.games import RULES, cards
 from server.games.base import ActionError
-from tests.e2e.test_tournament import create_msg
-from tests.support.harness import Client, running_server
+from tests.support.harness import Client, create_msg, running_server
 
 GAMES = int(os.environ.get("SAMEDEAL_DIFF_GAMES", "40"))
 

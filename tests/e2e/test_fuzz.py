@@ -28,8 +28,7 @@ from hypothesis import strategies as st
 
 from server.net import session as session_mod
 from server.net.protocol import ERROR_CODES
-from tests.e2e.test_tournament import create_msg
-from tests.support.harness import running_server
+from tests.support.harness import create_msg, running_server
 
 EXAMPLES = int(os.environ.get("SAMEDEAL_FUZZ_EXAMPLES", "300"))
 

@@ -9,8 +9,7 @@ from websockets.asyncio.client import connect
 
 from server.audit.verify import verify_document
 from server.games.klondike import KLONDIKE, KlondikeOptions
-from tests.e2e.test_tournament import create_msg
-from tests.support.harness import Client, running_server
+from tests.support.harness import Client, create_msg, running_server
 from tests.support.klondike_play import hidden_codes, legal_actions
 
 

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from client_cli.bots import run_bots
-from tests.e2e.test_process import ServerProcess, cli
+from tests.support.processes import ServerProcess, cli
 
 PLAYERS = int(os.environ.get("SAMEDEAL_LOAD_PLAYERS", "1000"))
 

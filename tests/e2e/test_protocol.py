@@ -12,8 +12,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.net import session as session_mod
-from tests.e2e.test_tournament import create_msg, http_get
-from tests.support.harness import T0, Client, running_server
+from tests.support.harness import T0, Client, create_msg, http_get, running_server
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from server.domain.model import (
     canonical_json,
 )
 from server.store.repository import Store
-from tests.store.records import NOW, new_tournament, playing
+from tests.support.store_records import NOW, new_tournament, playing
 
 
 @pytest.fixture

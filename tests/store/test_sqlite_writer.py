@@ -15,7 +15,7 @@ from server.domain.model import canonical_json
 from server.store.repository import Store
 from server.store.sqlite_writer import SqliteWriter
 from server.store.writer import WriterFailed
-from tests.store.records import NOW, new_tournament, playing
+from tests.support.store_records import NOW, new_tournament, playing
 
 
 async def test_a_killed_writer_process_is_replaced(sqlite_url: str) -> None:

@@ -29,7 +29,7 @@ from server.store.pg_writer import PgWriter
 from server.store.repository import Store
 from server.store.sqlite_writer import SqliteWriter
 from server.store.writer import Conflict, Writer
-from tests.store.records import NOW, new_tournament, playing, summary
+from tests.support.store_records import NOW, new_tournament, playing, summary
 
 ROOT = Path(__file__).resolve().parents[2]
 

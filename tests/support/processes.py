@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -102,3 +103,18 @@ class ServerProcess:
     def stop(self, sig: int = signal.SIGTERM) -> int:
         self.proc.send_signal(sig)
         return self.proc.wait(timeout=30)
+
+
+async def samedeal(env: dict[str, str], *args: str) -> tuple[int, str, str]:
+    """The `samedeal` client program run with `args`: (exit status, stdout, stderr)."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "client_cli",
+        *args,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 120)
+    return proc.returncode or 0, out.decode(), err.decode()
