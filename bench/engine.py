@@ -18,9 +18,10 @@ from typing import Any
 
 from bench.report import median, write_section
 from server import rng
-from server.audit import records
+from server.audit import receipts, records
 from server.audit.verify import verify_document
 from server.domain import timing
+from server.domain.model import canonical_json
 from server.domain.ranking import Result, standings
 from server.games import RULES, random_play
 from server.games.base import Status
@@ -67,6 +68,20 @@ def status_compare_ns(number: int = 1_000_000) -> dict[str, float]:
         name: min(timeit.repeat(stmt, globals=scope, number=number, repeat=5)) / number * 1e9
         for name, stmt in cases.items()
     }
+
+
+def receipt_rate(games: list[tuple[bytes, int, list[dict[str, Any]]]]) -> float:
+    """Receipts per second: one samedeal-log/1 step per action (what the server adds to
+    every accepted action), from the action's canonical text as the server has it."""
+    texts = [[canonical_json(a) for a in acts] for _, _, acts in games]
+    start = time.perf_counter()
+    n = 0
+    for chain in texts:
+        head = receipts.genesis("ab" * 32, 7)
+        for seq, text in enumerate(chain, 1):
+            head = receipts.step(head, seq, seq * 700, text)
+        n += len(chain)
+    return n / (time.perf_counter() - start)
 
 
 def replay_rate(rules: Any, games: list[tuple[bytes, int, list[Any]]], options: Any) -> float:
@@ -158,6 +173,7 @@ def main() -> None:
     k_actions = sum(len(a) for _, _, a in k_raw)
     k_typed = [replay_rate(klondike, k_parsed, k_options) for _ in range(args.runs)]
     k_json = [replay_raw_rate(klondike, k_raw, k_options) for _ in range(args.runs)]
+    chained = [receipt_rate(raw) for _ in range(args.runs)]
     verify = [verify_bundle_seconds(1000) for _ in range(max(3, args.runs // 2))]
     compare = status_compare_ns()
     lines = [
@@ -171,6 +187,9 @@ def main() -> None:
         f"| {median(k_typed):,.0f} actions/s | {args.runs} |",
         f"| Klondike replay, parsing each JSON action first | {median(k_json):,.0f} actions/s "
         f"| {args.runs} |",
+        f"| receipts: one log-hash step per action ({n_actions} actions) "
+        f"| {median(chained):,.0f} steps/s ({1e6 / median(chained):.2f} µs each; a Gaps "
+        f"apply is {1e6 / median(typed):.2f} µs) | {args.runs} |",
         f"| verify a 1,000-record Gaps bundle (~100 actions each) | {median(verify):.2f} s "
         f"| {len(verify)} |",
         *(
