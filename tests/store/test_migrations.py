@@ -1,12 +1,19 @@
-"""Alembic builds the schema the models describe, up and down, on both backends, and
-an upgrade keeps the rows written before it."""
+"""Alembic builds the schema the models describe, up and down, on both backends, an
+upgrade keeps the rows written before it, and two upgrades at once on PostgreSQL (two
+nodes starting together) take turns."""
 
 from __future__ import annotations
 
 import asyncio
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
 from server.domain.model import Status, Summary, TournamentStatus
@@ -126,3 +133,75 @@ def test_0002_adds_log_hash_and_keeps_the_rows(db_url: str) -> None:
 
 def entry_summary(seq: int) -> Summary:
     return Summary(Status.PLAYING, 4, 0, 4, 300, seq, "f" * 64)
+
+
+# -- several nodes migrating at once ------------------------------------------------
+def _migration_lock() -> int:
+    """MIGRATION_LOCK as migrations/env.py defines it (env.py runs when imported)."""
+    found = re.search(
+        r"^MIGRATION_LOCK = (0x[0-9A-Fa-f_]+)$",
+        (Path(db.MIGRATIONS) / "env.py").read_text(encoding="utf-8"),
+        re.M,
+    )
+    assert found is not None, "migrations/env.py defines MIGRATION_LOCK"
+    return int(found.group(1), 0)
+
+
+def test_two_upgrades_at_once_on_a_fresh_postgresql_database(pg_url: str) -> None:
+    """Two `samedeal-server migrate` processes (as two nodes starting together) on an
+    empty database both succeed and leave one schema at head. To make them overlap for
+    certain, the test holds the migrations' advisory lock until both are waiting on it,
+    then lets go: each must take the lock before it reads alembic_version (without the
+    lock, the loser of the race failed on a duplicate alembic_version)."""
+    import asyncpg
+
+    dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+    database = dsn.rsplit("/", 1)[1]
+    lock = _migration_lock()
+
+    async def run() -> list[tuple[int, str]]:
+        holder = await asyncpg.connect(dsn)
+        procs: list[subprocess.Popen[str]] = []
+        try:
+            await holder.execute("SELECT pg_advisory_lock($1)", lock)
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, "-m", "server", "--database-url", pg_url, "migrate"],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+                for _ in range(2)
+            ]
+            deadline = time.monotonic() + 60
+            while True:
+                waiting = await holder.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = $1"
+                    " AND wait_event_type = 'Lock' AND wait_event = 'advisory'",
+                    database,
+                )
+                if waiting == 2:
+                    break
+                exited = [p for p in procs if p.poll() is not None]
+                assert not exited, [p.communicate()[1][-2000:] for p in exited]
+                assert time.monotonic() < deadline, f"{waiting} of 2 upgrades wait for the lock"
+                await asyncio.sleep(0.05)
+            await holder.execute("SELECT pg_advisory_unlock($1)", lock)
+            outcomes = []
+            for p in procs:
+                _, err = await asyncio.to_thread(p.communicate, timeout=120)
+                outcomes.append((p.returncode, err[-2000:]))
+            return outcomes
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+            await holder.close()
+
+    outcomes = asyncio.run(run())
+    assert [code for code, _ in outcomes] == [0, 0], outcomes
+    tables, diff = asyncio.run(_tables_and_diff(pg_url))
+    assert tables == TABLES and diff == [], diff
+    head = ScriptDirectory.from_config(db.alembic_config(pg_url)).get_current_head()
+    assert asyncio.run(_run_sql(pg_url, "SELECT version_num FROM alembic_version")) == [(head,)]
