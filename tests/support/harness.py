@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
+import time
 import urllib.request
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -157,3 +159,37 @@ def http_get(url: str) -> tuple[int, bytes]:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
+
+
+# -- several nodes (real server processes) ------------------------------------------
+@asynccontextmanager
+async def ws_client(port: int) -> AsyncIterator[Client]:
+    """A protocol client of the server listening on `port` (a node of its own process)."""
+    async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None, open_timeout=10) as ws:
+        yield Client(ws, [])
+
+
+async def until(check: Any, seconds: float = 1.0, step: float = 0.02) -> float:
+    """Wait for `await check()` to be true; the time it took (fails after `seconds`)."""
+    start = time.monotonic()
+    while not await check():
+        assert time.monotonic() - start < seconds, f"not within {seconds} s"
+        await asyncio.sleep(step)
+    return time.monotonic() - start
+
+
+def open_now(**over: Any) -> dict[str, Any]:
+    """A create_tournament message: Gaps, open from now until far ahead, no time limit."""
+    msg: dict[str, Any] = create_msg(  # type: ignore[no-untyped-call]
+        starts_at=datetime.now(UTC).isoformat(),
+        ends_at="2099-01-01T00:00:00+00:00",
+        time_limit_s=None,
+    )
+    msg.update(over)
+    return msg
+
+
+def random_move(state: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+    """A legal Gaps action from a STATE's view: a move, or a redeal when none is left."""
+    legal = state["view"]["legal"]
+    return {"kind": "move", **rnd.choice(legal)} if legal else {"kind": "redeal"}

@@ -118,3 +118,81 @@ async def samedeal(env: dict[str, str], *args: str) -> tuple[int, str, str]:
     )
     out, err = await asyncio.wait_for(proc.communicate(), 120)
     return proc.returncode or 0, out.decode(), err.decode()
+
+
+# -- several nodes and their database ---------------------------------------------
+def start_nodes(
+    urls: list[str], folder: Path, extra: tuple[str, ...] = ("--no-demo",)
+) -> list[ServerProcess]:
+    """One server process per database URL, started at once (each waits for its port);
+    all are stopped again when one fails to start."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(urls)) as pool:
+        futures = [
+            pool.submit(ServerProcess, url, folder / f"node{i}.log", extra)
+            for i, url in enumerate(urls)
+        ]
+    started, failure = [], None
+    for future in futures:
+        try:
+            started.append(future.result())
+        except Exception as exc:
+            failure = exc
+    if failure is not None:
+        for node in started:
+            node.stop(signal.SIGKILL)
+        raise failure
+    return started
+
+
+def healthz(port: int, timeout: float = 30) -> tuple[int, float]:
+    """(HTTP status of /healthz, seconds it took); status 0 when no answer came."""
+    start = time.monotonic()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=timeout) as r:
+            status = r.status
+    except urllib.error.HTTPError as e:
+        status = e.code
+    except OSError:
+        status = 0
+    return status, time.monotonic() - start
+
+
+class PostgresCluster:
+    """The machine's PostgreSQL as a Debian cluster that pg_ctlcluster restarts for real
+    (CI's; .ci/run starts it the same way)."""
+
+    def __init__(self, version: str, name: str, port: int) -> None:
+        self.version, self.name, self.port = version, name, port
+        self.restarts = 0
+
+    @classmethod
+    def find(cls, port: int) -> PostgresCluster | None:
+        """The online cluster listening on `port`, when pg_ctlcluster can restart it."""
+        import shutil
+
+        if shutil.which("pg_ctlcluster") is None or shutil.which("pg_lsclusters") is None:
+            return None
+        if os.geteuid() != 0:
+            return None
+        listed = subprocess.run(
+            ["pg_lsclusters", "--no-header"], capture_output=True, text=True, timeout=30
+        )
+        for line in listed.stdout.splitlines():
+            fields = line.split()
+            if len(fields) >= 4 and fields[2] == str(port) and fields[3] == "online":
+                return cls(fields[0], fields[1], port)
+        return None
+
+    def restart(self) -> None:
+        """Restart it (fast shutdown: every session is ended) and wait until it is up."""
+        done = subprocess.run(
+            ["pg_ctlcluster", "--skip-systemctl-redirect", self.version, self.name, "restart"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if done.returncode:
+            raise RuntimeError(f"pg_ctlcluster restart failed: {done.stderr.strip()}")
+        self.restarts += 1
