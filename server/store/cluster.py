@@ -214,8 +214,10 @@ class Leadership:
             if self._held:
                 await self._conn.fetchval("SELECT 1", timeout=2)  # still connected
             else:
-                self._held = bool(
-                    await self._conn.fetchval("SELECT pg_try_advisory_lock($1)", self.key)
+                self._held = bool(  # a timeout: a silent connection must not stall the tick
+                    await self._conn.fetchval(
+                        "SELECT pg_try_advisory_lock($1)", self.key, timeout=2
+                    )
                 )
         except (OSError, asyncpg.PostgresError, TimeoutError):
             await self.close()
