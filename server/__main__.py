@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import math
 import os
 import sys
 from datetime import UTC, datetime, timedelta
@@ -116,10 +117,17 @@ def _spec(args: argparse.Namespace) -> TournamentSpec:
         options = json.loads(args.options)
     except json.JSONDecodeError as exc:
         raise UsageError(f"--options is not JSON: {exc.msg} at character {exc.pos}") from None
+    except (ValueError, RecursionError):  # numbers past Python's digit limit; deep nesting
+        raise UsageError("--options is not JSON options (too deep or a number too long)") from None
     if not isinstance(options, dict):
         raise UsageError("--options must be a JSON object, e.g. '{\"redeals\": 2}'")
+    if not math.isfinite(args.hours) or args.hours <= 0:
+        raise UsageError(f"--hours is a positive number of hours, not {args.hours}")
     starts = _when(args.starts_at, "--starts-at") or datetime.now(UTC)
-    ends = _when(args.ends_at, "--ends-at") or starts + timedelta(hours=args.hours)
+    try:
+        ends = _when(args.ends_at, "--ends-at") or starts + timedelta(hours=args.hours)
+    except OverflowError:
+        raise UsageError("--starts-at plus --hours ends past the year 9999") from None
     return TournamentSpec(
         name=args.name,
         game=args.game,
@@ -136,8 +144,8 @@ def _when(text: str | None, flag: str) -> datetime | None:
         return None
     try:
         return timing.parse_iso(text)
-    except ValueError:
-        raise UsageError(f"{flag} is not an ISO 8601 time: {text!r}") from None
+    except (ValueError, OverflowError):
+        raise UsageError(f"{flag} is not an ISO 8601 time in range: {text[:40]!r}") from None
 
 
 async def _operate(args: argparse.Namespace, url: str, spec: TournamentSpec | None) -> int:

@@ -93,6 +93,8 @@ class Session:
             return protocol.error(None, "bad_request", "binary frames are not supported")
         if data is _NOT_JSON:
             return protocol.error(None, "bad_request", "not JSON")
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            return protocol.error(re, "bad_request", _shape_error(data, None))
         try:
             message = protocol.CLIENT_MESSAGE.validator.validate_python(data)
         except ValidationError as exc:
@@ -223,10 +225,24 @@ def _valid_id(value: Any) -> bool:
     )
 
 
-def _shape_error(data: Any, exc: ValidationError) -> str:
+def _shape_error(data: Any, exc: ValidationError | None) -> str:
+    """One line saying what is wrong with a message's shape (never a value repr'd whole:
+    a value may be nested a thousand deep)."""
     if not isinstance(data, dict):
         return "a message is a JSON object"
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in protocol.MESSAGE_TYPES:
-        return f"unknown message type {kind!r}"
-    return f"bad {kind}: {first_error(exc)}"
+    if isinstance(kind, str) and kind not in protocol.MESSAGE_TYPES:
+        return f"unknown message type {kind[:40]!r}"
+    if not isinstance(kind, str):  # named by its JSON type: never repr a value whole
+        return f"a message's type is a string, not {_json_type(kind)}"
+    return f"bad {kind}: {first_error(exc)}" if exc is not None else f"bad {kind}"
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "an array" if isinstance(value, list) else "an object"
