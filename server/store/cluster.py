@@ -119,6 +119,7 @@ class Listener:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._conn: Any = None
+        self._listening = False  # connected and resynced (the back-off is reset on a loss)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -139,14 +140,16 @@ class Listener:
     async def _run(self) -> None:
         delay = 0.1
         while True:
+            self._listening = False
             try:
-                await self._listen()
-                delay = 0.1
+                await self._listen()  # returns only by raising: the connection was lost
             except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
                 log.warning("notice listener lost its connection (%s); reconnecting", exc)
             except Exception:
                 log.exception("notice listener failed; reconnecting")
             await self._drop()
+            if self._listening:  # a loss after listening: the back-off starts again
+                delay = 0.1
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
 
@@ -159,6 +162,7 @@ class Listener:
         await conn.add_listener(CHANNEL, self._received)
         self.connects += 1
         await self.handler.resync()  # whatever happened while not listening
+        self._listening = True
         pump = asyncio.get_running_loop().create_task(self._pump())
         try:
             while not lost.is_set():
