@@ -1,8 +1,9 @@
-"""What Klondike's engine (klondike.py) and its deal search (klondike_search.py) share.
+"""What Klondike's engine (klondike_state and its neighbours) and its deal search share.
 
 The layout and the deal, the options, the places of the table as typed values,
-the fit rules and the safe-move rule of docs/RULES-KLONDIKE.md. This module
-imports no other Klondike module, so neither of those two needs the other's.
+the fit rules and the safe-move rule of docs/RULES-KLONDIKE.md ("Table",
+"Options"). This module imports no other Klondike module, so the engine and the
+search (klondike_search.py) never need each other.
 
 Piles are tuples with their top card last. A column is (down, up): the face-down
 cards and the face-up run on them. Foundations hold a count per suit (C, D, H, S);

@@ -6,9 +6,10 @@ macro moves (draw straight to a reachable stock card and play it), auto-plays
 cards that are safe by the rules' own definition, prunes positions that only
 differ by column order, and orders moves by a progress heuristic.
 
-It works on klondike_core alone and never imports the engine (klondike.py): the
-engine imports this module, and its prepare_deal replays every solution found
-before a tournament may call its deal guaranteed.
+It works on klondike_core alone and never imports the engine (klondike_state) or
+the game (klondike.py): klondike.py imports this module, and its prepare_deal
+replays every solution found through the engine before a tournament may call its
+deal guaranteed.
 """
 
 from __future__ import annotations
