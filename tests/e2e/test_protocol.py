@@ -444,3 +444,30 @@ async def test_standings_pushes_are_coalesced(srv) -> None:
     assert last["player"] == "busy"
     await c.close()
     await watcher.close()
+
+
+async def test_standings_json_pages_the_table_over_http(srv) -> None:
+    tid = await new_tournament(srv)
+    for name in ("ann", "bob", "cid"):
+        c, _ = await joined(srv, name, tid)
+        await c.close()
+    url = f"{srv.http}/tournaments/{tid}/standings.json"
+    code, body = await asyncio.to_thread(http_get, f"{url}?offset=1&limit=2")
+    page = json.loads(body)
+    assert code == 200 and page["type"] == "standings" and page["total"] == 3
+    assert [r["player"] for r in page["rows"]] == ["bob", "cid"]  # ties listed by name
+    assert page["rows"][0]["rank"] == 1  # the three share rank 1
+    code, body = await asyncio.to_thread(http_get, url)  # defaults: offset 0, limit 100
+    assert code == 200 and len(json.loads(body)["rows"]) == 3
+    for bad in ("?limit=0", "?limit=101", "?offset=-1", "?offset=x"):
+        code, _ = await asyncio.to_thread(http_get, url + bad)
+        assert code == 400, bad
+    code, _ = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/99/standings.json")
+    assert code == 404
+    late, _ = await joined(srv, "dan", tid)  # a new entrant: the cached page may lag 1 s
+    code, body = await asyncio.to_thread(http_get, f"{url}?offset=1&limit=2")
+    assert json.loads(body)["total"] in (3, 4)
+    await asyncio.sleep(1.05)
+    code, body = await asyncio.to_thread(http_get, f"{url}?offset=1&limit=2")
+    assert json.loads(body)["total"] == 4
+    await late.close()
