@@ -39,6 +39,7 @@ NOTIFY_SQL = "SELECT pg_notify('samedeal', $1)"
 LEADER_KEY = 0x5A3D_EA1_0001  # the lifecycle clock's advisory lock
 KEEPALIVE_S = 5.0
 LISTENER_NAME = "samedeal-listener"  # pg_stat_activity.application_name of a listener
+LEADER_NAME = "samedeal-leader"  # ... of a connection trying for (or holding) the lead
 
 
 # -- encoding ----------------------------------------------------------------------
@@ -214,7 +215,9 @@ class Leadership:
         try:
             if self._conn is None or self._conn.is_closed():
                 self._held = False
-                self._conn = await asyncpg.connect(self.dsn, timeout=5)
+                self._conn = await asyncpg.connect(
+                    self.dsn, timeout=5, server_settings={"application_name": LEADER_NAME}
+                )
             if self._held:
                 await self._conn.fetchval("SELECT 1", timeout=2)  # still connected
             else:

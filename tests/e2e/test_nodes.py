@@ -11,7 +11,7 @@ import signal
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -334,3 +334,52 @@ def test_workers_share_one_port_and_refuse_sqlite(pg_url: str, tmp_path: Path) -
         assert len(answered) == 2, answered
     finally:
         assert server.stop() == 0
+
+
+async def leader_pid(dsn: str) -> int | None:
+    """The database backend of the connection holding the lifecycle's lock."""
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        pid: int | None = await conn.fetchval(
+            "SELECT a.pid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid"
+            " WHERE a.application_name = 'samedeal-leader' AND l.locktype = 'advisory'"
+            " AND l.granted"
+        )
+        return pid
+    finally:
+        await conn.close()
+
+
+async def test_when_the_leader_dies_another_node_closes_on_time(
+    pg_url: str, nodes: list[ServerProcess]
+) -> None:
+    dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+    async with AsyncExitStack() as stack:
+        op = await admin(pg_url, nodes[2], stack)
+        ends = datetime.now(UTC) + timedelta(seconds=6)
+        msg = open_now() | {"ends_at": ends.isoformat(), "join_until": ends.isoformat()}
+        tid = (await op.ok(**msg))["tournament"]["id"]
+        first = await leader_pid(dsn)
+        assert first is not None
+        alive = list(nodes)
+        while await leader_pid(dsn) == first:  # kill nodes until the leader is one of them
+            victim = alive.pop(0)
+            victim.proc.send_signal(signal.SIGKILL)
+            victim.proc.wait(timeout=10)
+            await asyncio.sleep(0.3)
+        survivor = alive[-1]
+        watcher = await stack.enter_async_context(client(survivor))
+        await watcher.ok(type="subscribe", tournament=tid)
+
+        async def closed() -> bool:
+            try:
+                msg = await watcher.recv(timeout=0.05)
+            except TimeoutError:
+                return False
+            return msg["type"] == "closed"
+
+        await asyncio.sleep(max(0.0, (ends - datetime.now(UTC)).total_seconds()))
+        await until(closed, 2.0)  # a new leader took the lock and closed at ends_at
+        assert await leader_pid(dsn) not in (None, first)
