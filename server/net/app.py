@@ -190,6 +190,7 @@ async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool =
     if app.listener is not None:  # several nodes may serve this database
         app.listener.start()
     store.writer.on_batch = app.metrics.commit_batch.observe
+    app.metrics.statements = store.statements
     return app
 
 

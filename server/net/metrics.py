@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -68,6 +68,7 @@ class Metrics:
         self.action_seconds = Histogram(LATENCY_BUCKETS)
         self.commit_batch = Histogram(BATCH_BUCKETS)
         self.games_by_status: dict[str, int] = {}
+        self.statements: Mapping[str, int] = {}  # the store's statements by kind
         self.registry = CollectorRegistry(auto_describe=False)
         ProcessCollector(registry=self.registry)
         PlatformCollector(registry=self.registry)
@@ -109,6 +110,14 @@ class _ServerCollector(Collector):
             "samedeal_action_seconds", "Time from an act message to its reply."
         )
         yield m.commit_batch.family("samedeal_commit_batch_size", "Actions per group commit.")
+        statements = CounterMetricFamily(
+            "samedeal_db_statements",
+            "Statements this process sent to the database, by kind.",
+            labels=["kind"],
+        )
+        for kind, n in sorted(m.statements.items()):
+            statements.add_metric([kind], n)
+        yield statements
         games = GaugeMetricFamily("samedeal_games", "Games by status.", labels=["status"])
         for status, n in sorted(m.games_by_status.items()):
             games.add_metric([status], n)

@@ -7,12 +7,13 @@ Hot-path writes (actions, new players, new entries) go through the engine's `Wri
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 
 import orjson
-from sqlalchemy import func, select, text, update
+from sqlalchemy import event, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.domain.model import (
@@ -97,6 +98,17 @@ class Store:
         self.shared = engine.dialect.name == "postgresql"
         self.dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._local_locks: dict[int, asyncio.Lock] = {}
+        # Statements this process sent through the engine, by kind (read, write, notify):
+        # what a node asks of the database (/metrics; docs/SCALING.md).
+        self.statements: collections.Counter[str] = collections.Counter()
+        event.listen(engine.sync_engine, "before_cursor_execute", self._count)
+
+    def _count(self, _conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        head = statement.lstrip()[:16].upper()
+        kind = "notify" if "PG_NOTIFY" in statement[:40].upper() else "read"
+        if not head.startswith(("SELECT", "WITH", "PRAGMA", "SHOW")):
+            kind = "write" if not head.startswith(("BEGIN", "COMMIT", "ROLLBACK")) else "txn"
+        self.statements[kind] += 1
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:

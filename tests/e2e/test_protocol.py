@@ -305,6 +305,7 @@ async def test_http_endpoints(srv) -> None:
     assert "samedeal_action_seconds_count 1" in text
     assert "process_cpu_seconds_total" in text and "process_open_fds" in text  # the library's
     assert "python_gc_objects_collected_total" in text
+    assert 'samedeal_db_statements_total{kind="read"}' in text  # what this node asks of the db
     code, _ = await asyncio.to_thread(http_get, f"{srv.http}/nope")
     assert code == 404
     code, _ = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
