@@ -169,6 +169,9 @@ class TcpProxy:
             except OSError:
                 _reset(writer)
                 return
+            if link not in self._links:  # reset while connecting upstream
+                _reset(up_writer)
+                return
             self._links.discard(link)
             link = (writer, up_writer)
             self._links.add(link)
