@@ -47,6 +47,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
@@ -77,6 +78,8 @@ SETTLE_S = 20.0  # standings of every node equal, after the last action
 RELISTEN_S = 2.0  # a dropped LISTEN connection back (its back-off starts at 0.1 s)
 _ids = itertools.count(1)
 ACTION_MARK = b'"kind":"'  # in the canonical text of every action the writer stores
+_dsn = urlsplit(PG_ADMIN_DSN)
+PG_SERVER = (_dsn.hostname or "127.0.0.1", _dsn.port or 5432)  # the tests' PostgreSQL
 
 
 # -- players ----------------------------------------------------------------------------
@@ -382,8 +385,9 @@ def check_record(p: Player, tid: int, record: dict[str, Any]) -> int:
 # -- fixtures ---------------------------------------------------------------------------
 @pytest.fixture
 def cluster() -> PostgresCluster:
-    port = int(PG_ADMIN_DSN.rsplit(":", 1)[1].split("/")[0])
-    found = PostgresCluster.find(port)
+    host, port = PG_SERVER
+    local = host in ("127.0.0.1", "localhost", "::1")
+    found = PostgresCluster.find(port) if local else None
     if found is None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"no Debian cluster on port {port} for pg_ctlcluster to restart")
@@ -393,8 +397,8 @@ def cluster() -> PostgresCluster:
 
 @pytest.fixture
 def proxy() -> Iterator[TcpProxy]:
-    port = int(PG_ADMIN_DSN.rsplit(":", 1)[1].split("/")[0])
-    with TcpProxy(port) as p:
+    host, port = PG_SERVER
+    with TcpProxy(port, host) as p:
         yield p
 
 
@@ -571,9 +575,10 @@ async def test_a_node_cut_off_from_postgresql_fails_cleanly_and_recovers(
 ) -> None:
     rnd = random.Random(2)
     began = time.monotonic()
-    pg_port = PG_ADMIN_DSN.rsplit(":", 1)[1].split("/")[0]
-    via = pg_url.replace(f":{pg_port}/", f":{proxy.port}/")
-    assert via != pg_url
+    parts = urlsplit(pg_url)
+    user = parts.netloc.rpartition("@")[0]
+    netloc = f"{user}@127.0.0.1:{proxy.port}" if user else f"127.0.0.1:{proxy.port}"
+    via = urlunsplit(parts._replace(netloc=netloc))  # the same database through the proxy
     CUT = 2
     cut = False
     async with (
