@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import replace
 
 import pytest
@@ -43,9 +44,37 @@ def expected_window(
     return [table[i] for i in sorted(picked)]
 
 
+def assert_every_meeting_is_watched(lb: Leaderboard) -> None:
+    """White box: the kinetic invariant. For every running row and the first fixed row
+    at or after it in its group, when that running row is the last one before it,
+    their next event (meet at S+T, or pass at now+1 when tied now) is pending; every
+    running row has its deadline pending and is before it."""
+    now = lb.now
+    for group, starts in lb._starts.items():
+        times = lb._times.get(group, [])
+        for s in set(starts):
+            i = bisect_left(times, now - s)
+            if i == len(times):
+                continue
+            t = times[i]
+            if starts[bisect_left(starts, now - t)] != s:
+                continue  # another running row is between them
+            meet = s + t
+            event = (meet, 0, *group, s, t) if meet > now else (now + 1, 1, *group, s, t)
+            assert event in lb._pending, (event, group, starts, times, now)
+    caps = set(lb._caps)
+    for player in lb._recs:
+        rec = lb._recs[player]
+        if rec.running:
+            row = rec.row
+            assert row.deadline > now
+            assert (row.deadline, row.started_at, player) in caps
+
+
 def check(lb: Leaderboard, rows: dict[str, EntryRow], now: int) -> list[Standing]:
     """Every way of reading the leaderboard against the table from scratch."""
     assert lb.now == now
+    assert_every_meeting_is_watched(lb)
     table = scratch(rows, now)
     assert lb.rows() == table
     assert lb.total == len(rows) == len(lb)
@@ -366,3 +395,23 @@ def test_a_new_start_that_only_breaks_a_tie_is_a_change() -> None:
     assert lb.upsert(EntryRow("x", PLAYING, 1, 0, 0, 0, started_at=1, deadline=1000))
     assert names(lb.rows()) == [(1, "x"), (2, "y")]
     assert not lb.upsert(EntryRow("x", PLAYING, 1, 0, 0, 0, started_at=2, deadline=1000))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_one_crowded_group_with_rows_leaving_and_coming_back(data: st.DataObject) -> None:
+    """Every row in one (progress, resets) group but those that step out for a while:
+    running and finished rows meet often, and rows leave from between others."""
+    run = Run(4096)
+    for _ in range(data.draw(st.integers(10, 60))):
+        step = data.draw(st.sampled_from(["add", "add", "leave", "tick", "tick", "jump"]))
+        if step == "add":
+            row = data.draw(any_row(run.now))
+            run.upsert(replace(row, progress=1, resets=0))
+        elif step == "leave" and run.rows:
+            old = run.rows[data.draw(st.sampled_from(sorted(run.rows)))]
+            run.upsert(replace(old, progress=2 if old.progress == 1 else 1))
+        elif step == "tick":
+            run.advance(run.now + data.draw(st.sampled_from([1, 2, 3])))
+        elif step == "jump":
+            run.advance(run.now + data.draw(st.sampled_from([5, 8, 13])))
