@@ -205,13 +205,13 @@ def play(data: st.DataObject, budget: int) -> None:
             run.advance(run.now - data.draw(st.sampled_from([1, 2, 7])))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_events_match_the_table_from_scratch(data: st.DataObject) -> None:
     play(data, budget=4096)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from([0, 1, 2]))
 def test_a_small_event_budget_settles_and_stays_exact(data: st.DataObject, budget: int) -> None:
     play(data, budget=budget)
@@ -397,7 +397,7 @@ def test_a_new_start_that_only_breaks_a_tie_is_a_change() -> None:
     assert not lb.upsert(EntryRow("x", PLAYING, 1, 0, 0, 0, started_at=2, deadline=1000))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_one_crowded_group_with_rows_leaving_and_coming_back(data: st.DataObject) -> None:
     """Every row in one (progress, resets) group but those that step out for a while:
