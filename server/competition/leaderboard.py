@@ -1,13 +1,14 @@
 """Live standings of one tournament, kept in memory and updated one entry at a time.
 
 Pure: no I/O, no asyncio, no clock of its own. Times are integers in
-milliseconds (epoch ms, the precision records carry): `EntryRow.started_at`,
-`EntryRow.deadline`, and the `now` passed to `Leaderboard(now)` and
-`advance(now)`. Every query answers at the leaderboard's current `now`, and its
-answer is always exactly the matching slice of `standings()`
-(server/domain/ranking.py) computed from scratch from every entry's
-`EntryRow.result(now)`: a running game ranks on its time so far,
-`min(now, deadline) - started_at`.
+milliseconds (ints for speed; epoch ms, the precision records carry, so
+`now - started_at` is `timing.ms_between` for times truncated to the
+millisecond): `EntryRow.started_at`, `EntryRow.deadline`, and the `now` passed
+to `Leaderboard(now)` and `advance(now)`; `upsert` works at that `now`. Every
+query answers at the leaderboard's current `now`, and its answer is always
+exactly the matching slice of `standings()` (server/domain/ranking.py)
+computed from scratch from every entry's `EntryRow.result(now)`: a running
+game ranks on its time so far, `min(now, deadline) - started_at`.
 
 Running clocks
 --------------
@@ -33,13 +34,16 @@ sorted list, a heap of those events for the adjacent pairs (for each running
 row, the first fixed row at or after it in its group: the earliest meeting in
 the whole table is always such a pair) plus a heap of deadlines (where a
 running row becomes a fixed, capped one). `advance(now)` plays them in time
-order, fixing adjacency after each; an event whose two rows are still there is
-a real change of order or of a shared rank, so it returns whether the standings
-changed without comparing tables. Events are checked lazily (by value: the
-group and the two times), the event heap is rebuilt when stale entries pile up,
-and a jump that would play more than `event_budget` events settles the
-deadlines and rebuilds the heap instead (O(n log n)). A `now` earlier than the
-current one (the wall clock stepped back) rebuilds everything.
+order (at one instant, meetings before deadlines), fixing adjacency after each
+from small sorted lists of the times and starts of each group; an event whose
+two rows are still there is a real change of order or of a shared rank, so it
+returns whether the standings changed without comparing tables. Events are
+checked lazily (by value: the group and the two times), the event heap is
+rebuilt when stale entries pile up, and a jump that would play more than
+`event_budget` events settles the deadlines and rebuilds the heap instead
+(O(n log n)). A `now` earlier than the
+current one (the wall clock stepped back) rebuilds everything, also O(n log n):
+a caller whose clock may jitter back should pass `max(now, leaderboard.now)`.
 
 Version
 -------
