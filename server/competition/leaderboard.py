@@ -142,6 +142,8 @@ class Leaderboard:
         self._times: dict[_Group, list[int]] = {}
         self._starts: dict[_Group, list[int]] = {}
         self._version = 0
+        self._epoch = 0  # grows with every change at all (a tick, any upsert)
+        self._head: tuple[int, list[Standing]] = (-1, [])  # (epoch, the first rows)
         self._events: list[_Event] = []
         self._pending: set[_Event] = set()
         self._caps: list[_Cap] = []
@@ -192,17 +194,24 @@ class Leaderboard:
         top = min(max(top, 0), len(self._recs))
         rec = None if player is None else self._recs.get(player)
         if rec is None:
-            return self._standings(0, self._merge(0, 0, top))
+            return self._top(top)
         around = max(around, 0)
         a, b = self._split(rec)
         pos = a + b
         lo = max(pos - around, 0)
         hi = min(pos + around + 1, len(self._recs))
         if lo <= top:  # the two parts overlap or touch: one run from the top
-            return self._standings(0, self._merge(0, 0, max(top, hi)))
+            return self._top(max(top, hi))
         a, b = self._back(a, b, pos - lo)
-        first = self._standings(0, self._merge(0, 0, top))
-        return first + self._standings(lo, self._merge(a, b, hi - lo))
+        return self._top(top) + self._standings(lo, self._merge(a, b, hi - lo))
+
+    def _top(self, n: int) -> list[Standing]:
+        """The first n rows, shared by every window until the next change."""
+        epoch, head = self._head
+        if epoch != self._epoch or len(head) < n:
+            head = self._standings(0, self._merge(0, 0, n))
+            self._head = (self._epoch, head)
+        return head[:n]
 
     # -- writing -------------------------------------------------------------
     def upsert(self, row: EntryRow) -> bool:
@@ -210,6 +219,7 @@ class Leaderboard:
         old = self._recs.get(row.player)
         if old is not None and old.row == row:
             return False
+        self._epoch += 1
         same_look = old is not None and _visible(old.row) == _visible(row)
         before = self._place(old) if old is not None and same_look else None
         if old is not None:
@@ -226,6 +236,7 @@ class Leaderboard:
         """Move the clock to `now`; whether the standings changed (see Version)."""
         if now == self._now:
             return False
+        self._epoch += 1
         if now < self._now:
             return self._rewind(now)
         changed = False
