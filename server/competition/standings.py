@@ -138,7 +138,7 @@ class Standings:
         """Move every board's clock to now; the tournaments whose order changed (running
         games passing finished ones, deadlines reached)."""
         now = epoch_ms(self.now())
-        return [tid for tid, board in self._boards.items() if board.advance(now)]
+        return [tid for tid, b in self._boards.items() if b.advance(max(now, b.now))]
 
     def _upsert(self, tournament_id: int, entry_id: int, row: EntryRow) -> None:
         board = self._boards.get(tournament_id)
@@ -196,7 +196,7 @@ class Standings:
         board = self._boards.get(t.id)
         if board is None:
             board = await self._load(t.id)
-        board.advance(epoch_ms(self.now()))
+        board.advance(max(epoch_ms(self.now()), board.now))  # a clock stepping back waits
         return board, t.status == CLOSED
 
     async def _load(self, tournament_id: int) -> Leaderboard:
