@@ -490,8 +490,9 @@ def main() -> None:
         lines += [
             "",
             "- no NOTIFY: the same writer with its `pg_notify` replaced by a no-op query, to "
-            "show what the notices cost (a transaction that notifies holds a database-wide "
-            "lock from its commit's start to its end, so such commits never share a flush)",
+            "show what the notices cost (a transaction that notifies holds one lock of the "
+            "whole PostgreSQL server from its commit's start to its end, so such commits "
+            "never share a flush)",
             "- WAL bytes: the server's WAL position moved over the window, per action "
             "appended (other databases' writes on the same server would count too)",
             "",
