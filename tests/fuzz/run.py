@@ -2,8 +2,9 @@
 
     .venv/bin/python -m tests.fuzz.run [TARGET ...] [--runs N | --seconds S] [--keep DIR]
 
-Each target starts from seeds made from the repository's vectors (written to a fresh
-corpus folder; libFuzzer adds what it finds there) and a dictionary of its tokens. The
+Each target starts from seeds made from the repository's vectors and from its regression
+inputs (written to a fresh corpus folder; libFuzzer adds what it finds there) and a
+dictionary of its tokens. The
 defaults come from SAMEDEAL_FUZZ_RUNS (executions per target, default 3,000) or
 SAMEDEAL_FUZZ_SECONDS (seconds per target, which wins when set). A crash leaves the
 input libFuzzer saved (crash-*) in the target's folder under --keep, and the target's
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 
-from tests.fuzz.common import REPO
+from tests.fuzz.common import REGRESSIONS, REPO
 
 TARGETS = ["protocol", "actions", "verify", "operator_cli"]
 MAX_LEN = {"protocol": 4096, "actions": 512, "verify": 65536, "operator_cli": 512}
@@ -82,6 +83,8 @@ def run_target(
     corpus.mkdir(parents=True, exist_ok=True)
     for i, start in enumerate(module.seeds()):
         (corpus / f"seed-{i:04d}").write_bytes(start)
+    for found in sorted((REGRESSIONS / target).glob("*")):  # what crashed once starts too
+        (corpus / f"regression-{found.name}").write_bytes(found.read_bytes())
     tokens = folder / "tokens.dict"
     tokens.write_text(_dictionary(module.TOKENS))
     budget = f"-max_total_time={seconds}" if seconds else f"-runs={runs or 3000}"
