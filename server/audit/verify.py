@@ -25,14 +25,22 @@ import json
 import math
 import re
 import reprlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from server import rng
 from server.audit import receipts
-from server.audit.records import BUNDLE_FORMAT, RECORD_FORMAT, Bundle, Record, RecordTournament
+from server.audit.records import (
+    BUNDLE_FORMAT,
+    RECORD_FORMAT,
+    Bundle,
+    Record,
+    RecordAction,
+    RecordTournament,
+)
 from server.domain import timing
 from server.domain.ranking import Result, standings
 from server.games import RULES, GameRules
@@ -263,16 +271,51 @@ def _bundle(data: dict[str, Any], limits: Limits) -> _BundleHead:
     return head
 
 
-def _record(data: Any, limits: Limits, what: str, where: str = "") -> Record:
+class _RecordHead(Record):
+    """A record whose actions stay raw: their shapes are checked a chunk at a time, and
+    the replay reads them as they are (no model per action)."""
+
+    actions: list[Any]
+
+
+_CHUNK = 4096  # actions validated at once: the models of one chunk are in memory
+_ACTIONS: TypeAdapter[list[RecordAction]] = TypeAdapter(list[RecordAction])
+
+
+def _record(
+    data: Any, limits: Limits, what: str, where: str = "", actions_checked: bool = False
+) -> Record:
+    """A record's fields, then every action's shape, a chunk at a time (dropped once
+    checked: a record of a million actions would hold a million models at once), unless
+    `actions_checked` says an earlier pass did."""
     actions = data.get("actions") if isinstance(data, dict) else None
     if isinstance(actions, list) and len(actions) > limits.max_actions:
         raise Unreadable(
             f"{what} is malformed: {where + ': ' if where else ''}{len(actions):,} actions, "
             f"the limit is {limits.max_actions:,}"
         )
-    record: Record = _parse(Record, data, what, where)
+    record: _RecordHead = _parse(_RecordHead, data, what, where)
     _solution_within(record.tournament, limits, what)
+    for start in range(0, 0 if actions_checked else len(record.actions), _CHUNK):
+        try:
+            _ACTIONS.validate_python(record.actions[start : start + _CHUNK])
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            index, *rest = err["loc"]
+            loc = [*([where] if where else []), "actions", str(start + int(index)), *map(str, rest)]
+            raise Unreadable(f"{what} is malformed: {'.'.join(loc)}: {err['msg']}") from None
     return record
+
+
+def _entries(record: Record) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """The record's actions as (seq, at_ms, action): from the models, or straight from
+    the raw entries of a record `_record` read (it checked every one's types)."""
+    actions: list[Any] = record.actions  # models, or raw entries in a _RecordHead
+    for a in actions:
+        if isinstance(a, RecordAction):
+            yield a.seq, a.at_ms, a.action
+        else:
+            yield a["seq"], a["at_ms"], a["action"]
 
 
 def _solution_within(t: RecordTournament, limits: Limits, what: str) -> None:
@@ -375,17 +418,14 @@ def _verify_record(
     else:
         rules, options = verify_tournament(t, report)
     who = _who(record)
-    state = _replay(rules, options, record, who)
+    state, last_ms, log_hash = _replay(rules, options, record, who)
     result = record.result
     expected_status = state.status if state.status is not Status.PLAYING else Status.TIMED_OUT
     _same(who, "status", expected_status.value, result.status)
     _same(who, "progress", state.progress, result.progress)
     _same(who, "resets", state.resets, result.resets)
     _same(who, "score", state.score, result.score)
-    _same(who, "time_ms", _expected_time_ms(record, expected_status, who), result.time_ms)
-    log_hash = receipts.log_hash(
-        t.commitment, record.player.id, ((a.seq, a.at_ms, a.action) for a in record.actions)
-    )
+    _same(who, "time_ms", _expected_time_ms(record, expected_status, last_ms, who), result.time_ms)
     if record.log_hash is not None and record.log_hash.lower() != log_hash:
         raise Mismatch(
             f"{who}: the log hash differs: its actions give {log_hash}, "
@@ -407,30 +447,36 @@ def _verify_record(
     return played, log_hash
 
 
-def _replay(rules: GameRules[Any, Any], options: Any, record: Record, who: str) -> GameState[Any]:
+def _replay(
+    rules: GameRules[Any, Any], options: Any, record: Record, who: str
+) -> tuple[GameState[Any], int, str]:
+    """The state after the record's actions, the last at_ms, and their log hash (the
+    samedeal-log/1 chain, made in the same pass)."""
     t = record.tournament
     seed = bytes.fromhex(t.seed or "")
     state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
+    head = receipts.genesis(t.commitment, record.player.id)
     last_ms = 0
-    for expected_seq, entry in enumerate(record.actions, start=1):
-        where = f"{who}, seq {entry.seq}"
-        if entry.seq != expected_seq:
-            raise Mismatch(f"{who}: expected seq {expected_seq}, found seq {entry.seq}")
-        if entry.at_ms < last_ms:
-            raise Mismatch(f"{where}: at_ms {entry.at_ms} is before the previous {last_ms}")
-        last_ms = entry.at_ms
+    for expected_seq, (seq, at_ms, action) in enumerate(_entries(record), start=1):
+        where = f"{who}, seq {seq}"
+        if seq != expected_seq:
+            raise Mismatch(f"{who}: expected seq {expected_seq}, found seq {seq}")
+        if at_ms < last_ms:
+            raise Mismatch(f"{where}: at_ms {at_ms} is before the previous {last_ms}")
+        last_ms = at_ms
         try:
-            state, _ = state.apply(rules.parse_action(entry.action))
+            state, _ = state.apply(rules.parse_action(action))
         except ActionError as exc:
-            raise Mismatch(f"{where}: illegal action {show(entry.action)}: {exc.message}") from None
-    return state
+            raise Mismatch(f"{where}: illegal action {show(action)}: {exc.message}") from None
+        head = receipts.step(head, seq, at_ms, receipts.action_text(action))
+    return state, last_ms, head.hex()
 
 
-def _expected_time_ms(record: Record, status: Status, who: str) -> int:
-    """Ended by play: the last action's at_ms. Timed out: the game's deadline."""
+def _expected_time_ms(record: Record, status: Status, last_ms: int, who: str) -> int:
+    """Ended by play: the last action's at_ms (0 with none). Timed out: the deadline."""
     t = record.tournament
     if status is not Status.TIMED_OUT:
-        return record.actions[-1].at_ms if record.actions else 0
+        return last_ms
     try:
         started = timing.parse_iso(record.started_at)
         end = timing.parse_iso(t.ends_at)  # a late close (a server down at ends_at)
@@ -461,7 +507,11 @@ def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> No
     seen_ids: set[int] = set()
     old = 0
     for i, raw in enumerate(bundle.records):
-        record = raw if isinstance(raw, Record) else _record(raw, limits, "bundle", f"records.{i}")
+        record = (
+            raw
+            if isinstance(raw, Record)
+            else _record(raw, limits, "bundle", f"records.{i}", actions_checked=True)
+        )
         if record.tournament.model_dump() != bundle_tournament:
             raise Mismatch(
                 f"record of {show(record.player.name)}: its tournament differs from the bundle's"

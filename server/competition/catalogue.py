@@ -89,6 +89,8 @@ class Catalogue:
     def remember(self, t: TournamentInfo) -> TournamentInfo | None:
         """Keep `t` as the latest facts; returns what was known before."""
         old = self._tournaments.get(t.id)
+        if old is not None and old.status == CLOSED and t.status != CLOSED:
+            return old  # read before a close this process already knows: keep the close
         self._tournaments[t.id] = t
         return old
 

@@ -9,19 +9,18 @@ from server.audit import receipts
 from server.audit.records import bundle_of, record_of, result_of
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
-from server.competition.standings import Standings
 from server.domain import timing
 from server.domain.model import EntryInfo, TournamentInfo
+from server.domain.ranking import Result, standings
 from server.store.repository import Store
 
 
 class Exports:
     """Records and bundles, refused (`not_revealed`) before the close."""
 
-    def __init__(self, store: Store, catalogue: Catalogue, standings: Standings) -> None:
+    def __init__(self, store: Store, catalogue: Catalogue) -> None:
         self.store = store
         self.catalogue = catalogue
-        self.standings = standings
 
     async def record(self, tournament_id: int, player_name: str) -> dict[str, Any]:
         """The record of `player_name`'s game; `not_found` without an entry."""
@@ -39,8 +38,12 @@ class Exports:
         """Every record, the final standings and the root of the receipts."""
         t = await self.catalogue.find(tournament_id)
         seed = await self.catalogue.revealed(t)
-        records = [await self._record(t, seed, e) for e in await self.store.entries(t.id)]
-        rows, _ = await self.standings.table(t.id)
+        entries = await self.store.entries(t.id)
+        records = [await self._record(t, seed, e) for e in entries]
+        rows = standings(  # from the stored final figures, as a verifier ranks them
+            Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
+            for e in entries
+        )
         return bundle_of(record_tournament(t, seed), records, [r.as_dict() for r in rows])
 
     async def _record(self, t: TournamentInfo, seed: str, e: EntryInfo) -> dict[str, Any]:

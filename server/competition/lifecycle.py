@@ -11,6 +11,7 @@ changes from notices (`learn`), and only SQLite's single node polls the store.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -22,8 +23,7 @@ from server.competition.exports import log_root_of
 from server.competition.live import TIMED_OUT, LiveGames
 from server.competition.play import Play
 from server.competition.standings import Standings
-from server.domain import timing
-from server.domain.model import PlayerInfo, Status, TournamentInfo, TournamentStatus
+from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.lifecycle")
@@ -78,7 +78,8 @@ class Lifecycle:
                 await self.store.open_tournament(t.id)  # False: another node did
                 self.events.tournament_changed(await self.catalogue.reload(t.id))
             if t.status != CLOSED and now >= t.ends_at and t.id not in self.catalogue.closing:
-                await self.close(t.id)
+                with contextlib.suppress(CompetitionError):  # closed meanwhile (a notice)
+                    await self.close(t.id)
         for e in await self.store.due_entries(now):
             await self.play.expire(e)
 
@@ -109,9 +110,10 @@ class Lifecycle:
         """Announce, once, a close made by another process or node."""
         if t.id in self._closed or t.id in self.catalogue.closing:
             return
-        self._closed.add(t.id)
         self.games.forget_tournament(t.id)  # rebuilt with their final status
+        self.standings.tournament_changed(t.id)
         await self._announce_close(t)
+        self._closed.add(t.id)  # once announced (a failure leaves it to the next resync)
 
     async def close(self, tournament_id: int, by: PlayerInfo | None = None) -> TournamentInfo:
         """Close now: end running games as timed out, freeze standings, reveal the seed.
@@ -124,6 +126,7 @@ class Lifecycle:
         self.catalogue.closing.add(t.id)
         try:
             await self._close(t)
+            self._closed.add(t.id)  # before `closing` ends: its own notice announces nothing
         finally:
             self.catalogue.closing.discard(t.id)
         t = await self.catalogue.reload(t.id)
@@ -137,13 +140,9 @@ class Lifecycle:
             await g.lock.acquire()
         try:
             closed_at = max(self.now(), t.starts_at)
-            timed_out = []
-            for e in await self.store.entries(t.id):
-                if e.status == Status.PLAYING:
-                    end = min(e.deadline, closed_at)
-                    timed_out.append((e.id, timing.ms_between(e.started_at, end)))
-            if not await self.store.close_tournament(t.id, closed_at, timed_out):
-                timed_out = []  # closed meanwhile by another process: its figures stand
+            timed_out = await self.store.close_tournament(t.id, closed_at)
+            if timed_out is None:  # closed meanwhile by another process: its figures stand
+                timed_out = []
                 self.games.forget_tournament(t.id)
             for entry_id, time_ms in timed_out:
                 live = self.games.by_entry(entry_id)

@@ -11,7 +11,7 @@ resync when notices may have been missed.
 
 from __future__ import annotations
 
-from server.competition.catalogue import Catalogue
+from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.events import Events
 from server.competition.lifecycle import Lifecycle
 from server.competition.live import LiveGames
@@ -50,13 +50,19 @@ class Peers:
 
     def _entry(self, n: EntryNotice) -> None:
         live = self.games.by_entry(n.entry_id)
-        # An act in flight here holds the lock: it brings the game up to date itself (or
-        # is refused as a duplicate and reloads it).
-        behind = live is not None and (live.seq, live.status) != (n.seq, n.status)
-        if live is not None and behind and not live.lock.locked():
+        # A log only grows: a notice of an older seq (this node's own, arriving late)
+        # says nothing new. An act in flight here holds the lock: it brings the game up
+        # to date itself (or is refused as a duplicate and reloads it).
+        newer = live is not None and (
+            n.seq > live.seq or (n.seq == live.seq and n.status != live.status)
+        )
+        if live is not None and newer and not live.lock.locked():
             self.games.forget(live)
-        self.standings.summary_changed(n.tournament_id, n.entry_id, n)
-        self.events.standings_changed(n.tournament_id)
+        t = self.catalogue.cached(n.tournament_id)
+        if t is not None and t.status == CLOSED:
+            return  # the close's final figures are read from the store
+        if self.standings.summary_changed(n.tournament_id, n.entry_id, n):
+            self.events.standings_changed(n.tournament_id)
 
     async def _joined(self, n: JoinNotice) -> None:
         if self.standings.knows(n.entry_id):

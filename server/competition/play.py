@@ -90,6 +90,9 @@ class Play:
                 )
             except EntryExists:
                 entry = None  # joined before (or concurrently): resume that game
+            except TournamentClosed:  # closed meanwhile (perhaps by another node)
+                await self.catalogue.reload(t.id)
+                raise CompetitionError("closed", f"tournament {t.id} is closed") from None
             if entry is not None:  # the game just dealt is the one in memory
                 self.games.keep(LiveGame(entry, rules, state, [], 0, summary.status, 0, head))
         if entry is not None:

@@ -69,7 +69,7 @@ class Competition:
             games=games,
             play=play,
             standings=standings,
-            exports=Exports(store, catalogue, standings),
+            exports=Exports(store, catalogue),
             lifecycle=lifecycle,
             peers=Peers(store, catalogue, games, standings, lifecycle, sink),
         )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.leaderboard import EntryRow, Leaderboard
-from server.domain.model import EntryInfo, EntryNotice, Summary
+from server.domain.model import EntryInfo, EntryNotice, Status, Summary
 from server.domain.ranking import Standing
 from server.domain.timing import epoch_ms
 from server.store.repository import Store
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from server.competition.live import LiveGame
 
 TOP, AROUND = 10, 5  # PROTOCOL.md's default window
+PLAYING = Status.PLAYING
 MAX_TOP, MAX_AROUND, MAX_PAGE = 100, 50, 100
 
 
@@ -89,23 +90,32 @@ class Standings:
         self._locks: dict[int, asyncio.Lock] = {}
         self._by_entry: dict[int, EntryRow] = {}  # the rows of loaded boards, by entry id
         self._stale: set[int] = set()  # loads overtaken by a change of many rows
+        self._progress: dict[int, tuple[int, bool]] = {}  # entry -> (seq, ended) known
 
     # -- changes -------------------------------------------------------------
     def entry_changed(self, entry: EntryInfo) -> None:
         """A new entry (its row is in the store)."""
+        self._progress[entry.id] = (entry.seq, entry.status != PLAYING)
         self._upsert(entry.tournament_id, entry.id, row_of_entry(entry))
 
     def game_changed(self, live: LiveGame) -> None:
         """An entry's figures or status changed (its row is in the store)."""
+        self._progress[live.entry.id] = (live.seq, live.status != PLAYING)
         self._upsert(live.entry.tournament_id, live.entry.id, row_of_game(live))
 
-    def summary_changed(self, tournament_id: int, entry_id: int, s: Summary | EntryNotice) -> None:
-        """An entry's row now holds `s` (a timeout; a change another node made)."""
+    def summary_changed(self, tournament_id: int, entry_id: int, s: Summary | EntryNotice) -> bool:
+        """An entry's row now holds `s` (a timeout; a change another node made); whether
+        it was news (a summary older than what this node has is ignored: notices may
+        arrive after this node's own later change)."""
+        step = (s.seq, s.status != PLAYING)
+        if step <= self._progress.get(entry_id, (-1, False)):
+            return False
         old = self._by_entry.get(entry_id)
         if old is None:
             if tournament_id in self._boards or tournament_id in self._loading:
                 self.tournament_changed(tournament_id)  # an entry this board never saw
-            return
+            return True
+        self._progress[entry_id] = step
         row = replace(
             old,
             status=s.status,
@@ -115,6 +125,7 @@ class Standings:
             time_ms=s.time_ms,
         )
         self._upsert(tournament_id, entry_id, row)
+        return True
 
     def knows(self, entry_id: int) -> bool:
         return entry_id in self._by_entry
@@ -214,10 +225,15 @@ class Standings:
                         row = row_of_entry(e)
                         board.upsert(row)
                         self._by_entry[e.id] = row
+                        self._progress[e.id] = (e.seq, e.status != PLAYING)
                     for row in self._loading[tournament_id].values():
                         board.upsert(row)  # changes made while the store was read
                 finally:
                     del self._loading[tournament_id]
                 if tournament_id not in self._stale:
                     self._boards[tournament_id] = board
+                    # Versions grow across reloads, and start above any an earlier process
+                    # (another node, before a restart) reached: clients compare them.
+                    floor = epoch_ms(self.now()) * 1000
+                    self._base[tournament_id] = max(self._base.get(tournament_id, 0), floor)
                     return board

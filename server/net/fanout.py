@@ -67,8 +67,10 @@ class Fanout:
         self.frames = 0  # standings frames sent
 
     def subscribe(self, tournament_id: int, conn: WsConnection, watch: Watch) -> None:
-        """Watch a window; `watch.seen` is what the subscribe reply showed."""
-        self.subscribers[tournament_id][conn] = watch
+        """Watch a window; `watch.seen` is what the subscribe reply showed. A connection
+        lost meanwhile (the reply was awaited) is not kept."""
+        if not getattr(conn, "gone", False):
+            self.subscribers[tournament_id][conn] = watch
 
     def unsubscribe(self, tournament_id: int, conn: WsConnection) -> None:
         self.subscribers[tournament_id].pop(conn, None)
@@ -122,7 +124,12 @@ class Fanout:
         frames: dict[WindowKey, tuple[tuple[Any, ...], bytes]] = {}
         after = None if then is None else orjson.dumps(then)
         for conn, watch in list(subs.items()):
-            if conn.congested:
+            if getattr(conn, "gone", False):
+                subs.pop(conn, None)
+                continue
+            if conn.congested or watch.key not in views:  # (subscribed during the read)
+                if after is not None:
+                    conn.send_text(after)  # the reveal reaches everyone
                 continue
             made = frames.get(watch.key)
             if made is None:

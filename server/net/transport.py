@@ -63,6 +63,7 @@ class WsConnection(asyncio.Protocol):
 
     def __init__(self, server: WsServer) -> None:
         self.server = server
+        self.gone = False  # the TCP connection is lost
         self.limits = server.limits
         self.ws = ServerProtocol(max_size=self.limits.max_size, logger=log)
         self.transport: Any = None  # uvloop's transports are not asyncio.Transport
@@ -123,6 +124,7 @@ class WsConnection(asyncio.Protocol):
         self._flush()  # the transport closes itself: returning None
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.gone = True
         self.ws.receive_eof()  # idempotent: the protocol's state becomes CLOSED
         if self.timer is not None:
             self.timer.cancel()

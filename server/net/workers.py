@@ -57,6 +57,7 @@ def supervise(url: str, host: str, port: int, workers: int, demo: bool) -> int:
             if proc.poll() is not None and not stopping:
                 log.warning("worker %d exited (%s); restarting", proc.pid, proc.returncode)
                 time.sleep(RESTART_DELAY_S)
-                procs[i] = subprocess.Popen(argv)
+                if not stopping:  # a stop may have come during the pause
+                    procs[i] = subprocess.Popen(argv)
     codes = [proc.wait() for proc in procs]
     return 0 if all(code in (0, -signal.SIGTERM, -signal.SIGINT) for code in codes) else 1

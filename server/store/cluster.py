@@ -155,6 +155,7 @@ class Listener:
             delay = min(delay * 2, 5.0)
 
     async def _listen(self) -> None:
+        self._queue = asyncio.Queue()  # notices of a lost connection came before the resync
         conn = self._conn = await asyncpg.connect(
             self.dsn, timeout=5, server_settings={"application_name": LISTENER_NAME}
         )

@@ -58,6 +58,10 @@ _UPDATE_ENTRY = (  # Summary's fields in order, then the entry's id
     " seq = $6, log_hash = $7 WHERE id = $8"
 )
 _CLOSED = "SELECT id FROM tournaments WHERE status = 'closed' AND id = ANY($1::integer[])"
+_SHARE = (  # the batch's tournaments, share-locked in id order; the closed ones
+    "SELECT id FROM (SELECT id, status FROM tournaments WHERE id = ANY($1::integer[])"
+    " ORDER BY id FOR SHARE) t WHERE status = 'closed'"
+)
 
 
 class PgWriter(GroupCommit):
@@ -147,13 +151,15 @@ async def _write(
     actions: list[tuple[int, Job]] = []
     players: list[tuple[int, Job]] = []
     entries: list[tuple[int, Job]] = []
+    ids = list({job[1] for job in jobs if job[0] in (ACTION, ENTRY)})
+    if ids:  # share-locked: a close (an UPDATE of the row) waits for this batch, or it waits
+        closed = closed | {row[0] for row in await conn.exec_driver_sql(_SHARE, (ids,))}
     for i, job in enumerate(jobs):
         kind = job[0]
-        if kind == ACTION:
-            if job[1] in closed:
-                outcomes[i] = TournamentClosed(f"tournament {job[1]} is closed")
-            else:
-                actions.append((i, job))
+        if kind in (ACTION, ENTRY) and job[1] in closed:
+            outcomes[i] = TournamentClosed(f"tournament {job[1]} is closed")
+        elif kind == ACTION:
+            actions.append((i, job))
         elif kind == PLAYER:
             players.append((i, job))
         elif kind == ENTRY:

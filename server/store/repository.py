@@ -16,6 +16,7 @@ import orjson
 from sqlalchemy import event, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from server.domain import timing
 from server.domain.model import (
     EntryExists,
     EntryInfo,
@@ -268,10 +269,15 @@ class Store:
             return True
 
     async def close_tournament(
-        self, tournament_id: int, closed_at: datetime, timed_out: list[tuple[int, int]]
-    ) -> bool:
-        """Mark it closed and the listed (entry id, time_ms) games timed out, atomically.
-        False (and nothing changed) when it was already closed."""
+        self, tournament_id: int, closed_at: datetime
+    ) -> list[tuple[int, int]] | None:
+        """Mark it closed and every game still playing in it timed out at its deadline or
+        the close, whichever came first, in one transaction; the games timed out as (entry
+        id, time_ms). None (and nothing changed) when it was already closed.
+
+        The tournament's row is updated first, so a group-commit batch (which share-locks
+        its tournaments' rows and refuses closed ones) either commits before the close and
+        its entries are seen here, or waits and is refused."""
         async with self._session() as s:
             res = await s.execute(
                 update(Tournament)
@@ -280,16 +286,25 @@ class Store:
             )
             if not res.rowcount:  # type: ignore[attr-defined]
                 await s.rollback()
-                return False
-            for entry_id, time_ms in timed_out:
+                return None
+            playing = await s.execute(
+                select(Entry.id, Entry.started_at, Entry.deadline)
+                .where(Entry.tournament_id == tournament_id, Entry.status == Status.PLAYING)
+                .order_by(Entry.id)
+                .with_for_update()
+            )
+            timed_out = [
+                (entry_id, timing.ms_between(started, min(deadline, closed_at)))
+                for entry_id, started, deadline in playing.all()
+            ]
+            if timed_out:
                 await s.execute(
-                    update(Entry)
-                    .where(Entry.id == entry_id, Entry.status == Status.PLAYING)
-                    .values(status=Status.TIMED_OUT, time_ms=time_ms)
+                    update(Entry),
+                    [{"id": i, "status": Status.TIMED_OUT, "time_ms": t} for i, t in timed_out],
                 )
             await self._notify(s, [cluster.tournament_line(tournament_id)])
             await s.commit()
-            return True
+            return timed_out
 
     # -- entries and actions --------------------------------------------
     async def create_entry(

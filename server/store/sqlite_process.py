@@ -77,10 +77,14 @@ def commit(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
 def _write(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
     outcomes: list[Outcome] = [None] * len(jobs)
     actions: list[tuple[int, list[Any]]] = []
+    closed = _closed(conn, {job[1] for job in jobs if job[0] in ("action", "entry")})
     for i, job in enumerate(jobs):
         kind = job[0]
         if kind == "action":
             actions.append((i, job))
+            continue
+        if kind == "entry" and job[1] in closed:
+            outcomes[i] = ["closed", f"tournament {job[1]} is closed"]
             continue
         sql = INSERT_PLAYER if kind == "player" else INSERT_ENTRY
         try:
@@ -92,6 +96,15 @@ def _write(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
         kept = _insert_actions(conn, kept, outcomes)
         conn.executemany(UPDATE_ENTRY, [(*job[6:13], job[2]) for _, job in kept])
     return outcomes
+
+
+def _closed(conn: sqlite3.Connection, ids: set[int]) -> set[int]:
+    """Which of these tournaments are closed (read inside the write transaction)."""
+    if not ids:
+        return set()
+    marks = ",".join("?" * len(ids))
+    sql = f"SELECT id FROM tournaments WHERE status = 'closed' AND id IN ({marks})"
+    return {row[0] for row in conn.execute(sql, sorted(ids))}
 
 
 def _refuse_closed(

@@ -152,3 +152,18 @@ async def test_unsubscribed_and_dropped_connections_get_nothing() -> None:
     fanout.standings_changed(1)
     await asyncio.sleep(0.05)
     assert left.frames == [] and dropped.frames == []
+
+
+async def test_the_reveal_reaches_a_congested_client_too() -> None:
+    standings = BoardStandings()
+    standings.finish("ann", 5, 100)
+    fanout = Fanout(standings)  # type: ignore[arg-type]
+    slow = Recording(congested=True)
+    subscribe(fanout, slow, 10, 5, None)
+    gone = Recording()
+    gone.gone = True  # type: ignore[attr-defined]  # lost while its subscribe was answered
+    subscribe(fanout, gone, 10, 5, None)
+    fanout.tournament_closed(1, "ab" * 32, "cd" * 32)
+    await asyncio.sleep(0.05)
+    assert [f["type"] for f in slow.frames] == ["closed"]  # the seed, whatever the lag
+    assert gone.frames == [] and gone not in fanout.subscribers[1]

@@ -150,16 +150,20 @@ async def test_close_times_out_running_games(store: Store) -> None:
     t = await store.create_tournament(new_tournament())
     a = await store.create_player("a", "ha", NOW)
     b = await store.create_player("b", "hb2", NOW)
-    ea = await store.create_entry(t.id, a, NOW, NOW, playing())
+    ea = await store.create_entry(t.id, a, NOW, NOW + timedelta(hours=1), playing())
     eb = await store.create_entry(
         t.id, b, NOW, NOW, Summary(Status.WON, 48, 0, 58, 10, 5, "cd" * 32)
     )
+    c = await store.create_player("c", "hc", NOW)  # its deadline came before the close
+    ec = await store.create_entry(t.id, c, NOW, NOW + timedelta(minutes=10), playing())
     closed = NOW + timedelta(minutes=30)
-    await store.close_tournament(t.id, closed, [(ea.id, 1800000), (eb.id, 1800000)])
+    timed_out = await store.close_tournament(t.id, closed)
+    assert timed_out == [(ea.id, 1_800_000), (ec.id, 600_000)]
     info = await store.tournament(t.id)
     assert info.status == "closed" and info.closed_at == closed
     rows = {e.player_name: e for e in await store.entries(t.id)}
     assert rows["a"].status == "timed_out" and rows["a"].time_ms == 1800000
+    assert rows["c"].status == "timed_out" and rows["c"].time_ms == 600_000
     assert rows["b"].status == "won" and rows["b"].time_ms == 10  # finished games unchanged
     assert [t.status for t in await store.tournaments()] == ["closed"]
 
@@ -177,8 +181,8 @@ async def test_no_action_commits_after_the_close(store: Store) -> None:
     e = await store.create_entry(t.id, p, NOW, NOW, playing())
     e2 = await store.create_entry(other.id, p, NOW, NOW, playing())
     await store.append(t.id, e.id, 1, 1, canonical_json({}), playing(1))
-    assert await store.close_tournament(t.id, NOW, [(e.id, 5)])
-    assert not await store.close_tournament(t.id, NOW, [])  # already closed: nothing changes
+    assert await store.close_tournament(t.id, NOW) == [(e.id, 0)]
+    assert await store.close_tournament(t.id, NOW) is None  # already closed: nothing changes
     results = await asyncio.gather(
         store.append(t.id, e.id, 2, 2, canonical_json({}), playing(2)),
         store.append(other.id, e2.id, 1, 1, canonical_json({}), playing(1)),
@@ -188,3 +192,7 @@ async def test_no_action_commits_after_the_close(store: Store) -> None:
     assert [a.seq for a in await store.actions(e.id)] == [1]
     assert [a.seq for a in await store.actions(e2.id)] == [1]
     assert (await store.entry(t.id, p.id)).status == "timed_out"
+    newcomer = await store.create_player("newcomer", "hn", NOW)  # no entry after the close
+    with pytest.raises(TournamentClosed):
+        await store.create_entry(t.id, newcomer, NOW, NOW, playing())
+    assert [x.player_name for x in await store.entries(t.id)] == ["late"]
