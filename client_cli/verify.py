@@ -7,6 +7,7 @@ statuses below with one line saying why, never a traceback (docs/RECORDS.md)."""
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import os
 import re
@@ -115,7 +116,11 @@ def _verdict(
         if receipt is not None and is_bundle and player is None:
             lines.append("usage: a receipt on a bundle needs --player NAME")
             return EXIT_UNREADABLE
-        report = verify_document(data, limits)
+        gc.freeze()  # the parsed file lives to the verdict: full collections skip it
+        try:
+            report = verify_document(data, limits)
+        finally:
+            gc.unfreeze()
     except OSError as exc:
         lines.append(f"cannot open: {path}: {exc.strerror or exc}")
         return EXIT_UNREADABLE

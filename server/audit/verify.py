@@ -63,8 +63,9 @@ class Limits:
     """What the verifier reads at most (docs/RECORDS.md, "Bounds"): past any of these a
     file is unreadable (absurd sizes, RECORD.md), in time and memory bounded by them.
 
-    At the defaults a real bundle of 64 MiB (about 700,000 actions) verifies in under a
-    minute and a peak of about 12 times its size; no file reaches past about 20 times."""
+    At the defaults a real bundle of 60 MiB (about 700,000 actions) verifies in about
+    12 s with a peak of 10 times its size, a record of a million actions in about 10 s
+    and 11 times; no file takes more than about 22 times the size cap (1.4 GB)."""
 
     max_bytes: int = 64 * MiB  # the file
     max_depth: int = 32  # arrays and objects inside each other (a bundle needs 6)

@@ -317,6 +317,16 @@ def test_a_malformed_record_anywhere_in_a_bundle_beats_any_difference(tmp_path, 
     unreadable(tmp_path, doc, "bundle is malformed: records.1.actions.0.seq: ")
 
 
+def test_every_action_is_checked_before_any_is_replayed(tmp_path, record) -> None:
+    """Actions are checked a chunk (4,096) at a time: the place of a bad one past the
+    first chunk is still named, and it beats the difference at the first action."""
+    doc = copy.deepcopy(record)
+    doc["actions"] = [dict(doc["actions"][0], seq=i) for i in range(1, 9001)]
+    doc["actions"][0]["seq"] = 2  # a difference first
+    doc["actions"][8500]["at_ms"] = 1.5
+    unreadable(tmp_path, doc, "record is malformed: actions.8500.at_ms: Input should be a valid")
+
+
 def test_the_receipt_check_reads_only_what_the_verifier_read(tmp_path, record) -> None:
     receipt = (1, record["log_hash"])
     status, lines = check(tmp_path, replaced(record, ("player", "id"), 2.0), LIMITS, receipt)
@@ -416,8 +426,8 @@ BASE = 60 * 2**20  # the interpreter, pydantic and the games, before any file
 
 
 def test_peak_memory_of_a_large_valid_bundle(tmp_path) -> None:
-    """About 9 times the file, plus the interpreter: the tree of the parsed file and one
-    record's models at a time (not every record's at once: that was 17 times)."""
+    """About 10 times the file, plus the interpreter: the tree of the parsed file and one
+    record's fields at a time (a model for every record and action took 17 times)."""
     f = tmp_path / "big.json"
     f.write_text(big_bundle(1200 if not LONG else 18000))  # 18,000: 60 MiB, under the cap
     status, seconds, peak = measure(f)
@@ -472,6 +482,7 @@ def test_a_record_of_a_million_valid_actions(tmp_path) -> None:
     status, seconds, peak = measure(f)
     print(f"\nfigures: 10**6 actions, {mib(f.stat().st_size)}: {seconds:.1f} s, peak {mib(peak)}")
     assert status in (0, 1) and seconds < 120
+    assert peak < BASE + 14 * f.stat().st_size  # no model per action
     rec["actions"].append({"seq": 10**6 + 1, "at_ms": 10**6 + 1, "action": {"kind": "draw"}})
     f.write_text(json.dumps(rec, separators=(",", ":")))
     assert measure(f)[0] == 2
