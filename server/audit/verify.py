@@ -13,7 +13,8 @@ with a note that it carries none. A document that is not a record or bundle at a
 Files come from strangers: `parse_json` turns bytes into the document within `Limits`
 (size, nesting, number length, containers, duplicate keys, UTF-8), and `verify_document`
 bounds records per bundle and actions per record, and checks a bundle's records one at
-a time (all their shapes first, then the replays), so memory holds one record's models.
+a time and a record's actions a chunk at a time (all their shapes first, then the
+replays), so memory holds the parsed file and one record's fields, no model per action.
 Every message quotes what the file says through `show`: short, one line.
 """
 
@@ -60,8 +61,9 @@ MiB = 2**20
 
 @dataclass(frozen=True)
 class Limits:
-    """What the verifier reads at most (docs/RECORDS.md, "Bounds"): past any of these a
-    file is unreadable (absurd sizes, RECORD.md), in time and memory bounded by them.
+    """What the verifier reads at most (docs/RECORDS.md, "Hostile files and the bounds"):
+    past any of these a file is unreadable (absurd sizes, RECORD.md); time and memory
+    are bounded by them.
 
     At the defaults a real bundle of 60 MiB (about 700,000 actions) verifies in about
     12 s with a peak of 10 times its size, a record of a million actions in about 10 s
@@ -161,7 +163,7 @@ def _check_structure(raw: bytes, limits: Limits) -> None:
         raise Unreadable(f"nested deeper than {limits.max_depth} levels")
 
 
-_CHUNK = 1 << 20
+_SCAN_CHUNK = 1 << 20  # bytes split at quotes at once
 
 
 def _brackets(raw: bytes) -> bytes:
@@ -173,8 +175,8 @@ def _brackets(raw: bytes) -> bytes:
         raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
     out: list[bytes] = []
     inside = False
-    for start in range(0, len(raw), _CHUNK):
-        parts = raw[start : start + _CHUNK].split(b'"')
+    for start in range(0, len(raw), _SCAN_CHUNK):
+        parts = raw[start : start + _SCAN_CHUNK].split(b'"')
         out.append(b"".join(parts[1 if inside else 0 :: 2]).translate(None, _NOT_BRACKETS))
         inside ^= len(parts) % 2 == 0  # an odd number of quotes in the chunk
     return b"".join(out)
@@ -279,7 +281,7 @@ class _RecordHead(Record):
     actions: list[Any]
 
 
-_CHUNK = 4096  # actions validated at once: the models of one chunk are in memory
+_ACTION_CHUNK = 4096  # actions validated at once: the models of one chunk are in memory
 _ACTIONS: TypeAdapter[list[RecordAction]] = TypeAdapter(list[RecordAction])
 
 
@@ -297,9 +299,9 @@ def _record(
         )
     record: _RecordHead = _parse(_RecordHead, data, what, where)
     _solution_within(record.tournament, limits, what)
-    for start in range(0, 0 if actions_checked else len(record.actions), _CHUNK):
+    for start in range(0, 0 if actions_checked else len(record.actions), _ACTION_CHUNK):
         try:
-            _ACTIONS.validate_python(record.actions[start : start + _CHUNK])
+            _ACTIONS.validate_python(record.actions[start : start + _ACTION_CHUNK])
         except ValidationError as exc:
             err = exc.errors()[0]
             index, *rest = err["loc"]
