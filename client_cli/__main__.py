@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output")
     p = sub.add_parser(
         "verify",
-        help="check a record or bundle offline (exit 0 ok, 1 differs, 2 unreadable)",
+        help="check a record or bundle offline (exit 0 ok, 1 differs, 2 unreadable, 3 a bug)",
         description="Check a record or bundle offline: the seed against the commitment, "
         "every action's replay, the claimed results, the log hashes and log root, and for a "
         "bundle the standings. With --receipt, also that a log you saw acknowledged is in it "

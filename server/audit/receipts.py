@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -54,9 +55,12 @@ def action_text(action: Mapping[str, Any]) -> str:
     """An action's canonical text. `canonical_json` (orjson) refuses what JSON allows but
     orjson does not (integers beyond 64 bits); the standard library writes those."""
     try:
-        return canonical_json(action if isinstance(action, dict) else dict(action))
-    except TypeError:
-        return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        try:
+            return canonical_json(action if isinstance(action, dict) else dict(action))
+        except TypeError:
+            return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    except RecursionError:  # nested past any real action: a malformed record
+        raise ValueError("an action nested too deeply") from None
 
 
 def _chain(
@@ -109,7 +113,7 @@ def _triple(entry: Any) -> tuple[int, int, Mapping[str, Any]]:
             and isinstance(action, Mapping)
         ):
             return seq, at_ms, action
-    raise ValueError(f"a malformed action entry {entry!r}")
+    raise ValueError(f"a malformed action entry {reprlib.repr(entry)}")
 
 
 def check_receipt(record: Mapping[str, Any], seq: int, receipt: str) -> str | None:

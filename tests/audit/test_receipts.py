@@ -115,3 +115,16 @@ def test_receipt_on_a_malformed_record_or_a_bundle() -> None:
     assert "no record of 'bob'" in (
         receipts.check_bundle_receipt(bundle, "bob", 5, chain["heads"][5]) or ""
     )
+
+
+def test_a_record_nested_past_any_action_is_malformed_not_a_crash() -> None:
+    deep: dict[str, object] = {"kind": "move"}
+    for _ in range(5000):
+        deep = {"x": deep}
+    record = {
+        "tournament": {"commitment": "ab" * 32},
+        "player": {"id": 1},
+        "actions": [{"seq": 1, "at_ms": 0, "action": deep}],
+    }
+    said = receipts.check_receipt(record, 1, "00" * 32)
+    assert said is not None and "malformed" in said

@@ -151,7 +151,7 @@ async def test_close_times_out_running_games(store: Store) -> None:
     a = await store.create_player("a", "ha", NOW)
     b = await store.create_player("b", "hb2", NOW)
     ea = await store.create_entry(t.id, a, NOW, NOW + timedelta(hours=1), playing())
-    eb = await store.create_entry(
+    await store.create_entry(
         t.id, b, NOW, NOW, Summary(Status.WON, 48, 0, 58, 10, 5, "cd" * 32)
     )
     c = await store.create_player("c", "hc", NOW)  # its deadline came before the close
