@@ -63,7 +63,7 @@ async def one_run(players: int, actions: int, work: Path, profile: bool) -> tupl
     """Microseconds of CPU per accepted action (registrations and joins included): the
     whole server (with its writer process), and the event loop's thread alone."""
     app = await build_app(f"sqlite+aiosqlite:///{work / f'{time.monotonic_ns()}.db'}", demo=False)
-    now = app.competition.now()
+    now = app.competition.catalogue.now()
     t = await app.competition.catalogue.create(
         TournamentSpec("Inproc", "gaps", {"redeals": 2}, now + timedelta(hours=3), now)
     )

@@ -130,20 +130,6 @@ class Play:
         live = self.games.cached(t.id, player.id) or await self.games.get(t.id, player.id)
         if seq > live.seq + 1 and self.store.shared:  # another node may have moved it on
             live = await self._reloaded(live)
-        try:
-            return await self._act(t, live, seq, action, canonical)
-        except DuplicateAction:  # another node stored this seq first: judge it again
-            live = await self._reloaded(live)
-            async with live.lock:
-                return self._resent(t, live, seq, canonical)
-
-    async def _reloaded(self, live: LiveGame) -> LiveGame:
-        self.games.forget(live)
-        return await self.games.get(live.entry.tournament_id, live.entry.player_id)
-
-    async def _act(
-        self, t: TournamentInfo, live: LiveGame, seq: int, action: Any, canonical: str
-    ) -> Snapshot:
         async with live.lock:
             if seq != live.seq + 1:
                 return self._resent(t, live, seq, canonical)
@@ -170,22 +156,32 @@ class Play:
                 await self.catalogue.reload(t.id)  # are rebuilt with their final status
                 self.games.forget_tournament(t.id)
                 raise CompetitionError("closed", f"tournament {t.id} is closed") from None
-            except DuplicateAction:
-                raise
+            except DuplicateAction:  # another node stored this seq first: judge it again
+                duplicate = True
             except Exception:  # stored or not is unknown: rebuild from the log when next asked
                 self.games.forget(live)
                 raise
-            live.state, live.status, live.time_ms, live.last_at_ms = (
-                new_state,
-                status,
-                time_ms,
-                at_ms,
-            )
-            live.head, live.log_hash = head, log_hash
-            live.actions.append(canonical)
+            else:
+                duplicate = False
+                live.state, live.status, live.time_ms, live.last_at_ms = (
+                    new_state,
+                    status,
+                    time_ms,
+                    at_ms,
+                )
+                live.head, live.log_hash = head, log_hash
+                live.actions.append(canonical)
+        if duplicate:
+            live = await self._reloaded(live)
+            async with live.lock:
+                return self._resent(t, live, seq, canonical)
         self.standings.game_changed(live)
         self.events.standings_changed(t.id)
         return snapshot(t, live, events, now)
+
+    async def _reloaded(self, live: LiveGame) -> LiveGame:
+        self.games.forget(live)
+        return await self.games.get(live.entry.tournament_id, live.entry.player_id)
 
     def _resent(self, t: TournamentInfo, live: LiveGame, seq: int, canonical: str) -> Snapshot:
         """A resend of an acknowledged action answers as a duplicate; any other seq is

@@ -95,13 +95,17 @@ class Standings:
     # -- changes -------------------------------------------------------------
     def entry_changed(self, entry: EntryInfo) -> None:
         """A new entry (its row is in the store)."""
-        self._progress[entry.id] = (entry.seq, entry.status != PLAYING)
-        self._upsert(entry.tournament_id, entry.id, row_of_entry(entry))
+        if entry.tournament_id in self._boards or entry.tournament_id in self._loading:
+            self._progress[entry.id] = (entry.seq, entry.status != PLAYING)
+            self._upsert(entry.tournament_id, entry.id, row_of_entry(entry))
 
     def game_changed(self, live: LiveGame) -> None:
-        """An entry's figures or status changed (its row is in the store)."""
-        self._progress[live.entry.id] = (live.seq, live.status != PLAYING)
-        self._upsert(live.entry.tournament_id, live.entry.id, row_of_game(live))
+        """An entry's figures or status changed (its row is in the store). Nothing to do
+        for a tournament whose table nobody has asked for (it is read when first asked)."""
+        tournament_id = live.entry.tournament_id
+        if tournament_id in self._boards or tournament_id in self._loading:
+            self._progress[live.entry.id] = (len(live.actions), live.status != PLAYING)
+            self._upsert(tournament_id, live.entry.id, row_of_game(live))
 
     def summary_changed(self, tournament_id: int, entry_id: int, s: Summary | EntryNotice) -> bool:
         """An entry's row now holds `s` (a timeout; a change another node made); whether

@@ -17,13 +17,15 @@ from typing import Any
 import orjson
 
 from server.competition.standings import Standings, View
+from server.domain import timing
 from server.domain.model import Status, TournamentInfo
 from server.domain.ranking import Standing
 from server.net import protocol
 from server.net.transport import WsConnection
 
 log = logging.getLogger("samedeal.fanout")
-MIN_INTERVAL_S = 0.25  # at most 4 standings pushes per second per tournament
+MIN_INTERVAL_S = 0.3  # at most 4 standings pushes per second per tournament (3.3)
+SLICE = 64  # subscribers served between two yields to the event loop
 PLAYING = Status.PLAYING
 
 WindowKey = tuple[int, int, str | None]  # (top, around, player)
@@ -115,29 +117,42 @@ class Fanout:
                 del self._pending[tournament_id]
 
     async def _push(self, tournament_id: int, then: dict[str, Any] | None = None) -> None:
-        """Each subscriber's window where it changed (all of them when `then` follows)."""
+        """Each subscriber's window where it changed (all of them when `then` follows),
+        SLICE subscribers at a time: the windows of a slice are read together, and the
+        loop yields between slices, so no act waits for a whole round of a big tournament.
+        Each row's JSON is made once per round, whatever the number of windows showing it."""
         subs = self.subscribers.get(tournament_id)
         if not subs:
             return
-        views = await self.standings.windows(tournament_id, list({w.key for w in subs.values()}))
         self.pushes += 1
-        frames: dict[WindowKey, tuple[tuple[Any, ...], bytes]] = {}
+        maker = _Frames(tournament_id)
         after = None if then is None else orjson.dumps(then)
-        for conn, watch in list(subs.items()):
+        items = list(subs.items())
+        for start in range(0, len(items), SLICE):
+            if start:
+                await asyncio.sleep(0)
+            part = items[start : start + SLICE]
+            wanted = list({w.key for _, w in part} - maker.made.keys())
+            if wanted:
+                maker.add(await self.standings.windows(tournament_id, wanted))
+            self._send(subs, part, maker, after)
+
+    def _send(
+        self,
+        subs: dict[WsConnection, Watch],
+        part: list[tuple[WsConnection, Watch]],
+        maker: _Frames,
+        after: bytes | None,
+    ) -> None:
+        for conn, watch in part:
             if getattr(conn, "gone", False):
                 subs.pop(conn, None)
                 continue
-            if conn.congested or watch.key not in views:  # (subscribed during the read)
+            made = maker.made.get(watch.key)
+            if conn.congested or made is None:  # (made is None: it subscribed meanwhile)
                 if after is not None:
                     conn.send_text(after)  # the reveal reaches everyone
                 continue
-            made = frames.get(watch.key)
-            if made is None:
-                view = views[watch.key]
-                made = frames[watch.key] = (
-                    seen_of(view),
-                    orjson.dumps(protocol.standings_message(tournament_id, view)),
-                )
             seen, frame = made
             if seen != watch.seen or after is not None:
                 watch.seen = seen
@@ -151,3 +166,43 @@ class Fanout:
             await self._push(tournament_id, closed)
         except Exception:
             log.exception("closing push for tournament %s failed", tournament_id)
+
+
+class _Frames:
+    """The frames of one push round: each window's frame and what it shows, built from
+    rows serialised once per round (PROTOCOL.md `standings`, byte for byte what
+    `protocol.standings_message` gives)."""
+
+    def __init__(self, tournament_id: int) -> None:
+        self.tournament_id = tournament_id
+        self.made: dict[WindowKey, tuple[tuple[Any, ...], bytes]] = {}
+        self._rows: dict[Standing, bytes] = {}
+        self._times: dict[int, str] = {}
+
+    def add(self, views: dict[WindowKey, View]) -> None:
+        for key, view in views.items():
+            self.made[key] = (seen_of(view), self._frame(view))
+
+    def _frame(self, view: View) -> bytes:
+        when = self._times.get(view.now_ms)
+        if when is None:
+            when = self._times[view.now_ms] = timing.iso_of_epoch_ms(view.now_ms)
+        head = orjson.dumps(
+            {
+                "type": "standings",
+                "tournament": self.tournament_id,
+                "final": view.final,
+                "total": view.total,
+                "version": view.version,
+                "server_time": when,
+            }
+        )
+        rows = b",".join(self._row(r) for r in view.rows)
+        gap = b"" if view.gap_after is None else b',"gap_after":%d' % view.gap_after
+        return head[:-1] + b',"rows":[' + rows + b"]" + gap + b"}"
+
+    def _row(self, r: Standing) -> bytes:
+        made = self._rows.get(r)
+        if made is None:
+            made = self._rows[r] = orjson.dumps(protocol.row_of(r))
+        return made

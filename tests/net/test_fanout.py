@@ -167,3 +167,22 @@ async def test_the_reveal_reaches_a_congested_client_too() -> None:
     await asyncio.sleep(0.05)
     assert [f["type"] for f in slow.frames] == ["closed"]  # the seed, whatever the lag
     assert gone.frames == [] and gone not in fanout.subscribers[1]
+
+
+def test_a_frame_is_the_protocol_standings_message() -> None:
+    from server.net import protocol
+    from server.net.fanout import _Frames
+
+    standings = BoardStandings()
+    for i in range(30):
+        standings.finish(f"p{i:02d}", 40 - i, 1000)
+    b = standings.board
+    rows = b.window(3, 2, "p29")
+    view = View(rows, b.total, 42, False, b.now, 3)
+    frames = _Frames(9)
+    frames.add({(3, 2, "p29"): view})
+    _, frame = frames.made[(3, 2, "p29")]
+    assert orjson.loads(frame) == protocol.standings_message(9, view)
+    plain = View(b.window(5, 0), b.total, 43, True, b.now)
+    frames.add({(5, 0, None): plain})
+    assert orjson.loads(frames.made[(5, 0, None)][1]) == protocol.standings_message(9, plain)
