@@ -160,6 +160,7 @@ async def test_a_late_notice_of_an_older_seq_changes_no_standings(
     from server.domain.model import EntryNotice, Status
 
     snap = await competition.play.join(alice, gaps.id)
+    await competition.standings.window(gaps.id)  # someone watches: the table is in memory
     after = await competition.play.act(alice, gaps.id, 1, first_move(snap))
     entry = await competition.store.entry(gaps.id, alice.id)
     assert entry is not None
