@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.engine import gaps_bundle
-from server.audit.verify import parse_json, verify_document
+from server.audit.untrusted import parse_json
+from server.audit.verify import verify_document
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "server" / "web"

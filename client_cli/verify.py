@@ -16,15 +16,8 @@ from typing import Any, TextIO
 
 from server.audit.receipts import check_receipt, record_of_player
 from server.audit.records import BUNDLE_FORMAT
-from server.audit.verify import (
-    LIMITS,
-    Limits,
-    Unreadable,
-    one_line,
-    parse_json,
-    show,
-    verify_document,
-)
+from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_json, show
+from server.audit.verify import verify_document
 
 EXIT_OK = 0  # every check holds
 EXIT_MISMATCH = 1  # a difference (or the receipt's log is not there unchanged)

@@ -26,7 +26,8 @@ import pytest
 
 from client_cli import verify as cli
 from server.audit.records import record_of
-from server.audit.verify import LIMITS, Limits, Unreadable, parse_json, verify_document
+from server.audit.untrusted import LIMITS, Limits, Unreadable, parse_json
+from server.audit.verify import verify_document
 from tests.support import factories
 
 SEED = bytes.fromhex("e4c537b6139465e60d1e3dc91d26a884e7b04b4d57558cedeb4b13dff5d68d97")

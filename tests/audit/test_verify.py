@@ -11,7 +11,8 @@ import pytest
 
 from client_cli.__main__ import main as cli_main
 from server.audit import receipts
-from server.audit.verify import Unreadable, verify_document
+from server.audit.untrusted import Unreadable
+from server.audit.verify import verify_document
 from tests.support import factories
 
 SEED = bytes.fromhex("e4c537b6139465e60d1e3dc91d26a884e7b04b4d57558cedeb4b13dff5d68d97")

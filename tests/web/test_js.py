@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from server.audit.verify import Unreadable, verify_document
+from server.audit.untrusted import Unreadable
+from server.audit.verify import verify_document
 from server.games import random_play
 from server.games.klondike import KLONDIKE
 from tests.support import factories
