@@ -4,16 +4,16 @@ engine's asyncpg connections (which wait without holding the interpreter).
 A batch is one transaction of raw SQL (prepared once per connection, no per-row work in
 SQLAlchemy): new players and new entries each as one INSERT over unnest()ed arrays that
 skips a conflicting row (ON CONFLICT DO NOTHING) and returns the ids of the rows it
-stored; the actions by executemany; their entries' summaries by executemany; then, still
-inside the transaction and after those row locks are taken, a check that none of the
-batch's tournaments was closed (by this or another process); last, the batch's notices
-for the other nodes (cluster.py: new entries, entries' new summaries), delivered at
-commit.
+stored; the actions by executemany; their entries' summaries by executemany; last, the
+batch's notices for the other nodes (cluster.py: new entries, entries' new summaries),
+delivered at commit. First of all, the batch share-locks its tournaments' rows and reads
+which are closed: their actions and entries are refused, and a close (an UPDATE of the
+row) cannot commit until the batch has.
 
-A refusal fails its own write alone: a closed tournament's actions are left out and the
-batch is written again; a duplicate action aborts the transaction (the fast path has no
-savepoint), and the batch is written again with the actions inserted so that a taken
-(entry, seq) is skipped and reported. Either way one transaction commits per batch. Only
+A refusal fails its own write alone: a closed tournament's writes are left out; a
+duplicate action aborts the transaction (the fast path has no savepoint), and the batch
+is written again with the actions inserted so that a taken (entry, seq) is skipped and
+reported. Either way one transaction commits per batch. Only
 a row the database refuses for another reason (a foreign key, a value too long) makes
 the batch commit job by job.
 """
@@ -57,7 +57,6 @@ _UPDATE_ENTRY = (  # Summary's fields in order, then the entry's id
     "UPDATE entries SET status = $1, progress = $2, resets = $3, score = $4, time_ms = $5,"
     " seq = $6, log_hash = $7 WHERE id = $8"
 )
-_CLOSED = "SELECT id FROM tournaments WHERE status = 'closed' AND id = ANY($1::integer[])"
 _SHARE = (  # the batch's tournaments, share-locked in id order; the closed ones
     "SELECT id FROM (SELECT id, status FROM tournaments WHERE id = ANY($1::integer[])"
     " ORDER BY id FOR SHARE) t WHERE status = 'closed'"
@@ -100,31 +99,26 @@ class PgWriter(GroupCommit):
 
     async def _commit(self, jobs: list[Job]) -> list[object]:
         careful = False  # insert actions skipping a taken (entry, seq)
-        closed: set[int] = set()  # tournaments whose actions are refused
         while True:
             try:
                 async with self._engine.begin() as conn:
-                    return await _write(conn, jobs, careful, closed)
-            except _Closed as exc:  # rolled back; again without those actions
-                closed |= exc.ids
+                    return await _write(conn, jobs, careful)
             except (IntegrityError, DataError):
                 if careful:
-                    return await self._one_by_one(jobs, closed)
+                    return await self._one_by_one(jobs)
                 careful = True
 
     async def _stop(self) -> None:
         """Nothing to release: the connections are the engine's (the Store disposes it)."""
 
-    async def _one_by_one(self, jobs: list[Job], closed: set[int]) -> list[object]:
+    async def _one_by_one(self, jobs: list[Job]) -> list[object]:
         """Each job in its own transaction (a row the database refuses, other than a
         duplicate or a conflict: a batch cannot skip it)."""
         outcomes: list[object] = []
         for job in jobs:
             try:
                 async with self._engine.begin() as conn:
-                    outcome = (await _write(conn, [job], True, closed))[0]
-            except _Closed:
-                outcome = TournamentClosed(f"tournament {job[1]} is closed")
+                    outcome = (await _write(conn, [job], True))[0]
             except IntegrityError as exc:
                 outcome = (DuplicateAction if job[0] == ACTION else Conflict)(str(exc.orig))
             except Exception as exc:
@@ -133,27 +127,17 @@ class PgWriter(GroupCommit):
         return outcomes
 
 
-class _Closed(Exception):
-    """Actions of these tournaments were written after their close (rolled back)."""
-
-    def __init__(self, ids: set[int]) -> None:
-        super().__init__(ids)
-        self.ids = ids
-
-
-async def _write(
-    conn: AsyncConnection, jobs: list[Job], careful: bool, closed: set[int]
-) -> list[object]:
-    """Write the jobs in the open transaction; each one's outcome. Raises _Closed when an
-    action's tournament turns out closed, IntegrityError on a duplicate action unless
-    careful (the transaction is then unusable)."""
+async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[object]:
+    """Write the jobs in the open transaction; each one's outcome. Raises IntegrityError
+    on a duplicate action unless careful (the transaction is then unusable)."""
     outcomes: list[object] = [None] * len(jobs)
     actions: list[tuple[int, Job]] = []
     players: list[tuple[int, Job]] = []
     entries: list[tuple[int, Job]] = []
     ids = list({job[1] for job in jobs if job[0] in (ACTION, ENTRY)})
+    closed: set[int] = set()
     if ids:  # share-locked: a close (an UPDATE of the row) waits for this batch, or it waits
-        closed = closed | {row[0] for row in await conn.exec_driver_sql(_SHARE, (ids,))}
+        closed = {row[0] for row in await conn.exec_driver_sql(_SHARE, (ids,))}
     for i, job in enumerate(jobs):
         kind = job[0]
         if kind in (ACTION, ENTRY) and job[1] in closed:
@@ -166,24 +150,10 @@ async def _write(
             entries.append((i, job))
         else:
             raise ValueError(f"unknown job {kind!r}")
-    if players:
-        rows = await _insert(conn, _INSERT_PLAYERS, [job[1:] for _, job in players])
-        made = {(key, token): new_id for new_id, key, token in rows}
-        for i, job in players:
-            new_id = made.pop((job[2], job[3]), None)
-            if new_id is None:
-                outcomes[i] = Conflict(f"the name {job[1]!r} or its token is taken")
-            else:
-                outcomes[i] = new_id
-    if entries:
-        rows = await _insert(conn, _INSERT_ENTRIES, [job[1:] for _, job in entries])
-        made = {(t, p): new_id for new_id, t, p in rows}
-        for i, job in entries:
-            new_id = made.pop((job[1], job[2]), None)
-            if new_id is None:
-                outcomes[i] = Conflict(f"player {job[2]} has an entry in tournament {job[1]}")
-            else:
-                outcomes[i] = new_id
+    if players:  # rows come back as (id, name_key, token_hash)
+        await _insert_new(conn, _INSERT_PLAYERS, players, outcomes, (2, 3), _name_taken)
+    if entries:  # rows come back as (id, tournament_id, player_id)
+        await _insert_new(conn, _INSERT_ENTRIES, entries, outcomes, (1, 2), _entry_taken)
     notices = [
         cluster.join_line(job[1], outcome)
         for (i, job) in entries
@@ -195,6 +165,32 @@ async def _write(
     if notices:
         await conn.exec_driver_sql(cluster.NOTIFY_SQL, [(p,) for p in cluster.payloads(notices)])
     return outcomes
+
+
+def _name_taken(job: Job) -> str:
+    return f"the name {job[1]!r} or its token is taken"
+
+
+def _entry_taken(job: Job) -> str:
+    return f"player {job[2]} has an entry in tournament {job[1]}"
+
+
+async def _insert_new(
+    conn: AsyncConnection,
+    sql: str,
+    new: list[tuple[int, Job]],
+    outcomes: list[object],
+    key: tuple[int, int],
+    refusal: Callable[[Job], str],
+) -> None:
+    """Insert new rows (players or entries) skipping conflicts; each job's outcome is its
+    new id, matched by the job's fields at `key` against the returned row's other
+    columns, or Conflict when its row was skipped."""
+    rows = await _insert(conn, sql, [job[1:] for _, job in new])
+    made = {tuple(row[1:]): row[0] for row in rows}
+    for i, job in new:
+        new_id = made.pop((job[key[0]], job[key[1]]), None)
+        outcomes[i] = Conflict(refusal(job)) if new_id is None else new_id
 
 
 async def _insert(conn: AsyncConnection, sql: str, rows: list[Job]) -> Iterable[Any]:
@@ -225,8 +221,4 @@ async def _write_actions(
     else:
         await conn.exec_driver_sql(_INSERT_ACTION, [job[2:6] for _, job in actions])
     await conn.exec_driver_sql(_UPDATE_ENTRY, [(*job[6], job[2]) for _, job in actions])
-    ids = list({job[1] for _, job in actions})
-    closed = {row[0] for row in await conn.exec_driver_sql(_CLOSED, (ids,))}
-    if closed:
-        raise _Closed(closed)
     return actions
