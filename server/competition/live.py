@@ -48,9 +48,6 @@ class LiveGame:
     def seq(self) -> int:
         return len(self.actions)
 
-    def summary(self) -> Summary:
-        return summary_of(self.state, self.status, self.time_ms, self.seq, self.log_hash)
-
 
 def summary_of(
     state: GameState[Any], status: Status, time_ms: int, seq: int, log_hash: str

@@ -80,11 +80,11 @@ def _write(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
     closed = _closed(conn, {job[1] for job in jobs if job[0] in ("action", "entry")})
     for i, job in enumerate(jobs):
         kind = job[0]
+        if kind in ("action", "entry") and job[1] in closed:
+            outcomes[i] = ["closed", f"tournament {job[1]} is closed"]
+            continue
         if kind == "action":
             actions.append((i, job))
-            continue
-        if kind == "entry" and job[1] in closed:
-            outcomes[i] = ["closed", f"tournament {job[1]} is closed"]
             continue
         sql = INSERT_PLAYER if kind == "player" else INSERT_ENTRY
         try:
@@ -92,40 +92,20 @@ def _write(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
         except sqlite3.IntegrityError as exc:
             outcomes[i] = ["conflict", str(exc)]
     if actions:
-        kept = _refuse_closed(conn, actions, outcomes)
-        kept = _insert_actions(conn, kept, outcomes)
+        kept = _insert_actions(conn, actions, outcomes)
         conn.executemany(UPDATE_ENTRY, [(*job[6:13], job[2]) for _, job in kept])
     return outcomes
 
 
 def _closed(conn: sqlite3.Connection, ids: set[int]) -> set[int]:
-    """Which of these tournaments are closed (read inside the write transaction)."""
+    """Which of these tournaments are closed: read inside the write transaction (BEGIN
+    IMMEDIATE), so no close commits before the batch does; their actions and entries
+    are refused."""
     if not ids:
         return set()
     marks = ",".join("?" * len(ids))
     sql = f"SELECT id FROM tournaments WHERE status = 'closed' AND id IN ({marks})"
     return {row[0] for row in conn.execute(sql, sorted(ids))}
-
-
-def _refuse_closed(
-    conn: sqlite3.Connection, actions: list[tuple[int, list[Any]]], outcomes: list[Outcome]
-) -> list[tuple[int, list[Any]]]:
-    """Inside the write transaction, no action may land in a closed tournament."""
-    ids = sorted({job[1] for _, job in actions})
-    marks = ",".join("?" * len(ids))
-    closed = {
-        row[0]
-        for row in conn.execute(
-            f"SELECT id FROM tournaments WHERE status = 'closed' AND id IN ({marks})", ids
-        )
-    }
-    kept = []
-    for i, job in actions:
-        if job[1] in closed:
-            outcomes[i] = ["closed", f"tournament {job[1]} is closed"]
-        else:
-            kept.append((i, job))
-    return kept
 
 
 def _insert_actions(
