@@ -178,10 +178,10 @@ def serve(argv: list[str]) -> int:
 
     push, windows, advance = Fanout._push, Standings.windows, Standings.advance
 
-    async def timed_push(self: Fanout, *args: Any) -> None:
+    async def timed_push(self: Fanout, *args: Any) -> float:
         c0, w0 = time.thread_time(), time.perf_counter()
         try:
-            await push(self, *args)
+            return await push(self, *args)
         finally:
             cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
             sums["bench_push_cpu_seconds"] += cpu

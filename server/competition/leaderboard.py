@@ -191,19 +191,26 @@ class Leaderboard:
     def window(self, top: int, around: int, player: str | None = None) -> list[Standing]:
         """The first `top` rows plus `around` rows on each side of the player's own
         row (included) when the player has an entry; in rank order, no duplicates."""
+        return self.window_and_gap(top, around, player)[0]
+
+    def window_and_gap(
+        self, top: int, around: int, player: str | None = None
+    ) -> tuple[list[Standing], int | None]:
+        """`window`, and where it leaves rows out: after its first `top` rows when the
+        rows around the player do not follow them (else None)."""
         top = min(max(top, 0), len(self._recs))
         rec = None if player is None else self._recs.get(player)
         if rec is None:
-            return self._top(top)
+            return self._top(top), None
         around = max(around, 0)
         a, b = self._split(rec)
         pos = a + b
         lo = max(pos - around, 0)
         hi = min(pos + around + 1, len(self._recs))
         if lo <= top:  # the two parts overlap or touch: one run from the top
-            return self._top(max(top, hi))
+            return self._top(max(top, hi)), None
         a, b = self._back(a, b, pos - lo)
-        return self._top(top) + self._standings(lo, self._merge(a, b, hi - lo))
+        return self._top(top) + self._standings(lo, self._merge(a, b, hi - lo)), top
 
     def _top(self, n: int) -> list[Standing]:
         """The first n rows, shared by every window until the next change."""

@@ -41,15 +41,6 @@ class View(NamedTuple):
     gap_after: int | None = None  # rows left out after the first `gap_after` rows
 
 
-def gap_after(board: Leaderboard, rows: list[Standing], top: int) -> int | None:
-    """Where a window leaves rows out: after its top part when the next row shown is not
-    the next row of the table (ranks alone cannot tell when rows share a rank)."""
-    if len(rows) <= top:
-        return None
-    following = board.page(top, 1)
-    return None if following and following[0] == rows[top] else top
-
-
 def row_of_entry(e: EntryInfo) -> EntryRow:
     return EntryRow(
         e.player_name,
@@ -169,21 +160,17 @@ class Standings:
     ) -> View:
         """The first `top` rows and `around` rows each side of `player`'s own row."""
         board, final = await self._board(tournament_id)
-        rows = board.window(top, around, player)
-        return self._view(tournament_id, board, final, rows, gap_after(board, rows, top))
+        return self._view(tournament_id, board, final, *board.window_and_gap(top, around, player))
 
     async def windows(
         self, tournament_id: int, wanted: list[tuple[int, int, str | None]]
     ) -> dict[tuple[int, int, str | None], View]:
         """Several windows (top, around, player) of one tournament at one moment."""
         board, final = await self._board(tournament_id)
-        views = {}
-        for key in wanted:
-            rows = board.window(*key)
-            views[key] = self._view(
-                tournament_id, board, final, rows, gap_after(board, rows, key[0])
-            )
-        return views
+        return {
+            key: self._view(tournament_id, board, final, *board.window_and_gap(*key))
+            for key in wanted
+        }
 
     async def page(self, tournament_id: int, offset: int, limit: int) -> View:
         """The rows ranked offset+1 .. offset+limit."""

@@ -1,7 +1,9 @@
 """Standings pushes (PROTOCOL.md v1.1 windows): each subscriber watches a window of a
 tournament's standings (the top rows and the rows around its own entry); after a change a
-push is computed at most 4 times a second per tournament, and a subscriber gets a frame
-only when the rows of its window changed (the running clocks of playing rows excepted:
+push round runs at most 3.3 times a second per tournament, and less often when its rounds
+would hold the event loop more than LOOP_SHARE of the time (a crowded tournament refreshes
+its standings less often rather than slow its play); a subscriber gets a frame only when
+the rows of its window changed (the running clocks of playing rows excepted:
 clients advance those from `server_time`). A congested client misses a push and gets the
 latest with the next change. The close pushes the final window and the reveal to all."""
 
@@ -11,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +28,9 @@ from server.net.transport import WsConnection
 
 log = logging.getLogger("samedeal.fanout")
 MIN_INTERVAL_S = 0.3  # at most 4 standings pushes per second per tournament (3.3)
-SLICE = 64  # subscribers served between two yields to the event loop
+LOOP_SHARE = 0.2  # push rounds are spaced so that they hold the event loop at most this
+BATCH = 4  # subscribers whose windows are read together
+SLICE_S = 0.001  # the longest a push holds the event loop before it yields
 PLAYING = Status.PLAYING
 
 WindowKey = tuple[int, int, str | None]  # (top, around, player)
@@ -59,12 +64,19 @@ class Fanout:
     """The server's event sink (competition.events.Events): standings windows and closes
     pushed to the connections subscribed to a tournament."""
 
-    def __init__(self, standings: Standings, min_interval: float = MIN_INTERVAL_S) -> None:
+    def __init__(
+        self,
+        standings: Standings,
+        min_interval: float = MIN_INTERVAL_S,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.standings = standings
         self.min_interval = min_interval
+        self.clock = clock  # measures how long a round holds the loop
         self.subscribers: dict[int, dict[WsConnection, Watch]] = defaultdict(dict)
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
+        self._spacing: dict[int, float] = {}  # from the end of a round to the next
         self.pushes = 0  # push rounds computed (for benches)
         self.frames = 0  # standings frames sent
 
@@ -104,38 +116,49 @@ class Fanout:
     # -- pushing -----------------------------------------------------------------
     async def _push_later(self, tournament_id: int) -> None:
         try:
-            wait = self._last.get(tournament_id, 0.0) + self.min_interval - time.monotonic()
+            spacing = self._spacing.get(tournament_id, self.min_interval)
+            wait = self._last.get(tournament_id, 0.0) + spacing - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             self._pending.pop(tournament_id, None)  # changes from now on schedule anew
             self._last[tournament_id] = time.monotonic()
-            await self._push(tournament_id)
+            held = await self._push(tournament_id)
+            self._spacing[tournament_id] = max(self.min_interval, held / LOOP_SHARE)
         except Exception:
             log.exception("standings push for tournament %s failed", tournament_id)
         finally:  # after a failure before the pop; never another task's registration
             if self._pending.get(tournament_id) is asyncio.current_task():
                 del self._pending[tournament_id]
 
-    async def _push(self, tournament_id: int, then: dict[str, Any] | None = None) -> None:
+    async def _push(self, tournament_id: int, then: dict[str, Any] | None = None) -> float:
         """Each subscriber's window where it changed (all of them when `then` follows),
-        SLICE subscribers at a time: the windows of a slice are read together, and the
-        loop yields between slices, so no act waits for a whole round of a big tournament.
-        Each row's JSON is made once per round, whatever the number of windows showing it."""
+        BATCH subscribers at a time (their windows read together), yielding to the loop
+        once a slice has held it SLICE_S: an act waits for at most about one slice, not a
+        round. Each row's JSON is made once per round, whatever the windows showing it.
+        Returns how long the round held the loop (its slices, in seconds): the next round
+        waits so that rounds hold it at most LOOP_SHARE of the time, so a crowded
+        tournament's standings refresh less often instead of slowing its play."""
         subs = self.subscribers.get(tournament_id)
         if not subs:
-            return
+            return 0.0
         self.pushes += 1
         maker = _Frames(tournament_id)
         after = None if then is None else orjson.dumps(then)
         items = list(subs.items())
-        for start in range(0, len(items), SLICE):
-            if start:
+        clock = self.clock
+        began = clock()
+        held = 0.0
+        for start in range(0, len(items), BATCH):
+            if clock() - began > SLICE_S:
+                held += clock() - began
                 await asyncio.sleep(0)
-            part = items[start : start + SLICE]
+                began = clock()
+            part = items[start : start + BATCH]
             wanted = list({w.key for _, w in part} - maker.made.keys())
             if wanted:
                 maker.add(await self.standings.windows(tournament_id, wanted))
             self._send(subs, part, maker, after)
+        return held + clock() - began
 
     def _send(
         self,
@@ -170,39 +193,49 @@ class Fanout:
 
 class _Frames:
     """The frames of one push round: each window's frame and what it shows, built from
-    rows serialised once per round (PROTOCOL.md `standings`, byte for byte what
-    `protocol.standings_message` gives)."""
+    parts made once per round (PROTOCOL.md `standings`, byte for byte what
+    `protocol.standings_message` gives): each row's JSON and look, by row object (a
+    leaderboard hands out the same `Standing` while a row does not change), and the
+    message's head for each moment of the board."""
 
     def __init__(self, tournament_id: int) -> None:
         self.tournament_id = tournament_id
         self.made: dict[WindowKey, tuple[tuple[Any, ...], bytes]] = {}
-        self._rows: dict[Standing, bytes] = {}
-        self._times: dict[int, str] = {}
+        self._rows: dict[int, tuple[Standing, bytes, tuple[Any, ...]]] = {}
+        self._heads: dict[tuple[int, int, int, bool], bytes] = {}
 
     def add(self, views: dict[WindowKey, View]) -> None:
+        made = self.made
         for key, view in views.items():
-            self.made[key] = (seen_of(view), self._frame(view))
+            made[key] = self._made(view)
 
-    def _frame(self, view: View) -> bytes:
-        when = self._times.get(view.now_ms)
-        if when is None:
-            when = self._times[view.now_ms] = timing.iso_of_epoch_ms(view.now_ms)
-        head = orjson.dumps(
-            {
-                "type": "standings",
-                "tournament": self.tournament_id,
-                "final": view.final,
-                "total": view.total,
-                "version": view.version,
-                "server_time": when,
-            }
-        )
-        rows = b",".join(self._row(r) for r in view.rows)
-        gap = b"" if view.gap_after is None else b',"gap_after":%d' % view.gap_after
-        return head[:-1] + b',"rows":[' + rows + b"]" + gap + b"}"
+    def _made(self, view: View) -> tuple[tuple[Any, ...], bytes]:
+        cache = self._rows
+        parts, looks = [], []
+        for r in view.rows:
+            got = cache.get(id(r))
+            if got is None:  # (the row is kept in the value: its id stays its own)
+                got = cache[id(r)] = (r, orjson.dumps(protocol.row_of(r)), _look(r))
+            parts.append(got[1])
+            looks.append(got[2])
+        gap = view.gap_after
+        tail = b"]}" if gap is None else b'],"gap_after":%d}' % gap
+        frame = self._head(view) + b",".join(parts) + tail
+        return (view.final, gap, *looks), frame
 
-    def _row(self, r: Standing) -> bytes:
-        made = self._rows.get(r)
-        if made is None:
-            made = self._rows[r] = orjson.dumps(protocol.row_of(r))
-        return made
+    def _head(self, view: View) -> bytes:
+        key = (view.version, view.now_ms, view.total, view.final)
+        head = self._heads.get(key)
+        if head is None:
+            whole = orjson.dumps(
+                {
+                    "type": "standings",
+                    "tournament": self.tournament_id,
+                    "final": view.final,
+                    "total": view.total,
+                    "version": view.version,
+                    "server_time": timing.iso_of_epoch_ms(view.now_ms),
+                }
+            )
+            head = self._heads[key] = whole[:-1] + b',"rows":['
+        return head

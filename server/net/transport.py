@@ -50,6 +50,15 @@ class Limits:
     close_timeout: float = 10.0  # for the peer to finish the closing handshake
 
 
+def text_header(length: int) -> bytes:
+    """The header of an unmasked, final text frame carrying `length` bytes."""
+    if length < 126:
+        return bytes((0x81, length))
+    if length < 65536:
+        return b"\x81\x7e" + length.to_bytes(2, "big")
+    return b"\x81\x7f" + length.to_bytes(8, "big")
+
+
 class Endpoint(Protocol):
     async def respond_http(self, conn: WsConnection, request: Request) -> Response | None: ...
 
@@ -85,10 +94,17 @@ class WsConnection(asyncio.Protocol):
         return self.writable is not None
 
     def send_text(self, data: bytes) -> None:
-        """Send one text message (UTF-8 bytes); dropped once the connection is closing."""
-        if self.ws.state is State.OPEN:
-            self.ws.send_text(data)
-            self._flush()
+        """Send one text message (UTF-8 bytes); dropped once the connection is closing.
+        Without extensions (the server negotiates none) a server's frame is a header and
+        the data as they are (RFC 6455 5.2: no mask), written here without the protocol
+        object's frame and buffer (its buffer is always empty between two calls)."""
+        ws = self.ws
+        if ws.state is State.OPEN:
+            if ws.extensions or ws.expect_continuation_frame:
+                ws.send_text(data)
+                self._flush()
+            elif not self.transport.is_closing():
+                self.transport.write(text_header(len(data)) + data)
 
     def close(self, code: int = CloseCode.NORMAL_CLOSURE, reason: str = "") -> None:
         """Start the closing handshake (or drop a connection not yet open)."""

@@ -44,6 +44,11 @@ def expected_window(
     return [table[i] for i in sorted(picked)]
 
 
+def expected_gap(table: list[Standing], window: list[Standing], top: int) -> int | None:
+    """Rows are left out after the first `top` when the window is not a run from the top."""
+    return None if window == table[: len(window)] else min(top, len(table))
+
+
 def assert_every_meeting_is_watched(lb: Leaderboard) -> None:
     """White box: the kinetic invariant. For every running row and the first fixed row
     at or after it in its group, when that running row is the last one before it,
@@ -83,11 +88,9 @@ def check(lb: Leaderboard, rows: dict[str, EntryRow], now: int) -> list[Standing
             want = next((s.rank for s in table if s.player == player), None)
             assert lb.rank_of(player) == want
         for top, around in WINDOWS:
-            assert lb.window(top, around, player) == expected_window(table, top, around, player), (
-                top,
-                around,
-                player,
-            )
+            want = expected_window(table, top, around, player)
+            assert lb.window(top, around, player) == want, (top, around, player)
+            assert lb.window_and_gap(top, around, player) == (want, expected_gap(table, want, top))
     n = len(table)
     for limit in (1, 3, 100):
         for offset in {0, 1, max(n - limit, 0), max(n - 1, 0), n, n + 1, n + 7}:

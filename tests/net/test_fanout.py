@@ -186,3 +186,64 @@ def test_a_frame_is_the_protocol_standings_message() -> None:
     plain = View(b.window(5, 0), b.total, 43, True, b.now)
     frames.add({(5, 0, None): plain})
     assert orjson.loads(frames.made[(5, 0, None)][1]) == protocol.standings_message(9, plain)
+
+
+class Ticking:
+    """A clock that moves `step` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+async def test_a_round_yields_to_the_loop_between_slices() -> None:
+    from server.net.fanout import BATCH, SLICE_S
+
+    standings = BoardStandings()
+    for i in range(300):
+        standings.finish(f"p{i:03d}", i % 40, 1000 + i)
+    fanout = Fanout(standings, min_interval=0.0, clock=Ticking(SLICE_S / 2))  # type: ignore[arg-type]
+    conns = [Recording() for _ in range(20 * BATCH)]
+    for i, conn in enumerate(conns):
+        subscribe(fanout, conn, 3, 1, f"p{i:03d}")
+    turns = 0
+
+    async def other_work() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    worker = asyncio.create_task(other_work())
+    await asyncio.sleep(0)
+    before = turns
+    held = await fanout._push(1)
+    worker.cancel()
+    assert all(len(c.frames) == 1 for c in conns)
+    # the clock says each batch takes half a slice: the loop runs other work every two
+    assert turns - before >= len(conns) // BATCH // 2 - 1
+    assert held >= len(conns) // BATCH * SLICE_S / 2  # every batch read the clock
+
+
+async def test_rounds_that_hold_the_loop_long_are_spaced_out() -> None:
+    from server.net.fanout import LOOP_SHARE
+
+    standings = BoardStandings()
+    fanout = Fanout(standings, min_interval=0.01, clock=Ticking(0.01))  # type: ignore[arg-type]
+    conn = Recording()
+    subscribe(fanout, conn, 10, 5, None)
+    standings.finish("ann", 5, 100)
+    fanout.standings_changed(1)
+    await asyncio.sleep(0.05)
+    assert len(conn.frames) == 1
+    spacing = fanout._spacing[1]
+    assert spacing >= 0.01 / LOOP_SHARE > 0.01  # the round held the loop 10 ms or more
+    standings.finish("bob", 6, 100)
+    fanout.standings_changed(1)
+    await asyncio.sleep(0.01)
+    assert len(conn.frames) == 1  # the next round waits out the spacing
+    await asyncio.sleep(spacing + 0.05)
+    assert len(conn.frames) == 2

@@ -7,7 +7,7 @@ import random
 import orjson
 
 from server.competition.leaderboard import EntryRow, Leaderboard
-from server.competition.standings import View, gap_after
+from server.competition.standings import View
 from server.net import protocol
 
 KIB = 1024
@@ -36,8 +36,8 @@ def crowded(entrants: int) -> Leaderboard:
 
 
 def frame_bytes(board: Leaderboard, top: int, around: int, player: str | None) -> int:
-    rows = board.window(top, around, player)
-    view = View(rows, board.total, 123456, False, board.now, gap_after(board, rows, top))
+    rows, gap = board.window_and_gap(top, around, player)
+    view = View(rows, board.total, 123456, False, board.now, gap)
     return len(orjson.dumps(protocol.standings_message(7, view)))
 
 

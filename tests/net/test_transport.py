@@ -15,7 +15,14 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
-from server.net.transport import Limits, MessageHandler, WsConnection, WsServer, broadcast
+from server.net.transport import (
+    Limits,
+    MessageHandler,
+    WsConnection,
+    WsServer,
+    broadcast,
+    text_header,
+)
 
 FAST = Limits(ping_interval=0.2, open_timeout=0.3, close_timeout=0.5, max_queue=4)
 QUIET = Limits(ping_interval=60, open_timeout=0.3, close_timeout=0.5, max_queue=4)  # no pings
@@ -259,3 +266,18 @@ async def test_frames_sent_before_the_handshake_answer_are_handled_after_it() ->
         reply = await asyncio.wait_for(reader.readexactly(2 + len("early")), 5)
         assert reply[2:] == b"early" and endpoint.handled == ["early"]
         writer.close()
+
+
+def test_a_text_frame_is_written_as_the_protocol_would_write_it() -> None:
+    for size in (0, 1, 125, 126, 127, 65535, 65536, 70_000):
+        data = b"x" * size
+        want = Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
+        assert text_header(size) + data == want, size
+
+
+async def test_replies_of_every_header_size_reach_a_client_whole() -> None:
+    async with serving(QUIET) as (_, endpoint, url), connect(url, max_size=None) as ws:
+        for size in (0, 125, 126, 65535, 65536, 70_000):
+            endpoint.reply_size = size
+            await ws.send("r")
+            assert await ws.recv() == "r" + " " * size
