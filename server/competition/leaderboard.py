@@ -209,8 +209,7 @@ class Leaderboard:
         hi = min(pos + around + 1, len(self._recs))
         if lo <= top:  # the two parts overlap or touch: one run from the top
             return self._top(max(top, hi)), None
-        a, b = self._back(a, b, pos - lo)
-        return self._top(top) + self._standings(lo, self._merge(a, b, hi - lo)), top
+        return self._top(top) + self._standings(lo, self._near(a, b, around)), top
 
     def _top(self, n: int) -> list[Standing]:
         """The first n rows, shared by every window until the next change."""
@@ -496,27 +495,25 @@ class Leaderboard:
                 lo = a + 1
         return lo, i - lo
 
-    def _back(self, a: int, b: int, n: int) -> tuple[int, int]:
-        """The split n rows before split (a, b)."""
-        fs = self._fixed[max(a - n, 0) : a]
-        rs = self._running[max(b - n, 0) : b]
-        for _ in range(n):
-            if rs and (not fs or not self._before(rs[-1], fs[-1])):
-                rs.pop()
-                b -= 1
-            else:
-                fs.pop()
-                a -= 1
-        return a, b
+    def _near(self, a: int, b: int, around: int) -> list[_Rec]:
+        """The rows `around` positions either side of the row at split (a, b), itself
+        included: they are among the `around` rows either side of it in each list."""
+        fa, fb = max(a - around, 0), max(b - around, 0)
+        p = a - fa + b - fb  # the row's index in the two slices merged
+        fs = self._fixed[fa : a + around + 1]
+        rs = self._running[fb : b + around + 1]
+        return self._merged(fs, rs, p + around + 1)[max(p - around, 0) :]
 
     def _merge(self, a: int, b: int, n: int) -> list[_Rec]:
         """n rows in order from split (a, b) (fewer at the end)."""
-        fs: list[_Rec] = self._fixed[a : a + n]
-        rs: list[_Rec] = self._running[b : b + n]
+        return self._merged(self._fixed[a : a + n], self._running[b : b + n], n)
+
+    def _merged(self, fs: list[_Rec], rs: list[_Rec], n: int) -> list[_Rec]:
+        """The first n of fixed rows `fs` and running rows `rs` (each in order) merged."""
         if not rs:
-            return fs
+            return fs[:n]
         if not fs:
-            return rs
+            return rs[:n]
         now = self._now
         rkeys = [(k[0], k[1], k[2] + now, k[3], k[4]) for k in (r.key for r in rs)]
         out: list[_Rec] = []
@@ -544,7 +541,7 @@ class Leaderboard:
             t = k[2] + now if rec.running else k[2]
             k3 = (k[0], k[1], t)
             if k3 != prev:
-                rank = self._rank(k3) if i == 0 else offset + i + 1
+                rank = offset + i + 1 if i or not offset else self._rank(k3)
                 prev = k3
             made = rec.out
             if made is None or made.rank != rank or made.time_ms != t:
