@@ -14,7 +14,8 @@ goes through `standings()`, and the live leaderboard
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import NamedTuple
 
 RankKey = tuple[int, int, int]
 """(-progress, resets, time_ms): smaller ranks better; equal keys share a rank."""
@@ -59,8 +60,10 @@ class Result:
         return rank_key(self.progress, self.resets, self.time_ms)
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(NamedTuple):
+    """One row of a table. A named tuple, not a frozen dataclass: a live leaderboard makes
+    thousands a second, and this one is built several times faster."""
+
     rank: int
     player: str
     status: str
@@ -70,7 +73,7 @@ class Standing:
     score: int
 
     def as_dict(self) -> dict[str, object]:
-        return asdict(self)
+        return self._asdict()
 
 
 def standings(results: Iterable[Result]) -> list[Standing]:

@@ -56,8 +56,9 @@ def seen_of(view: View) -> tuple[Any, ...]:
 
 
 def _look(r: Standing) -> tuple[Any, ...]:
-    time_ms = None if r.status == PLAYING else r.time_ms
-    return (r.rank, r.player, r.status, r.progress, r.resets, r.score, time_ms)
+    if r.status == PLAYING:  # its clock runs on at the client
+        return (r.rank, r.player, r.status, r.progress, r.resets, r.score)
+    return r
 
 
 class Fanout:
