@@ -5,7 +5,11 @@
 Checks each git revision out into a temporary worktree, gives it this checkout's `bench/`
 (so every build is measured by the same instrument), then runs one `bench.cpu_check`
 load (200 players, fresh SQLite file) per build per round, the builds interleaved so
-that the machine's drift hits them alike. Reports the median actions/s and p99 of each.
+that the machine's drift hits them alike. Reports the median actions/s and p99 of each,
+the median of its round-by-round ratio to the first build (each round's builds ran
+seconds apart, so drift between rounds cancels), and the server's CPU per action (the
+server process and its writer; CPU time, less sensitive than throughput to what else
+the machine runs).
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ def worktree(rev: str, base: Path) -> Path:
     return path
 
 
-def one_load(path: Path, seconds: float) -> tuple[float, float]:
+def one_load(path: Path, seconds: float) -> tuple[float, float, float]:
+    """(actions/s, p99 ms, server CPU µs per action) of one load."""
     done = subprocess.run(
         [
             sys.executable,
@@ -55,7 +60,8 @@ def one_load(path: Path, seconds: float) -> tuple[float, float]:
     found = LINE.search(done.stdout)
     if found is None:
         raise RuntimeError(done.stdout + done.stderr)
-    return float(found.group(1)), float(found.group(4))
+    per_s = float(found.group(1))
+    return per_s, float(found.group(4)), 1e6 * float(found.group(2)) / per_s
 
 
 def main() -> None:
@@ -67,7 +73,7 @@ def main() -> None:
     args = ap.parse_args()
     base = Path(tempfile.mkdtemp(prefix="samedeal-builds-"))
     paths = {rev: worktree(rev, base) for rev in args.revs}
-    results: dict[str, list[tuple[float, float]]] = {rev: [] for rev in args.revs}
+    results: dict[str, list[tuple[float, float, float]]] = {rev: [] for rev in args.revs}
     try:
         for _ in range(args.rounds):
             for rev, path in paths.items():
@@ -79,15 +85,20 @@ def main() -> None:
                 ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False
             )
     rows = [
-        "| build | actions/s (median) | p99 ms (median) | runs (actions/s) |",
-        "|---|---|---|---|",
+        "| build | actions/s (median) | vs first, round by round (median) | p99 ms (median) "
+        "| server CPU µs per action (median) | runs (actions/s) |",
+        "|---|---|---|---|---|---|",
     ]
+    first = results[args.revs[0]]
     for rev in args.revs:
         per_s = [r[0] for r in results[rev]]
         p99 = [r[1] for r in results[rev]]
+        cpu = [r[2] for r in results[rev]]
+        ratio = statistics.median(r[0] / f[0] - 1 for r, f in zip(results[rev], first, strict=True))
         runs = ", ".join(f"{x:,.0f}" for x in per_s)
         rows.append(
-            f"| `{rev}` | {statistics.median(per_s):,.0f} | {statistics.median(p99):.0f} | {runs} |"
+            f"| `{rev}` | {statistics.median(per_s):,.0f} | {100 * ratio:+.1f}% "
+            f"| {statistics.median(p99):.0f} | {statistics.median(cpu):.0f} | {runs} |"
         )
     body = (
         f"200 players, SQLite, {args.rounds} interleaved rounds of {args.seconds:g} s per build "
