@@ -80,15 +80,22 @@ def record_tournament(t: TournamentInfo, seed: str) -> dict[str, Any]:
 
 
 async def log_root_of(store: Store, t: TournamentInfo) -> str:
-    """The root of the tournament's receipts (RECORD.md), from the heads the entries'
-    rows cache; a head missing from a row (stored before receipts) is computed."""
+    """The root of the tournament's receipts (RECORDS.md) at the close, from the heads
+    the entries' rows cache (at their last checkpoint, live.CHECKPOINT) chained on over
+    the actions after it, read in one query for the whole tournament; a row without a
+    head (stored before receipts) is chained from the start."""
+    entries = await store.entries(t.id)
+    tails = await store.log_tails(t.id)
     pairs = []
-    for e in await store.entries(t.id):
-        head = e.log_hash
-        if not head:
-            actions = await store.actions(e.id)
-            head = receipts.log_hash(
-                t.commitment, e.player_id, ((a.seq, a.at_ms, a.action) for a in actions)
-            )
-        pairs.append((e.player_id, head))
+    for e in entries:
+        tail = tails.get(e.id, [])
+        if e.log_hash and not tail:
+            pairs.append((e.player_id, e.log_hash))  # the cached head is current
+            continue
+        head = (
+            bytes.fromhex(e.log_hash) if e.log_hash else receipts.genesis(t.commitment, e.player_id)
+        )
+        for a in tail:
+            head = receipts.step(head, a.seq, a.at_ms, receipts.action_text(a.action))
+        pairs.append((e.player_id, head.hex()))
     return receipts.log_root(pairs)

@@ -1,7 +1,8 @@
 """Playing: join (deal and start the clock), state, act, hint, and timing out a game.
 
 An action is validated by the pure engine, appended durably by the store with the
-entry's new summary and log hash, and only then applied in memory and acknowledged.
+entry's new summary (and, at a checkpoint, its log hash: live.CHECKPOINT), and only then
+applied in memory and acknowledged with the exact log hash.
 
 Several nodes may serve one database (docs/ARCHITECTURE.md, "Several nodes"): a game in
 memory is then trusted only as far as its seq matches the log. The unique (entry, seq)

@@ -78,7 +78,8 @@ class PlayerInfo:
 
 class Summary(NamedTuple):
     """What an entry's row says about its game after an action. The field order is the
-    order of the entry's columns (and of EntryInfo's last fields): writers spread it."""
+    order of the entry's columns (and of EntryInfo's fields from `status` to `log_hash`):
+    writers spread it."""
 
     status: Status
     progress: int
@@ -86,7 +87,11 @@ class Summary(NamedTuple):
     score: int
     time_ms: int
     seq: int
-    log_hash: str  # hex head of the entry's samedeal-log/1 chain after `seq` actions
+    # The chain head this change caches in the entry's row: the hex samedeal-log/1 head
+    # after `seq` actions at a checkpoint (competition/live.py CHECKPOINT; always at the
+    # join and when the game ends), or "" when the change caches none and the row keeps
+    # its older head (most actions; a timeout). Never the head of anything but `seq`.
+    log_hash: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +152,11 @@ class EntryInfo:
     score: int
     time_ms: int
     seq: int
-    log_hash: str  # "" for an entry stored before receipts existed (rebuilt on load)
+    # The chain head the row caches, after `log_seq` actions (<= seq): written only at
+    # checkpoints, so usually older than `seq`; the current head needs the actions after
+    # log_seq (competition/live.py). "" for a row written before receipts existed.
+    log_hash: str
+    log_seq: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@ engine's asyncpg connections (which wait without holding the interpreter).
 A batch is one transaction of raw SQL (prepared once per connection, no per-row work in
 SQLAlchemy): new players and new entries each as one INSERT over unnest()ed arrays that
 skips a conflicting row (ON CONFLICT DO NOTHING) and returns the ids of the rows it
-stored; the actions by executemany; their entries' summaries by executemany; last, the
+stored; the actions by executemany; their entries' summaries by executemany (with the
+chain head only at a checkpoint: a summary's log_hash '' keeps the row's); last, the
 batch's notices for the other nodes (cluster.py: new entries, entries' new summaries),
 delivered at commit. First of all, the batch share-locks its tournaments' rows and reads
 which are closed: their actions and entries are refused, and a close (an UPDATE of the
@@ -39,12 +40,13 @@ _INSERT_PLAYERS = (
     " FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamp[]) AS u (n, k, h, c)"
     " ON CONFLICT DO NOTHING RETURNING id, name_key, token_hash"
 )
-_INSERT_ENTRIES = (  # Summary's fields in order after the entry's own
+_INSERT_ENTRIES = (  # Summary's fields in order after the entry's own; log_seq = seq
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline,"
-    " status, progress, resets, score, time_ms, seq, log_hash)"
-    " SELECT * FROM unnest($1::integer[], $2::integer[], $3::timestamp[], $4::timestamp[],"
-    " $5::varchar[], $6::integer[], $7::integer[], $8::integer[], $9::integer[],"
-    " $10::integer[], $11::varchar[])"
+    " status, progress, resets, score, time_ms, seq, log_hash, log_seq)"
+    " SELECT *, u.seq FROM unnest($1::integer[], $2::integer[], $3::timestamp[],"
+    " $4::timestamp[], $5::varchar[], $6::integer[], $7::integer[], $8::integer[],"
+    " $9::integer[], $10::integer[], $11::varchar[])"
+    " AS u (t, p, s, d, st, pr, r, sc, tm, seq, h)"
     " ON CONFLICT DO NOTHING RETURNING id, tournament_id, player_id"
 )
 _INSERT_ACTION = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES ($1, $2, $3, $4)"
@@ -53,9 +55,11 @@ _INSERT_NEW_ACTIONS = (  # after a duplicate: a taken (entry, seq) is skipped, n
     " SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::text[])"
     " ON CONFLICT (entry_id, seq) DO NOTHING RETURNING entry_id, seq"
 )
-_UPDATE_ENTRY = (  # Summary's fields in order, then the entry's id
+_UPDATE_ENTRY = (  # Summary's fields in order, then the entry's id; a log_hash of ''
+    # (not a checkpoint) keeps the row's cached head and its log_seq
     "UPDATE entries SET status = $1, progress = $2, resets = $3, score = $4, time_ms = $5,"
-    " seq = $6, log_hash = $7 WHERE id = $8"
+    " seq = $6, log_hash = CASE $7::varchar WHEN '' THEN log_hash ELSE $7::varchar END,"
+    " log_seq = CASE $7::varchar WHEN '' THEN log_seq ELSE $6 END WHERE id = $8"
 )
 _SHARE = (  # the batch's tournaments, share-locked in id order; the closed ones
     "SELECT id FROM (SELECT id, status FROM tournaments WHERE id = ANY($1::integer[])"

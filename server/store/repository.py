@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 
 import orjson
-from sqlalchemy import event, func, select, text, update
+from sqlalchemy import case, event, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.domain import timing
@@ -72,6 +72,7 @@ def _entry(row: Entry, player_name: str) -> EntryInfo:
         time_ms=row.time_ms,
         seq=row.seq,
         log_hash=row.log_hash,
+        log_seq=row.log_seq,
     )
 
 
@@ -315,8 +316,9 @@ class Store:
         deadline: datetime,
         summary: Summary,
     ) -> EntryInfo:
-        """A new entry with its first summary, committed by group commit; EntryExists when
-        the player already has one in the tournament."""
+        """A new entry with its first summary (its log_hash, the chain's start at seq 0,
+        cached with log_seq = its seq), committed by group commit; EntryExists when the
+        player already has one in the tournament."""
         try:
             entry_id = await self.writer.new_entry(
                 tournament_id, player.id, started_at, deadline, summary
@@ -324,7 +326,14 @@ class Store:
         except Conflict:
             raise EntryExists(f"player {player.id} in tournament {tournament_id}") from None
         return EntryInfo(
-            entry_id, tournament_id, player.id, player.name, started_at, deadline, *summary
+            entry_id,
+            tournament_id,
+            player.id,
+            player.name,
+            started_at,
+            deadline,
+            *summary,
+            summary.seq,
         )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:
@@ -357,6 +366,23 @@ class Store:
             )
             return [LoggedAction(seq, at_ms, orjson.loads(a)) for seq, at_ms, a in rows.all()]
 
+    async def log_tails(self, tournament_id: int) -> dict[int, list[LoggedAction]]:
+        """For every entry of the tournament, by entry id, the actions its row's cached
+        head does not cover (seq > log_seq; the whole log of a row without a head), in
+        seq order; an entry whose head is current has none. One query for them all."""
+        after = case((Entry.log_hash == "", 0), else_=Entry.log_seq)
+        async with self._session() as s:
+            rows = await s.execute(
+                select(Action.entry_id, Action.seq, Action.at_ms, Action.action)
+                .join(Entry, Entry.id == Action.entry_id)
+                .where(Entry.tournament_id == tournament_id, Action.seq > after)
+                .order_by(Action.entry_id, Action.seq)
+            )
+            tails: dict[int, list[LoggedAction]] = {}
+            for entry_id, seq, at_ms, a in rows.all():
+                tails.setdefault(entry_id, []).append(LoggedAction(seq, at_ms, orjson.loads(a)))
+            return tails
+
     def append(
         self,
         tournament_id: int,
@@ -367,13 +393,15 @@ class Store:
         summary: Summary,
     ) -> Awaitable[None]:
         """Store one accepted action (its `canonical_json`) and the entry's new summary
-        (log_hash included) durably, by group commit: the awaitable completes once both are
-        committed, or fails with DuplicateAction on a taken seq or TournamentClosed when
-        the tournament closed first (nothing stored then)."""
+        durably, by group commit: the awaitable completes once both are committed, or
+        fails with DuplicateAction on a taken seq or TournamentClosed when the tournament
+        closed first (nothing stored then). A summary's log_hash, at a checkpoint, becomes
+        the row's cached head with log_seq = its seq; "" keeps the row's cached head."""
         return self.writer.append(tournament_id, entry_id, seq, at_ms, action_json, summary)
 
     async def time_out_entry(self, entry_id: int, time_ms: int) -> Summary | None:
-        """A game still playing becomes timed out after `time_ms`; its new summary, or None
+        """A game still playing becomes timed out after `time_ms`; its new summary (whose
+        log_hash is "": a timeout caches no head, the row keeps its older one), or None
         (nothing changed) when it was not playing any more (ended, or timed out by
         another node)."""
         async with self._session() as s:
@@ -388,15 +416,14 @@ class Store:
                         Entry.resets,
                         Entry.score,
                         Entry.seq,
-                        Entry.log_hash,
                     )
                 )
             ).first()
             if row is None:
                 await s.rollback()
                 return None
-            tid, progress, resets, score, seq, log_hash = row
-            summary = Summary(Status.TIMED_OUT, progress, resets, score, time_ms, seq, log_hash)
+            tid, progress, resets, score, seq = row
+            summary = Summary(Status.TIMED_OUT, progress, resets, score, time_ms, seq, "")
             await self._notify(s, [cluster.entry_line(tid, entry_id, summary)])
             await s.commit()
             return summary

@@ -11,6 +11,8 @@ Jobs (lists; the Summary fields in their order, as `SqliteWriter` spreads them):
   ["player", name, name_key, token_hash, created_at]                 -> the new row id
   ["entry", tournament_id, player_id, started_at, deadline,
             status, progress, resets, score, time_ms, seq, log_hash] -> the new row id
+An action's log_hash is a checkpoint's head (stored with log_seq = entry_seq) or '' (the
+row keeps its cached head and log_seq); a new entry's is stored with log_seq = seq.
 Times are the text SQLAlchemy stores. A job that fails alone gets [kind, message] with
 kind "duplicate" (the entry has that seq), "closed" (its tournament is closed),
 "conflict" (a unique name or entry) or "error" (the whole batch failed).
@@ -40,16 +42,18 @@ PRAGMAS = (
 )
 HEADER = struct.Struct(">I")
 INSERT_ACTION = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES (?, ?, ?, ?)"
-UPDATE_ENTRY = (
-    "UPDATE entries SET status = ?, progress = ?, resets = ?, score = ?, time_ms = ?, seq = ?,"
-    " log_hash = ? WHERE id = ?"
+UPDATE_ENTRY = (  # a log_hash of '' (not a checkpoint) keeps the row's cached head
+    "UPDATE entries SET status = ?1, progress = ?2, resets = ?3, score = ?4, time_ms = ?5,"
+    " seq = ?6, log_hash = CASE ?7 WHEN '' THEN log_hash ELSE ?7 END,"
+    " log_seq = CASE ?7 WHEN '' THEN log_seq ELSE ?6 END WHERE id = ?8"
 )
 INSERT_PLAYER = (
     "INSERT INTO players (name, name_key, token_hash, admin, created_at) VALUES (?, ?, ?, 0, ?)"
 )
-INSERT_ENTRY = (
+INSERT_ENTRY = (  # its log_hash is the head after its seq (0: the chain's start)
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline, status, progress,"
-    " resets, score, time_ms, seq, log_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " resets, score, time_ms, seq, log_hash, log_seq)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?10)"
 )
 Outcome = None | int | list[str]
 

@@ -131,8 +131,58 @@ def test_0002_adds_log_hash_and_keeps_the_rows(db_url: str) -> None:
     assert asyncio.run(_run_sql(db_url, "SELECT log_hash FROM entries")) == [("",)]
 
 
-def entry_summary(seq: int) -> Summary:
-    return Summary(Status.PLAYING, 4, 0, 4, 300, seq, "f" * 64)
+def entry_summary(seq: int, log_hash: str = "f" * 64) -> Summary:
+    return Summary(Status.PLAYING, 4, 0, 4, 300, seq, log_hash)
+
+
+ROWS_AT_0002 = (  # a second entry, whose head was written with its last action
+    "INSERT INTO players (id, name, name_key, token_hash, admin, created_at)"
+    " VALUES (2, 'Later', 'later', 'h-later', false, '2026-11-30 18:00:00')",
+    "INSERT INTO entries (id, tournament_id, player_id, started_at, deadline, status,"
+    " progress, resets, score, time_ms, seq, log_hash) VALUES (2, 1, 2, '2026-11-30 18:02:00',"
+    " '2026-11-30 18:17:00', 'playing', 1, 0, 1, 90, 1, '" + "ab" * 32 + "')",
+    "INSERT INTO actions (id, entry_id, seq, at_ms, action) VALUES (3, 2, 1, 90, '{\"n\":1}')",
+)
+
+
+def test_0003_says_which_seq_the_cached_head_is_for(db_url: str) -> None:
+    """Heads written before 0003 were the head after `seq`; a row without one keeps 0.
+    Back at 0002 (which reads a head as the one after `seq`), a head cached at an older
+    checkpoint is forgotten, to be computed again from the log."""
+    db.migrate(db_url, "0002")
+    asyncio.run(_run_sql(db_url, *ROWS_AT_0001, *ROWS_AT_0002))
+    if db_url.startswith("postgresql"):  # rows inserted with their ids: move the sequence on
+        asyncio.run(_run_sql(db_url, "SELECT setval(pg_get_serial_sequence('actions', 'id'), 3)"))
+
+    db.migrate(db_url)  # to head
+    got = asyncio.run(
+        _run_sql(db_url, "SELECT id, seq, log_seq, log_hash FROM entries ORDER BY id")
+    )
+    assert got == [(1, 2, 0, ""), (2, 1, 1, "ab" * 32)]
+
+    async def through_the_store() -> None:
+        store = await Store.open(db_url, migrate=False)
+        try:
+            later = await store.entry(1, 2)
+            assert later is not None and (later.log_seq, later.log_hash) == (1, "ab" * 32)
+            # entry 1 gets a checkpoint, entry 2 an action without one
+            await store.append(1, 1, 3, 300, '{"n":3}', entry_summary(3, "cd" * 32))
+            await store.append(1, 2, 2, 200, '{"n":2}', entry_summary(2, ""))
+        finally:
+            await store.close()
+
+    asyncio.run(through_the_store())
+    got = asyncio.run(
+        _run_sql(db_url, "SELECT id, seq, log_seq, log_hash FROM entries ORDER BY id")
+    )
+    assert got == [(1, 3, 3, "cd" * 32), (2, 2, 1, "ab" * 32)]
+
+    db.downgrade(db_url, "0002")
+    got = asyncio.run(_run_sql(db_url, "SELECT id, seq, log_hash FROM entries ORDER BY id"))
+    assert got == [(1, 3, "cd" * 32), (2, 2, "")]  # the older head is forgotten
+    db.migrate(db_url)
+    got = asyncio.run(_run_sql(db_url, "SELECT id, log_seq, log_hash FROM entries ORDER BY id"))
+    assert got == [(1, 3, "cd" * 32), (2, 0, "")]
 
 
 # -- several nodes migrating at once ------------------------------------------------

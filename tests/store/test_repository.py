@@ -18,7 +18,7 @@ from server.domain.model import (
     canonical_json,
 )
 from server.store.repository import Store
-from tests.support.store_records import NOW, new_tournament, playing
+from tests.support.store_records import NOW, new_tournament, playing, summary
 
 
 @pytest.fixture
@@ -151,9 +151,7 @@ async def test_close_times_out_running_games(store: Store) -> None:
     a = await store.create_player("a", "ha", NOW)
     b = await store.create_player("b", "hb2", NOW)
     ea = await store.create_entry(t.id, a, NOW, NOW + timedelta(hours=1), playing())
-    await store.create_entry(
-        t.id, b, NOW, NOW, Summary(Status.WON, 48, 0, 58, 10, 5, "cd" * 32)
-    )
+    await store.create_entry(t.id, b, NOW, NOW, Summary(Status.WON, 48, 0, 58, 10, 5, "cd" * 32))
     c = await store.create_player("c", "hc", NOW)  # its deadline came before the close
     ec = await store.create_entry(t.id, c, NOW, NOW + timedelta(minutes=10), playing())
     closed = NOW + timedelta(minutes=30)
@@ -196,3 +194,41 @@ async def test_no_action_commits_after_the_close(store: Store) -> None:
     with pytest.raises(TournamentClosed):
         await store.create_entry(t.id, newcomer, NOW, NOW, playing())
     assert [x.player_name for x in await store.entries(t.id)] == ["late"]
+
+
+async def test_log_tails_are_the_actions_after_each_cached_head(store: Store) -> None:
+    """One query: for every entry of a tournament, the actions after its row's cached
+    head (log_seq), or its whole log when the row has no head (written before receipts)."""
+    t = await store.create_tournament(new_tournament())
+    other = await store.create_tournament(new_tournament(name="Other"))
+    names = ("behind", "checkpointed", "current", "old", "idle", "elsewhere")
+    entries = {}
+    for name in names:
+        p = await store.create_player(name, f"h-{name}", NOW)
+        where = other if name == "elsewhere" else t
+        entries[name] = await store.create_entry(where.id, p, NOW, NOW, summary(log_hash="a0" * 32))
+    checkpoints = {"checkpointed": {2}, "current": {3}, "old": {1, 2, 3}}
+    for name, e in entries.items():
+        for seq in range(1, 4) if name != "idle" else ():
+            head = f"{seq:064x}" if seq in checkpoints.get(name, ()) else ""
+            s = summary(seq=seq, log_hash=head)
+            await store.append(e.tournament_id, e.id, seq, 10 * seq, canonical_json({"n": seq}), s)
+    async with store.engine.begin() as conn:  # as a row written before receipts: no head
+        await conn.execute(
+            text("UPDATE entries SET log_hash = '' WHERE id = :e"), {"e": entries["old"].id}
+        )
+    assert (await store.entry_by_id(entries["old"].id)).log_seq == 3  # (and a stale seq)
+
+    tails = await store.log_tails(t.id)
+    got = {
+        e.player_name: [(a.seq, a.at_ms, a.action) for a in tails.get(e.id, [])]
+        for e in await store.entries(t.id)
+    }
+    assert got == {
+        "behind": [(1, 10, {"n": 1}), (2, 20, {"n": 2}), (3, 30, {"n": 3})],
+        "checkpointed": [(3, 30, {"n": 3})],
+        "current": [],
+        "old": [(1, 10, {"n": 1}), (2, 20, {"n": 2}), (3, 30, {"n": 3})],
+        "idle": [],
+    }
+    assert set(tails) <= {e.id for e in entries.values() if e.tournament_id == t.id}

@@ -9,6 +9,7 @@ import importlib.util
 import subprocess
 import sys
 import textwrap
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
@@ -280,3 +281,53 @@ async def test_log_hash_and_statuses_round_trip(counted: Counted) -> None:
         ).one()
     assert tuple(row) == ("won", "closed")
     assert await store.games_by_status() == {"won": 1}
+
+
+async def test_a_row_caches_the_head_only_when_a_summary_carries_one(counted: Counted) -> None:
+    """A summary's log_hash is cached with log_seq = its seq; "" (no checkpoint) keeps the
+    row's head and log_seq, in the fast and the careful (after a duplicate) batch alike."""
+    store = counted.store
+    t = await store.create_tournament(new_tournament())
+    players = [await store.create_player(n, f"h{n}", NOW) for n in ("ida", "jo", "kit")]
+    ida, jo, kit = [
+        await store.create_entry(t.id, p, NOW, NOW, summary(log_hash=f"{i:02x}" * 32))
+        for i, p in enumerate(players)
+    ]
+    assert (ida.log_hash, ida.log_seq) == ("00" * 32, 0)
+    assert (await store.entry(t.id, ida.player_id)) == ida
+
+    async def row(entry_id: int) -> tuple[int, str, int]:
+        got = await store.entry_by_id(entry_id)
+        assert got is not None
+        return got.seq, got.log_hash, got.log_seq
+
+    def append(entry_id: int, seq: int, log_hash: str = "") -> Awaitable[None]:
+        s = summary(seq=seq, log_hash=log_hash)
+        return store.append(t.id, entry_id, seq, seq, canonical_json({"n": seq}), s)
+
+    await append(ida.id, 1)
+    assert await row(ida.id) == (1, "00" * 32, 0)
+    counted.reset()
+    await asyncio.gather(append(ida.id, 2), append(jo.id, 1, "b1" * 32), append(kit.id, 1))
+    assert counted.sizes == [3]
+    assert await row(ida.id) == (2, "00" * 32, 0)
+    assert await row(jo.id) == (1, "b1" * 32, 1)
+    assert await row(kit.id) == (1, "02" * 32, 0)
+
+    counted.reset()  # a duplicate: the batch is written again, carefully
+    results = await asyncio.gather(
+        append(ida.id, 1, "ff" * 32),
+        append(ida.id, 3),
+        append(jo.id, 2),
+        append(kit.id, 2, "c2" * 32),
+        return_exceptions=True,
+    )
+    assert counted.sizes == [4]
+    assert isinstance(results[0], DuplicateAction) and results[1:] == [None] * 3
+    assert await row(ida.id) == (3, "00" * 32, 0)
+    assert await row(jo.id) == (2, "b1" * 32, 1)
+    assert await row(kit.id) == (2, "c2" * 32, 2)
+
+    timed_out = await store.time_out_entry(ida.id, 900)
+    assert timed_out is not None and (timed_out.seq, timed_out.log_hash) == (3, "")
+    assert await row(ida.id) == (3, "00" * 32, 0)  # a timeout caches no head
