@@ -209,7 +209,7 @@ class Leaderboard:
         hi = min(pos + around + 1, len(self._recs))
         if lo <= top:  # the two parts overlap or touch: one run from the top
             return self._top(max(top, hi)), None
-        return self._top(top) + self._standings(lo, self._near(a, b, around)), top
+        return self._top(top) + self._standings(lo, *self._near(a, b, around)), top
 
     def _top(self, n: int) -> list[Standing]:
         """The first n rows, shared by every window until the next change."""
@@ -495,14 +495,17 @@ class Leaderboard:
                 lo = a + 1
         return lo, i - lo
 
-    def _near(self, a: int, b: int, around: int) -> list[_Rec]:
+    def _near(self, a: int, b: int, around: int) -> tuple[list[_Rec], _Rec | None]:
         """The rows `around` positions either side of the row at split (a, b), itself
-        included: they are among the `around` rows either side of it in each list."""
-        fa, fb = max(a - around, 0), max(b - around, 0)
+        included, and the row just before them (None at the top): they are among the
+        `around` + 1 rows either side of it in each list."""
+        fa, fb = max(a - around - 1, 0), max(b - around - 1, 0)
         p = a - fa + b - fb  # the row's index in the two slices merged
         fs = self._fixed[fa : a + around + 1]
         rs = self._running[fb : b + around + 1]
-        return self._merged(fs, rs, p + around + 1)[max(p - around, 0) :]
+        merged = self._merged(fs, rs, p + around + 1)
+        start = max(p - around, 0)
+        return merged[start:], merged[start - 1] if start else None
 
     def _merge(self, a: int, b: int, n: int) -> list[_Rec]:
         """n rows in order from split (a, b) (fewer at the end)."""
@@ -530,19 +533,27 @@ class Leaderboard:
                 break
         return out
 
-    def _standings(self, offset: int, recs: list[_Rec]) -> list[Standing]:
-        """Rows for recs placed from position `offset` on, with their ranks."""
+    def _standings(
+        self, offset: int, recs: list[_Rec], before: _Rec | None = None
+    ) -> list[Standing]:
+        """Rows for recs placed from position `offset` on, with their ranks (`before`:
+        the row at offset - 1 when the caller has it, which saves a rank lookup)."""
         out: list[Standing] = []
         now = self._now
-        prev: tuple[Any, ...] = ()
+        prev: tuple[Any, ...] | None = () if not offset else None
+        if before is not None:
+            k = before.key
+            prev = (k[0], k[1], k[2] + now if before.running else k[2])
         rank = 0
         for i, rec in enumerate(recs):
             k = rec.key
             t = k[2] + now if rec.running else k[2]
             k3 = (k[0], k[1], t)
-            if k3 != prev:
-                rank = offset + i + 1 if i or not offset else self._rank(k3)
-                prev = k3
+            if not i and (prev is None or k3 == prev):  # it may share the rank above
+                rank = self._rank(k3)
+            elif k3 != prev:
+                rank = offset + i + 1
+            prev = k3
             made = rec.out
             if made is None or made.rank != rank or made.time_ms != t:
                 row = rec.row
