@@ -47,7 +47,7 @@ from bench.report import write_section
 
 PG_ADMIN = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
 ACTION = '{"card":"6H","kind":"move","to":[0,5]}'  # a Gaps move, as stored
-LOG_HASH = "ab" * 32
+LOG_HASH = "ab" * 32  # a head, written at checkpoints as the server does
 AUX = ("walwriter", "checkpointer", "background writer", "autovacuum launcher")
 
 
@@ -165,6 +165,7 @@ async def _append(
 ) -> dict[str, Any]:
     import asyncpg
 
+    from server.competition.live import CHECKPOINT
     from server.domain.model import Status, Summary
     from server.domain.timing import utcnow
     from server.store.repository import Store
@@ -206,7 +207,15 @@ async def _append(
                     seq,
                     seq * 100,
                     ACTION,
-                    Summary(Status.PLAYING, seq % 48, 0, seq % 48, seq * 100, seq, LOG_HASH),
+                    Summary(
+                        Status.PLAYING,
+                        seq % 48,
+                        0,
+                        seq % 48,
+                        seq * 100,
+                        seq,
+                        "" if seq % CHECKPOINT else LOG_HASH,  # the head at checkpoints only
+                    ),
                 )
                 latencies.append(time.perf_counter() - t0)
                 done[0] += 1
