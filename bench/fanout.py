@@ -61,6 +61,9 @@ class Catalogue:
     async def find(self, tournament_id: int) -> Tournament:
         return Tournament()
 
+    def cached(self, tournament_id: int) -> Tournament:
+        return Tournament()
+
 
 class Server:
     limits = Limits()

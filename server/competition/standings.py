@@ -167,6 +167,27 @@ class Standings:
     ) -> dict[tuple[int, int, str | None], View]:
         """Several windows (top, around, player) of one tournament at one moment."""
         board, final = await self._board(tournament_id)
+        return self._windows(tournament_id, board, final, wanted)
+
+    def windows_now(
+        self, tournament_id: int, wanted: list[tuple[int, int, str | None]]
+    ) -> dict[tuple[int, int, str | None], View] | None:
+        """`windows` without waiting, or None when the table or the tournament must be
+        read from the store first (then ask `windows`)."""
+        t = self.catalogue.cached(tournament_id)
+        board = self._boards.get(tournament_id)
+        if t is None or board is None:
+            return None
+        board.advance(max(epoch_ms(self.now()), board.now))  # a clock stepping back waits
+        return self._windows(tournament_id, board, t.status == CLOSED, wanted)
+
+    def _windows(
+        self,
+        tournament_id: int,
+        board: Leaderboard,
+        final: bool,
+        wanted: list[tuple[int, int, str | None]],
+    ) -> dict[tuple[int, int, str | None], View]:
         return {
             key: self._view(tournament_id, board, final, *board.window_and_gap(*key))
             for key in wanted

@@ -75,8 +75,10 @@ class Fanout:
         self.min_interval = min_interval
         self.clock = clock  # measures how long a round holds the loop
         self.subscribers: dict[int, dict[WsConnection, Watch]] = defaultdict(dict)
-        self._pending: dict[int, asyncio.Task[None]] = {}
-        self._last: dict[int, float] = {}
+        self._pending: dict[int, asyncio.Task[None]] = {}  # the next round, waiting
+        self._running: dict[int, asyncio.Task[None]] = {}  # the round being pushed
+        self._turns: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one at a time
+        self._last: dict[int, float] = {}  # when the last round ended
         self._spacing: dict[int, float] = {}  # from the end of a round to the next
         self.pushes = 0  # push rounds computed (for benches)
         self.frames = 0  # standings frames sent
@@ -108,24 +110,33 @@ class Fanout:
 
     def tournament_closed(self, tournament_id: int, seed: str, log_root: str) -> None:
         """Final standings, then the revealed seed and the receipts' root, to every
-        subscriber."""
-        task = self._pending.pop(tournament_id, None)
-        if task is not None:
-            task.cancel()
+        subscriber: the round waiting and the round being pushed are called off, so no
+        window read before the close follows the final one."""
+        for task in (self._pending.pop(tournament_id, None), self._running.get(tournament_id)):
+            if task is not None:
+                task.cancel()
         closed = {"type": "closed", "tournament": tournament_id, "seed": seed, "log_root": log_root}
         asyncio.get_running_loop().create_task(self._push_final(tournament_id, closed))
 
     # -- pushing -----------------------------------------------------------------
     async def _push_later(self, tournament_id: int) -> None:
+        """The next round: after the round being pushed (never two of a tournament at
+        once: a later one could send a window older than an earlier one's), `_spacing`
+        after its end."""
         try:
-            spacing = self._spacing.get(tournament_id, self.min_interval)
-            wait = self._last.get(tournament_id, 0.0) + spacing - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._pending.pop(tournament_id, None)  # changes from now on schedule anew
-            self._last[tournament_id] = time.monotonic()
-            held = await self._push(tournament_id)
-            self._spacing[tournament_id] = max(self.min_interval, held / LOOP_SHARE)
+            async with self._turns[tournament_id]:
+                spacing = self._spacing.get(tournament_id, self.min_interval)
+                wait = self._last.get(tournament_id, 0.0) + spacing - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                self._pending.pop(tournament_id, None)  # changes from now on schedule anew
+                self._running[tournament_id] = asyncio.current_task()  # type: ignore[assignment]
+                try:
+                    held = await self._push(tournament_id)
+                finally:
+                    del self._running[tournament_id]
+                    self._last[tournament_id] = time.monotonic()
+                self._spacing[tournament_id] = max(self.min_interval, held / LOOP_SHARE)
         except Exception:
             log.exception("standings push for tournament %s failed", tournament_id)
         finally:  # after a failure before the pop; never another task's registration
@@ -159,7 +170,12 @@ class Fanout:
             part = items[start : start + BATCH]
             wanted = list({w.key for _, w in part} - maker.made.keys())
             if wanted:
-                maker.add(await self.standings.windows(tournament_id, wanted))
+                views = self.standings.windows_now(tournament_id, wanted)
+                if views is None:  # the table is read from the store: not the loop's time
+                    held += clock() - began
+                    views = await self.standings.windows(tournament_id, wanted)
+                    began = clock()
+                maker.add(views)
             self._send(subs, part, maker, after)
         hold = clock() - began
         self.longest_hold = max(self.longest_hold, hold)
@@ -172,9 +188,12 @@ class Fanout:
         maker: _Frames,
         after: bytes | None,
     ) -> None:
-        for conn, watch in part:
+        for conn, _ in part:
             if getattr(conn, "gone", False):
                 subs.pop(conn, None)
+                continue
+            watch = subs.get(conn)  # as it is now: it may have changed during the round
+            if watch is None:  # unsubscribed meanwhile
                 continue
             made = maker.made.get(watch.key)
             if conn.congested or made is None:  # (made is None: it subscribed meanwhile)
@@ -191,7 +210,8 @@ class Fanout:
 
     async def _push_final(self, tournament_id: int, closed: dict[str, Any]) -> None:
         try:
-            await self._push(tournament_id, closed)
+            async with self._turns[tournament_id]:  # once the called-off round has stopped
+                await self._push(tournament_id, closed)
         except Exception:
             log.exception("closing push for tournament %s failed", tournament_id)
 
