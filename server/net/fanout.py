@@ -5,7 +5,7 @@ would hold the event loop more than LOOP_SHARE of the time (a crowded tournament
 its standings less often rather than slow its play); a subscriber gets a frame only when
 the rows of its window changed (the running clocks of playing rows excepted:
 clients advance those from `server_time`). A congested client misses a push and gets the
-latest with the next change. The close pushes the final window and the reveal to all."""
+latest once it reads again. The close pushes the final window and the reveal to all."""
 
 from __future__ import annotations
 
@@ -80,6 +80,7 @@ class Fanout:
         self._turns: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one at a time
         self._last: dict[int, float] = {}  # when the last round ended
         self._spacing: dict[int, float] = {}  # from the end of a round to the next
+        self._waiting: set[WsConnection] = set()  # congested subscribers a round waits for
         self.pushes = 0  # push rounds computed (for benches)
         self.frames = 0  # standings frames sent
         self.longest_hold = 0.0  # the longest one slice held the loop (for benches)
@@ -176,13 +177,29 @@ class Fanout:
                     views = await self.standings.windows(tournament_id, wanted)
                     began = clock()
                 maker.add(views)
-            self._send(subs, part, maker, after)
+            self._send(tournament_id, subs, part, maker, after)
         hold = clock() - began
         self.longest_hold = max(self.longest_hold, hold)
         return held + hold
 
+    def _when_writable(self, tournament_id: int, conn: WsConnection) -> None:
+        """A round once a congested subscriber reads again, so that it gets the latest
+        window even when nothing changes after (rounds coalesce: one serves many)."""
+        writable = getattr(conn, "writable", None)
+        if writable is None or conn in self._waiting:
+            return
+        self._waiting.add(conn)
+
+        def resumed(_: object) -> None:
+            self._waiting.discard(conn)
+            if not getattr(conn, "gone", False):
+                self.standings_changed(tournament_id)
+
+        writable.add_done_callback(resumed)
+
     def _send(
         self,
+        tournament_id: int,
         subs: dict[WsConnection, Watch],
         part: list[tuple[WsConnection, Watch]],
         maker: _Frames,
@@ -197,6 +214,8 @@ class Fanout:
                 continue
             made = maker.made.get(watch.key)
             if conn.congested or made is None:  # (made is None: it subscribed meanwhile)
+                if made is not None and made[0] != watch.seen:
+                    self._when_writable(tournament_id, conn)
                 if after is not None:
                     conn.send_text(after)  # the reveal reaches everyone
                 continue

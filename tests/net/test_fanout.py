@@ -21,6 +21,7 @@ class Recording:
 
     def __init__(self, congested: bool = False) -> None:
         self.congested = congested
+        self.writable: asyncio.Future[None] | None = None  # pending while congested
         self.frames: list[dict[str, Any]] = []
 
     def send_text(self, data: bytes) -> None:
@@ -322,3 +323,19 @@ async def test_a_window_changed_during_a_round_gets_the_new_one_later() -> None:
     fanout.standings_changed(1)
     await asyncio.sleep(0.05)
     assert names(stays.frames[-1]) == ["p9", "p0", "p1"]
+
+
+async def test_a_congested_client_gets_the_latest_once_it_reads_again() -> None:
+    standings = BoardStandings()
+    fanout = Fanout(standings, min_interval=0.0)  # type: ignore[arg-type]
+    slow = Recording(congested=True)
+    slow.writable = asyncio.get_running_loop().create_future()
+    subscribe(fanout, slow, 10, 5, None)
+    standings.finish("ann", 5, 100)
+    fanout.standings_changed(1)
+    await asyncio.sleep(0.02)
+    assert slow.frames == []
+    slow.congested = False  # the transport resumes writing: no change since
+    slow.writable.set_result(None)
+    await asyncio.sleep(0.02)
+    assert [names(f) for f in slow.frames] == [["ann"]]
