@@ -21,6 +21,17 @@ class Exports:
     def __init__(self, store: Store, catalogue: Catalogue) -> None:
         self.store = store
         self.catalogue = catalogue
+        self._roots: dict[int, str] = {}  # closed tournaments' log roots (never change)
+
+    async def reveal(self, tournament_id: int) -> tuple[str, str]:
+        """The seed and the receipts' root of a closed tournament, as its `closed` push
+        carried them (`not_revealed` before the close)."""
+        t = await self.catalogue.find(tournament_id)
+        seed = await self.catalogue.revealed(t)
+        root = self._roots.get(t.id)
+        if root is None:
+            root = self._roots[t.id] = await log_root_of(self.store, t)
+        return seed, root
 
     async def record(self, tournament_id: int, player_name: str) -> dict[str, Any]:
         """The record of `player_name`'s game; `not_found` without an entry."""

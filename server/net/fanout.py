@@ -116,7 +116,7 @@ class Fanout:
         for task in (self._pending.pop(tournament_id, None), self._running.get(tournament_id)):
             if task is not None:
                 task.cancel()
-        closed = {"type": "closed", "tournament": tournament_id, "seed": seed, "log_root": log_root}
+        closed = protocol.closed_message(tournament_id, seed, log_root)
         asyncio.get_running_loop().create_task(self._push_final(tournament_id, closed))
 
     # -- pushing -----------------------------------------------------------------

@@ -205,6 +205,11 @@ def state_message(snap: Snapshot, re: Any = None) -> dict[str, Any]:
     return out
 
 
+def closed_message(tournament_id: int, seed: str, log_root: str) -> dict[str, Any]:
+    """The reveal (v1.2): the seed and the root of the tournament's receipts."""
+    return {"type": "closed", "tournament": tournament_id, "seed": seed, "log_root": log_root}
+
+
 def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
     """A `standings` message (v1.1): the rows of a window or page, the number of entrants,
     the standings' version, and the server's time the running clocks were read at; and,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -196,6 +197,11 @@ class Session:
         me = None if self.player is None else self.player.name
         view = await self.competition.standings.window(m.tournament, m.top, m.around, me)
         self.fanout.subscribe(m.tournament, self.conn, Watch(m.top, m.around, me, seen_of(view)))
+        if view.final:  # closed already: the reveal it missed follows the final window
+            seed, log_root = await self.competition.exports.reveal(m.tournament)
+            closed = protocol.closed_message(m.tournament, seed, log_root)
+            # sent after the reply, which goes out as soon as this handler returns
+            asyncio.get_running_loop().call_soon(self.conn.send_text, orjson.dumps(closed))
         return protocol.standings_message(m.tournament, view)
 
     async def _on_standings_page(self, m: protocol.StandingsPage) -> dict[str, Any]:

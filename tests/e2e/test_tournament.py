@@ -123,6 +123,13 @@ async def test_full_gaps_tournament(any_db) -> None:
         # the seed appeared in no frame before the reveal
         assert frames_before_close > 20
         assert all(seed not in f for f in srv.frames[:frames_before_close])
+
+        # a watcher who comes after the close gets the final window, then the reveal
+        late = Client(await connect(srv.ws_url), srv.frames)
+        window = await late.ok(type="subscribe", tournament=tid)
+        assert window["type"] == "standings" and window["final"] is True
+        assert await late.push("closed") == closed_push
+        await late.close()
         for c, _ in players.values():
             await c.close()
         await op.close()
