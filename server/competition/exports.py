@@ -23,10 +23,9 @@ class Exports:
         self.catalogue = catalogue
         self._roots: dict[int, str] = {}  # closed tournaments' log roots (never change)
 
-    async def reveal(self, tournament_id: int) -> tuple[str, str]:
-        """The seed and the receipts' root of a closed tournament, as its `closed` push
-        carried them (`not_revealed` before the close)."""
-        t = await self.catalogue.find(tournament_id)
+    async def reveal(self, t: TournamentInfo) -> tuple[str, str]:
+        """The seed and the receipts' root of a closed tournament, what its `closed`
+        message carries (`not_revealed` before the close); the root is computed once."""
         seed = await self.catalogue.revealed(t)
         root = self._roots.get(t.id)
         if root is None:

@@ -19,7 +19,7 @@ from datetime import datetime
 from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.events import Events
-from server.competition.exports import log_root_of
+from server.competition.exports import Exports
 from server.competition.live import TIMED_OUT, LiveGames
 from server.competition.play import Play
 from server.competition.standings import Standings
@@ -39,6 +39,7 @@ class Lifecycle:
         games: LiveGames,
         play: Play,
         standings: Standings,
+        exports: Exports,
         events: Events,
         now: Callable[[], datetime],
     ) -> None:
@@ -47,6 +48,7 @@ class Lifecycle:
         self.games = games
         self.play = play
         self.standings = standings
+        self.exports = exports
         self.events = events
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
@@ -153,8 +155,7 @@ class Lifecycle:
                 g.lock.release()
 
     async def _announce_close(self, t: TournamentInfo) -> None:
-        seed = await self.store.secret_seed(t.id)
-        log_root = await log_root_of(self.store, t)
+        seed, log_root = await self.exports.reveal(t)
         log.info("tournament %s closed; seed revealed", t.id)
         self.standings.tournament_changed(t.id)
         self.events.tournament_closed(t.id, seed, log_root)

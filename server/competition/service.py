@@ -61,7 +61,8 @@ class Competition:
         standings = standings or Standings(store, catalogue, now)
         games = LiveGames(store, catalogue)
         play = Play(store, catalogue, games, standings, sink, now)
-        lifecycle = Lifecycle(store, catalogue, games, play, standings, sink, now)
+        exports = Exports(store, catalogue)
+        lifecycle = Lifecycle(store, catalogue, games, play, standings, exports, sink, now)
         return cls(
             store=store,
             players=Players(store, now),
@@ -69,7 +70,7 @@ class Competition:
             games=games,
             play=play,
             standings=standings,
-            exports=Exports(store, catalogue),
+            exports=exports,
             lifecycle=lifecycle,
             peers=Peers(store, catalogue, games, standings, lifecycle, sink),
         )

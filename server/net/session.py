@@ -198,7 +198,8 @@ class Session:
         view = await self.competition.standings.window(m.tournament, m.top, m.around, me)
         self.fanout.subscribe(m.tournament, self.conn, Watch(m.top, m.around, me, seen_of(view)))
         if view.final:  # closed already: the reveal it missed follows the final window
-            seed, log_root = await self.competition.exports.reveal(m.tournament)
+            t = await self.competition.catalogue.find(m.tournament)
+            seed, log_root = await self.competition.exports.reveal(t)
             closed = protocol.closed_message(m.tournament, seed, log_root)
             # sent after the reply, which goes out as soon as this handler returns
             asyncio.get_running_loop().call_soon(self.conn.send_text, orjson.dumps(closed))
