@@ -122,11 +122,7 @@ class Server:
             return r.read().decode()
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop_process(self.proc, timeout=30)
 
 
 class Echo:
@@ -144,6 +140,16 @@ class Echo:
     def stop(self) -> None:
         self.proc.kill()
         self.proc.wait()
+
+
+def stop_process(proc: subprocess.Popen[Any], timeout: float = 60) -> None:
+    """SIGTERM (a graceful stop), then SIGKILL after `timeout` seconds; reaped either way."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def generate(

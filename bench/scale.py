@@ -31,7 +31,6 @@ import multiprocessing
 import os
 import re
 import resource
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -42,7 +41,7 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
-from bench.load import PY, batch_mean, cpu_seconds, fresh_db, generate, wait_port
+from bench.load import PY, batch_mean, cpu_seconds, fresh_db, generate, stop_process, wait_port
 from bench.report import write_section
 
 PG_ADMIN = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
@@ -343,12 +342,7 @@ class Workers:
             return r.read().decode()
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
 
 
 def _port() -> int:

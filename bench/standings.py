@@ -40,7 +40,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -48,14 +47,14 @@ import tempfile
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from bench.load import cpu_seconds, wait_port
+from bench.load import cpu_seconds, stop_process, wait_port
 from bench.report import write_section
 
 PY = sys.executable
@@ -202,49 +201,44 @@ def serve(argv: list[str]) -> int:
             )
             self.longest_hold = 0.0
 
+    def cpu_into(*names: str) -> Callable[[float], None]:
+        """Adds a measured CPU time to each named sum."""
+
+        def add_cpu(cpu: float) -> None:
+            for name in names:
+                sums[name] += cpu
+
+        return add_cpu
+
+    def timed(fn: Any, add_cpu: Callable[[float], None]) -> Any:
+        """`fn` with its event-loop-thread CPU time added (it must not suspend)."""
+
+        def wrapper(*args: Any) -> Any:
+            c0 = time.thread_time()
+            try:
+                return fn(*args)
+            finally:
+                add_cpu(time.thread_time() - c0)
+
+        return wrapper
+
     async def timed_windows(self: Standings, *args: Any) -> Any:
         c0 = time.thread_time()
         try:
             return await windows(self, *args)  # (a round calls it only to load the table)
         finally:
-            cpu = time.thread_time() - c0
-            sums["bench_windows_cpu_seconds"] += cpu
-            sums["bench_push_cpu_seconds"] += cpu
+            in_rounds(time.thread_time() - c0)
 
-    def timed_windows_now(self: Standings, *args: Any) -> Any:
-        c0 = time.thread_time()
-        try:
-            return windows_now(self, *args)
-        finally:
-            cpu = time.thread_time() - c0
-            sums["bench_windows_cpu_seconds"] += cpu
-            sums["bench_push_cpu_seconds"] += cpu
-
-    def timed_add(self: _Frames, *args: Any) -> None:
-        c0 = time.thread_time()
-        try:
-            add(self, *args)
-        finally:
-            sums["bench_push_cpu_seconds"] += time.thread_time() - c0
-
-    def timed_send(self: Fanout, *args: Any) -> None:
-        c0 = time.thread_time()
-        try:
-            send(self, *args)
-        finally:
-            sums["bench_push_cpu_seconds"] += time.thread_time() - c0
-
-    def timed_advance(self: Standings) -> list[int]:
-        c0 = time.thread_time()
-        try:
-            return advance(self)
-        finally:
-            sums["bench_advance_cpu_seconds"] += time.thread_time() - c0
+    in_rounds = cpu_into("bench_windows_cpu_seconds", "bench_push_cpu_seconds")
+    timed_windows_now = timed(windows_now, in_rounds)
+    timed_add = timed(add, cpu_into("bench_push_cpu_seconds"))
+    timed_send = timed(send, cpu_into("bench_push_cpu_seconds"))
+    timed_advance = timed(advance, cpu_into("bench_advance_cpu_seconds"))
 
     Fanout._push = timed_push  # type: ignore[method-assign]
     _Frames.add = timed_add  # type: ignore[method-assign]
     Fanout._send = timed_send  # type: ignore[method-assign]
-    Standings.windows = timed_windows  # type: ignore[method-assign,assignment]
+    Standings.windows = timed_windows  # type: ignore[method-assign]
     Standings.windows_now = timed_windows_now  # type: ignore[method-assign]
     Standings.advance = timed_advance  # type: ignore[method-assign]
     built = app_module.build_app
@@ -281,12 +275,7 @@ class Server:
         return out
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
 
 
 # -- the load generator ----------------------------------------------------------
