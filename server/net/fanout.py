@@ -158,18 +158,19 @@ class Fanout:
         self.pushes += 1
         maker = _Frames(tournament_id)
         after = None if then is None else orjson.dumps(then)
-        items = list(subs.items())
+        conns = list(subs)
         clock = self.clock
         began = clock()
         held = 0.0
-        for start in range(0, len(items), BATCH):
+        for start in range(0, len(conns), BATCH):
             if (hold := clock() - began) > SLICE_S:
                 held += hold
                 self.longest_hold = max(self.longest_hold, hold)
                 await asyncio.sleep(0)
                 began = clock()
-            part = items[start : start + BATCH]
-            wanted = list({w.key for _, w in part} - maker.made.keys())
+            part = conns[start : start + BATCH]
+            watching = (subs.get(conn) for conn in part)  # as they are now
+            wanted = list({w.key for w in watching if w is not None} - maker.made.keys())
             if wanted:
                 views = self.standings.windows_now(tournament_id, wanted)
                 if views is None:  # the table is read from the store: not the loop's time
@@ -201,11 +202,11 @@ class Fanout:
         self,
         tournament_id: int,
         subs: dict[WsConnection, Watch],
-        part: list[tuple[WsConnection, Watch]],
+        part: list[WsConnection],
         maker: _Frames,
         after: bytes | None,
     ) -> None:
-        for conn, _ in part:
+        for conn in part:
             if getattr(conn, "gone", False):
                 subs.pop(conn, None)
                 continue
