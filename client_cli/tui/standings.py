@@ -123,10 +123,11 @@ class StandingsApp(App[None]):
                 if self.page is None or self.page.get("version") != msg.get("version"):
                     self.fetch_page()
             elif msg["type"] == "closed":
-                self.closed = msg
+                first, self.closed = self.closed is None, msg
                 self.fetch_page()
-                with contextlib.suppress(ServerError, ConnectionError, OSError):
-                    await self._subscribe()  # the final window
+                if first:
+                    with contextlib.suppress(ServerError, ConnectionError, OSError):
+                        await self._subscribe()  # the final window
             self.refresh_view()
 
     def fetch_page(self) -> None:

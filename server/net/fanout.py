@@ -91,6 +91,10 @@ class Fanout:
         if not getattr(conn, "gone", False):
             self.subscribers[tournament_id][conn] = watch
 
+    def watching(self, tournament_id: int, conn: WsConnection) -> bool:
+        """Whether the connection is subscribed to the tournament."""
+        return conn in self.subscribers.get(tournament_id, ())
+
     def unsubscribe(self, tournament_id: int, conn: WsConnection) -> None:
         self.subscribers[tournament_id].pop(conn, None)
 

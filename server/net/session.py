@@ -196,8 +196,9 @@ class Session:
         entry when an authenticated subscriber has one)."""
         me = None if self.player is None else self.player.name
         view = await self.competition.standings.window(m.tournament, m.top, m.around, me)
+        again = self.fanout.watching(m.tournament, self.conn)  # (then it had the reveal)
         self.fanout.subscribe(m.tournament, self.conn, Watch(m.top, m.around, me, seen_of(view)))
-        if view.final:  # closed already: the reveal it missed follows the final window
+        if view.final and not again:  # closed already: the reveal it missed follows
             t = await self.competition.catalogue.find(m.tournament)
             seed, log_root = await self.competition.exports.reveal(t)
             closed = protocol.closed_message(m.tournament, seed, log_root)

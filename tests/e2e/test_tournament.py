@@ -129,6 +129,10 @@ async def test_full_gaps_tournament(any_db) -> None:
         window = await late.ok(type="subscribe", tournament=tid)
         assert window["type"] == "standings" and window["final"] is True
         assert await late.push("closed") == closed_push
+        again = await late.ok(type="subscribe", tournament=tid)  # on the same connection
+        assert again["final"] is True
+        await late.ok(type="ping")  # anything sent after the reply has arrived by now
+        assert [p["type"] for p in late.pushes] == []  # it had the reveal already
         await late.close()
         for c, _ in players.values():
             await c.close()
