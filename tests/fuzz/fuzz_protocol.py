@@ -77,7 +77,9 @@ COMPETITION: Any = _Parts(
     standings=_Parts(window=_window, page=_window),
     exports=_Parts(record=_refuse("not_revealed")),
 )
-FANOUT: Any = _Parts(subscribe=lambda *_: None, unsubscribe=lambda *_: None)
+FANOUT: Any = _Parts(
+    subscribe=lambda *_: None, unsubscribe=lambda *_: None, watching=lambda *_: False
+)
 METRICS = Metrics()
 LOOP = asyncio.new_event_loop()
 
