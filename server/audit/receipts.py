@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import reprlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from server.domain.model import canonical_json
+from server.domain.model import LoggedAction, canonical_json
 
 LOG_FORMAT = "samedeal-log/1"
 
@@ -29,6 +29,7 @@ __all__ = [
     "action_text",
     "check_bundle_receipt",
     "check_receipt",
+    "extend",
     "genesis",
     "log_hash",
     "log_root",
@@ -63,13 +64,33 @@ def action_text(action: Mapping[str, Any]) -> str:
         raise ValueError("an action nested too deeply") from None
 
 
+def extend(
+    commitment: str,
+    player_id: int,
+    cached: str,
+    after: int,
+    actions: Iterable[LoggedAction],
+    texts: Sequence[str] | None = None,
+) -> bytes:
+    """The one way a chain head is hashed on: from `cached`, the hex head after `after`
+    actions ("" for none: the chain's start, h0), over the `actions` with a seq above
+    `after` (those at or below are skipped; from h0 every action counts), in order.
+    `texts`, when given, are the actions' canonical texts, aligned with `actions` (made
+    already: not made again)."""
+    head = bytes.fromhex(cached) if cached else genesis(commitment, player_id)
+    done = after if cached else None
+    for i, a in enumerate(actions):
+        if done is None or a.seq > done:
+            text = texts[i] if texts is not None else action_text(a.action)
+            head = step(head, a.seq, a.at_ms, text)
+    return head
+
+
 def _chain(
     commitment: str, player_id: int, actions: Iterable[tuple[int, int, Mapping[str, Any]]]
 ) -> bytes:
-    head = genesis(commitment, player_id)
-    for seq, at_ms, action in actions:
-        head = step(head, seq, at_ms, action_text(action))
-    return head
+    logged = (LoggedAction(seq, at_ms, dict(action)) for seq, at_ms, action in actions)
+    return extend(commitment, player_id, "", 0, logged)
 
 
 def log_hash(

@@ -7,7 +7,6 @@ tournament is closed (`revealed_seed`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +14,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from server import rng
+from server.competition.compute import Compute, prepare_deal, shared
 from server.competition.errors import CompetitionError
+from server.competition.tournament import Changed, Tournament
+from server.competition.tournaments import Tournaments
 from server.domain import timing
 from server.domain.model import NewTournament, PlayerInfo, TournamentInfo, TournamentStatus
 from server.games import RULES, GameRules
@@ -52,77 +54,84 @@ def default_demo_spec(now: datetime) -> TournamentSpec:
 
 
 class Catalogue:
-    """Tournaments by id, kept in memory and refreshed from the store."""
+    """Tournaments by id: the runtime objects of `Tournaments`, read from the store
+    when not in memory."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: Store, now: Callable[[], datetime], compute: Compute | None = None
+    ) -> None:
         self.store = store
         self.now = now
-        self._tournaments: dict[int, TournamentInfo] = {}
-        self._seeds: dict[int, bytes] = {}
-        self.closing: set[int] = set()  # closes in progress in this process
+        self.tournaments = Tournaments(store, now)
+        self.compute = compute or shared()  # the deal searches, off the event loop
 
     # -- what is known -----------------------------------------------------
     def known(self) -> list[TournamentInfo]:
-        """Every tournament in memory, by id."""
-        return sorted(self._tournaments.values(), key=lambda t: t.id)
+        """Every live tournament in memory, by id."""
+        return [t.info for t in self.tournaments.live()]
 
     def cached(self, tournament_id: int) -> TournamentInfo | None:
-        return self._tournaments.get(tournament_id)
+        t = self.tournaments.get(tournament_id)
+        return None if t is None else t.info
 
     def get(self, tournament_id: int) -> TournamentInfo:
         """The tournament in memory; `not_found` otherwise."""
-        t = self._tournaments.get(tournament_id)
+        t = self.tournaments.get(tournament_id)
         if t is None:
             raise CompetitionError("not_found", f"no tournament {tournament_id}")
+        return t.info
+
+    async def runtime(self, tournament_id: int) -> Tournament:
+        """The tournament's runtime object, read from the store when not in memory."""
+        t = self.tournaments.get(tournament_id)
+        if t is None:
+            info = await self.store.tournament(tournament_id)
+            if info is None:
+                raise CompetitionError("not_found", f"no tournament {tournament_id}")
+            t = self.tournaments.add(info)
         return t
 
     async def find(self, tournament_id: int) -> TournamentInfo:
         """The tournament, from memory or (created by another process) from the store."""
-        t = self._tournaments.get(tournament_id)
-        if t is None:
-            t = await self.store.tournament(tournament_id)
-            if t is None:
-                raise CompetitionError("not_found", f"no tournament {tournament_id}")
-            self._tournaments[t.id] = t
-        return t
+        return (await self.runtime(tournament_id)).info
 
-    def remember(self, t: TournamentInfo) -> TournamentInfo | None:
-        """Keep `t` as the latest facts; returns what was known before."""
-        old = self._tournaments.get(t.id)
-        if old is not None and old.status == CLOSED and t.status != CLOSED:
-            return old  # read before a close this process already knows: keep the close
-        self._tournaments[t.id] = t
-        return old
+    def remember(self, info: TournamentInfo) -> Tournament:
+        """Keep `info` as the latest facts (a read made before a close this process
+        already knows does not reopen it)."""
+        return self.tournaments.add(info)
 
     async def reload(self, tournament_id: int) -> TournamentInfo:
         """Read the tournament again from the store (after a change of its status)."""
-        t = await self.store.tournament(tournament_id)
-        if t is None:
+        info = await self.store.tournament(tournament_id)
+        if info is None:
             raise CompetitionError("not_found", f"no tournament {tournament_id}")
-        self._tournaments[t.id] = t
-        return t
+        t = self.tournaments.get(tournament_id)
+        if t is None:
+            return self.tournaments.add(info).info
+        t.info = info
+        return info
 
     async def summaries(self) -> list[TournamentInfo]:
         """Every tournament with its entrant count (from the store)."""
         return await self.store.tournaments()
 
-    def check_playable(self, t: TournamentInfo) -> None:
+    def check_playable(self, info: TournamentInfo) -> None:
         """`closed` after the close, `not_open` before the start."""
-        if t.status == CLOSED or t.id in self.closing:
-            raise CompetitionError("closed", f"tournament {t.id} is closed")
-        if t.status == TournamentStatus.SCHEDULED and self.now() < t.starts_at:
+        t = self.tournaments.get(info.id)
+        if info.status == CLOSED or (t is not None and t.closing):
+            raise CompetitionError("closed", f"tournament {info.id} is closed")
+        if info.status == TournamentStatus.SCHEDULED and self.now() < info.starts_at:
             raise CompetitionError(
-                "not_open", f"tournament {t.id} opens at {timing.iso(t.starts_at)}"
+                "not_open", f"tournament {info.id} opens at {timing.iso(info.starts_at)}"
             )
 
     # -- seeds ---------------------------------------------------------------
     async def seed(self, tournament_id: int) -> bytes:
         """The secret seed, to deal with. Never sent anywhere before the close."""
-        seed = self._seeds.get(tournament_id)
-        if seed is None:
-            seed = bytes.fromhex(await self.store.secret_seed(tournament_id))
-            self._seeds[tournament_id] = seed
-        return seed
+        t = await self.runtime(tournament_id)
+        if t.seed is None:
+            t.seed = bytes.fromhex(await self.store.secret_seed(tournament_id))
+        return t.seed
 
     async def revealed_seed(self, t: TournamentInfo) -> str | None:
         """The seed once the tournament is closed; None before."""
@@ -160,7 +169,7 @@ class Catalogue:
         if not starts_at <= join_until <= ends_at:
             raise CompetitionError("bad_request", "join_until must lie between start and end")
         seed = rng.new_seed()
-        deal = await asyncio.to_thread(rules.prepare_deal, seed, options)  # may search
+        deal = await self.compute.run(prepare_deal, rules.name, seed, options.model_dump())
         new = NewTournament(
             name=spec.name,
             game=rules.name,
@@ -177,10 +186,17 @@ class Catalogue:
             solution=deal.solution,
             created_at=now,
         )
-        t = await self.store.create_tournament(new)
-        self._tournaments[t.id] = t
-        self._seeds[t.id] = seed
-        log.info("tournament %s created (%s), commitment %s", t.id, t.game, t.commitment)
+        info = await self.store.create_tournament(new)
+        self.created(info, seed)
+        log.info("tournament %s created (%s), commitment %s", info.id, info.game, info.commitment)
+        return info
+
+    def created(self, info: TournamentInfo, seed: bytes) -> Tournament:
+        """The creation seam: a tournament just stored gets its runtime object, and the
+        listeners hear `tournament_changed`."""
+        t = self.tournaments.add(info)
+        t.seed = seed
+        self.tournaments.receive(info.id, Changed(info))
         return t
 
 

@@ -10,7 +10,7 @@ from server.audit.records import bundle_of, record_of, result_of
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.domain import timing
-from server.domain.model import EntryInfo, TournamentInfo
+from server.domain.model import EntryInfo, LoggedAction, TournamentInfo
 from server.domain.ranking import Result, standings
 from server.store.repository import Store
 
@@ -21,15 +21,17 @@ class Exports:
     def __init__(self, store: Store, catalogue: Catalogue) -> None:
         self.store = store
         self.catalogue = catalogue
-        self._roots: dict[int, str] = {}  # closed tournaments' log roots (never change)
 
     async def reveal(self, t: TournamentInfo) -> tuple[str, str]:
         """The seed and the receipts' root of a closed tournament, what its `closed`
         message carries (`not_revealed` before the close); the root is computed once."""
         seed = await self.catalogue.revealed(t)
-        root = self._roots.get(t.id)
-        if root is None:
-            root = self._roots[t.id] = await log_root_of(self.store, t)
+        runtime = self.catalogue.tournaments.get(t.id)
+        if runtime is not None and runtime.log_root is not None:
+            return seed, runtime.log_root  # (it never changes)
+        root = await log_root_of(self.store, t)
+        if runtime is not None:
+            runtime.log_root = root
         return seed, root
 
     async def record(self, tournament_id: int, player_name: str) -> dict[str, Any]:
@@ -96,16 +98,10 @@ async def log_root_of(store: Store, t: TournamentInfo) -> str:
     head (stored before receipts) is chained from the start."""
     entries = await store.entries(t.id)
     tails = await store.log_tails(t.id)
-    pairs = []
-    for e in entries:
-        tail = tails.get(e.id, [])
-        if e.log_hash and not tail:
-            pairs.append((e.player_id, e.log_hash))  # the cached head is current
-            continue
-        head = (
-            bytes.fromhex(e.log_hash) if e.log_hash else receipts.genesis(t.commitment, e.player_id)
-        )
-        for a in tail:
-            head = receipts.step(head, a.seq, a.at_ms, receipts.action_text(a.action))
-        pairs.append((e.player_id, head.hex()))
-    return receipts.log_root(pairs)
+    return receipts.log_root((e.player_id, _head(t, e, tails.get(e.id, []))) for e in entries)
+
+
+def _head(t: TournamentInfo, e: EntryInfo, tail: list[LoggedAction]) -> str:
+    if e.log_hash and not tail:
+        return e.log_hash  # the cached head is current
+    return receipts.extend(t.commitment, e.player_id, e.log_hash, e.log_seq, tail).hex()

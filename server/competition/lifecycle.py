@@ -18,11 +18,9 @@ from datetime import datetime
 
 from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.errors import CompetitionError
-from server.competition.events import Events
 from server.competition.exports import Exports
-from server.competition.live import TIMED_OUT, LiveGames
 from server.competition.play import Play
-from server.competition.standings import Standings
+from server.competition.tournament import Changed, Closed, Ticked, Tournament
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store.repository import Store
 
@@ -36,24 +34,17 @@ class Lifecycle:
         self,
         store: Store,
         catalogue: Catalogue,
-        games: LiveGames,
         play: Play,
-        standings: Standings,
         exports: Exports,
-        events: Events,
         now: Callable[[], datetime],
     ) -> None:
         self.store = store
         self.catalogue = catalogue
-        self.games = games
+        self.tournaments = catalogue.tournaments
         self.play = play
-        self.standings = standings
         self.exports = exports
-        self.events = events
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
-        self._closed: set[int] = set()  # closes announced (or found at the first refresh)
-        self._refreshed = False
 
     async def start(self) -> None:
         """Load the tournaments; do at once what fell due while no server ran."""
@@ -70,16 +61,17 @@ class Lifecycle:
             await self.refresh()  # the operator's command line may have changed things
         if self.leadership is None or await self.leadership.leading():
             await self._due()
-        for tournament_id in self.standings.advance():  # running clocks passing others
-            self.events.standings_changed(tournament_id)
+        for t in self.tournaments.live():  # running clocks passing others
+            t.receive(Ticked())
 
     async def _due(self) -> None:
         now = self.now()
-        for t in self.catalogue.known():
+        for runtime in self.tournaments.live():
+            t = runtime.info
             if t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:
                 await self.store.open_tournament(t.id)  # False: another node did
-                self.events.tournament_changed(await self.catalogue.reload(t.id))
-            if t.status != CLOSED and now >= t.ends_at and t.id not in self.catalogue.closing:
+                self.tournaments.receive(t.id, Changed(await self.catalogue.reload(t.id)))
+            if t.status != CLOSED and now >= t.ends_at and not runtime.closing:
                 with contextlib.suppress(CompetitionError):  # closed meanwhile (a notice)
                     await self.close(t.id)
         for e in await self.store.due_entries(now):
@@ -92,70 +84,77 @@ class Lifecycle:
         if t.status == CLOSED:
             await self._closed_elsewhere(t)
         elif old is None or old.status != t.status:
-            self.events.tournament_changed(t)
+            self.tournaments.receive(t.id, Changed(t))
 
     async def refresh(self) -> None:
-        """Learn of tournaments created or closed by another process; announce each close
-        once (those found closed at the first refresh were announced before)."""
-        tournaments = await self.store.tournaments()
-        first, self._refreshed = not self._refreshed, True
-        for t in tournaments:
-            self.catalogue.remember(t)
-            if t.status != CLOSED:
+        """Learn of tournaments created, opened or closed by another process; announce
+        each close of a tournament this process held live, once (one closed before
+        this process knew it was announced by whoever closed it)."""
+        for info in await self.store.tournaments():
+            known = self.tournaments.get(info.id)
+            if known is None:
+                if info.status != CLOSED:
+                    self.tournaments.add(info)
                 continue
-            if first:
-                self._closed.add(t.id)
-            else:
-                await self._closed_elsewhere(t)
+            old = known.info
+            known.learn(info)
+            if info.status == CLOSED:
+                await self._closed_elsewhere(info)
+            elif old.status != info.status:
+                self.tournaments.receive(info.id, Changed(info))
 
     async def _closed_elsewhere(self, t: TournamentInfo) -> None:
         """Announce, once, a close made by another process or node."""
-        if t.id in self._closed or t.id in self.catalogue.closing:
+        runtime = self.tournaments.get(t.id)
+        if runtime is None or runtime.announced or runtime.closing:
             return
-        self.games.forget_tournament(t.id)  # rebuilt with their final status
-        self.standings.tournament_changed(t.id)
         await self._announce_close(t)
-        self._closed.add(t.id)  # once announced (a failure leaves it to the next resync)
 
     async def close(self, tournament_id: int, by: PlayerInfo | None = None) -> TournamentInfo:
-        """Close now: end running games as timed out, freeze standings, reveal the seed.
-        `by` is the player asking (None: the clock or the operator's command line)."""
+        """The close seam: close now, end running games as timed out, freeze standings,
+        reveal the seed. `by` is the player asking (None: the clock or the operator's
+        command line)."""
         if by is not None and not by.admin:
             raise CompetitionError("forbidden", "only an operator closes tournaments")
-        t = await self.catalogue.find(tournament_id)
-        if t.status == CLOSED or t.id in self.catalogue.closing:
-            raise CompetitionError("closed", f"tournament {t.id} is already closed")
-        self.catalogue.closing.add(t.id)
+        runtime = await self.catalogue.runtime(tournament_id)
+        if runtime.info.status == CLOSED or runtime.closing:
+            raise CompetitionError("closed", f"tournament {tournament_id} is already closed")
+        runtime.closing = True
         try:
-            await self._close(t)
-            self._closed.add(t.id)  # before `closing` ends: its own notice announces nothing
+            await self._close(runtime)
+            t = await self.catalogue.reload(tournament_id)
         finally:
-            self.catalogue.closing.discard(t.id)
-        t = await self.catalogue.reload(t.id)
-        self._closed.add(t.id)
+            runtime.closing = False
         await self._announce_close(t)
         return t
 
-    async def _close(self, t: TournamentInfo) -> None:
-        games = self.games.in_tournament(t.id)
+    async def _close(self, runtime: Tournament) -> None:
+        games = runtime.games()
         for g in games:  # wait for acts in flight; new ones see `closing`
             await g.lock.acquire()
         try:
-            closed_at = max(self.now(), t.starts_at)
-            timed_out = await self.store.close_tournament(t.id, closed_at)
+            closed_at = max(self.now(), runtime.info.starts_at)
+            timed_out = await self.store.close_tournament(runtime.id, closed_at)
             if timed_out is None:  # closed meanwhile by another process: its figures stand
                 timed_out = []
-                self.games.forget_tournament(t.id)
+                runtime.forget_games()
             for entry_id, time_ms in timed_out:
-                live = self.games.by_entry(entry_id)
+                live = runtime.game_of_entry(entry_id)
                 if live is not None:
-                    live.status, live.time_ms = TIMED_OUT, time_ms
+                    live.time_out(time_ms)
         finally:
             for g in games:
                 g.lock.release()
 
     async def _announce_close(self, t: TournamentInfo) -> None:
-        seed, log_root = await self.exports.reveal(t)
+        runtime = self.tournaments.get(t.id)
+        if runtime is not None:
+            runtime.announced = True  # before the reveal's awaits: announced once
+        try:
+            seed, log_root = await self.exports.reveal(t)
+        except BaseException:
+            if runtime is not None:
+                runtime.announced = False  # left to the next refresh or resync
+            raise
         log.info("tournament %s closed; seed revealed", t.id)
-        self.standings.tournament_changed(t.id)
-        self.events.tournament_closed(t.id, seed, log_root)
+        self.tournaments.receive(t.id, Closed(t, seed, log_root))

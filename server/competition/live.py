@@ -1,5 +1,6 @@
-"""Live games: one entry's game in memory (state, log, receipt head, lock) and the cache
-of them, rebuilt from (seed, options, action log) whenever absent.
+"""A live game: one entry's game in memory (state, log, receipt head, lock) and its
+transitions, and what its player sees of it (`Snapshot`). The games in memory are kept
+by their tournament's runtime object and rebuilt from the log (gamecache.py).
 
 A game in memory can always be dropped: everything in it follows from the store.
 """
@@ -8,18 +9,18 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from server.audit import receipts
-from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.domain import timing
-from server.domain.model import EntryInfo, Status, Summary, TournamentInfo, canonical_json
-from server.games import RULES, GameRules
-from server.games.base import GameState
-from server.store.repository import Store
+from server.domain.model import EntryInfo, Status, Summary, TournamentInfo
+from server.games import GameRules
+from server.games.base import ActionError, GameState
 
 PLAYING, TIMED_OUT = Status.PLAYING, Status.TIMED_OUT
+MAX_ACTIONS = 10_000  # accepted actions a game holds at most (COMPETITION.md, v1.3)
 
 CHECKPOINT = 32
 """The entry's row caches its chain head (entries.log_hash, with log_seq) only at a
@@ -30,9 +31,24 @@ the CHECKPOINT - 1 actions after the last checkpoint. The game in memory always 
 the exact head, which every acknowledgement carries."""
 
 
+class Step(NamedTuple):
+    """One action judged against a game: what the game becomes once it is stored."""
+
+    seq: int
+    canonical: str  # the action's canonical text (what the log stores and hashes)
+    state: GameState[Any]
+    events: list[dict[str, Any]]
+    at_ms: int
+    status: Status
+    time_ms: int
+    head: bytes
+    summary: Summary  # what the entry's row stores with the action
+
+
 @dataclass(slots=True)
 class LiveGame:
-    """One entry's game in memory."""
+    """One entry's game in memory. Its fields change only through its methods: `judge`
+    (an action, unchanged game), `advance` (the action stored) and `time_out`."""
 
     entry: EntryInfo  # the row as loaded: its log_hash is a cached, older head (use head)
     rules: GameRules[Any, Any]
@@ -55,6 +71,43 @@ class LiveGame:
     @property
     def seq(self) -> int:
         return len(self.actions)
+
+    def judge(self, action: Any, canonical: str, now: datetime) -> Step:
+        """The next action (`canonical` its text) at `now`, applied to a copy: the step
+        to store, or CompetitionError (`closed` past the deadline, `illegal_action` for a
+        game over, an action the rules refuse, or one past MAX_ACTIONS). Nothing changes."""
+        if self.status == TIMED_OUT or (self.status == PLAYING and now >= self.entry.deadline):
+            raise CompetitionError("closed", "the game's deadline has passed")
+        if self.status != PLAYING:
+            raise CompetitionError("illegal_action", f"the game is over ({self.status})")
+        if self.seq >= MAX_ACTIONS - 1 and getattr(action, "kind", None) != "resign":
+            raise CompetitionError(
+                "illegal_action",
+                f"a game holds at most {MAX_ACTIONS:,} actions: after {self.seq:,} only "
+                "resign is accepted",
+                reason="action_limit",
+            )
+        try:
+            state, events = self.state.apply(action)
+        except ActionError as exc:
+            raise CompetitionError("illegal_action", exc.message, reason=exc.reason) from None
+        seq = self.seq + 1
+        at_ms = max(self.last_at_ms, timing.ms_between(self.entry.started_at, now))
+        status = state.status
+        time_ms = at_ms if status != PLAYING else 0
+        head = receipts.step(self.head, seq, at_ms, canonical)
+        summary = summary_of(state, status, time_ms, seq, head.hex())
+        return Step(seq, canonical, state, events, at_ms, status, time_ms, head, summary)
+
+    def advance(self, step: Step) -> None:
+        """The step is stored: the game takes it."""
+        self.state, self.status, self.time_ms = step.state, step.status, step.time_ms
+        self.last_at_ms, self.head, self.log_hash = step.at_ms, step.head, step.head.hex()
+        self.actions.append(step.canonical)
+
+    def time_out(self, time_ms: int) -> None:
+        """The store timed the game out after `time_ms` (its deadline or the close)."""
+        self.status, self.time_ms = TIMED_OUT, time_ms
 
 
 def summary_of(
@@ -116,92 +169,3 @@ def snapshot(
         live.log_hash,
         duplicate,
     )
-
-
-class LiveGames:
-    """The games in memory, by entry; one load at a time per (tournament, player)."""
-
-    def __init__(self, store: Store, catalogue: Catalogue) -> None:
-        self.store = store
-        self.catalogue = catalogue
-        self._games: dict[int, LiveGame] = {}  # by entry id
-        self._entry_ids: dict[tuple[int, int], int] = {}  # (tournament, player) -> entry id
-        self._load_locks: dict[tuple[int, int], asyncio.Lock] = {}
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def cached(self, tournament_id: int, player_id: int) -> LiveGame | None:
-        entry_id = self._entry_ids.get((tournament_id, player_id))
-        return None if entry_id is None else self._games.get(entry_id)
-
-    def by_entry(self, entry_id: int) -> LiveGame | None:
-        return self._games.get(entry_id)
-
-    def in_tournament(self, tournament_id: int) -> list[LiveGame]:
-        return [g for g in self._games.values() if g.entry.tournament_id == tournament_id]
-
-    def load_lock(self, tournament_id: int, player_id: int) -> asyncio.Lock:
-        """The lock under which the (tournament, player) game is loaded or first dealt."""
-        return self._load_locks.setdefault((tournament_id, player_id), asyncio.Lock())
-
-    def keep(self, live: LiveGame) -> None:
-        e = live.entry
-        self._games[e.id] = live
-        self._entry_ids[(e.tournament_id, e.player_id)] = e.id
-
-    def forget(self, live: LiveGame) -> None:
-        """Drop one game (it is rebuilt from the log when next needed)."""
-        key = (live.entry.tournament_id, live.entry.player_id)
-        if self._entry_ids.get(key) == live.entry.id:
-            del self._entry_ids[key]
-        self._games.pop(live.entry.id, None)
-
-    def forget_tournament(self, tournament_id: int) -> None:
-        for key, entry_id in list(self._entry_ids.items()):
-            if key[0] == tournament_id:
-                self._games.pop(entry_id, None)
-                del self._entry_ids[key]
-
-    async def get(self, tournament_id: int, player_id: int) -> LiveGame:
-        """The game in memory, rebuilt from the stored log if needed; `not_found` when the
-        player has no entry."""
-        live = self.cached(tournament_id, player_id)
-        if live is not None:
-            return live
-        async with self.load_lock(tournament_id, player_id):
-            live = self.cached(tournament_id, player_id)
-            if live is not None:
-                return live
-            entry = await self.store.entry(tournament_id, player_id)
-            if entry is None:
-                raise CompetitionError("not_found", "no entry: join the tournament first")
-            live = await self.rebuild(entry)
-            self.keep(live)
-            return live
-
-    async def rebuild(self, entry: EntryInfo) -> LiveGame:
-        """Replay the entry's stored log from the deal; the chain is hashed on from the
-        head the row caches (after log_seq actions, the last checkpoint), or from the
-        start when the row holds none (written before receipts)."""
-        t = await self.catalogue.find(entry.tournament_id)
-        rules = RULES[t.game]
-        logged = await self.store.actions(entry.id)
-        state = rules.replay(
-            await self.catalogue.seed(t.id),
-            rules.parse_options(t.options),
-            [a.action for a in logged],
-            player_id=entry.player_id,
-            deal_attempt=t.deal_attempt,
-        )
-        status = TIMED_OUT if entry.status == TIMED_OUT else state.status
-        last_at = logged[-1].at_ms if logged else 0
-        time_ms = entry.time_ms if status == TIMED_OUT else (last_at if status != PLAYING else 0)
-        actions = [canonical_json(a.action) for a in logged]
-        if entry.log_hash and entry.log_seq <= len(logged):
-            head, done = bytes.fromhex(entry.log_hash), entry.log_seq
-        else:
-            head, done = receipts.genesis(t.commitment, entry.player_id), 0
-        for a, text in zip(logged[done:], actions[done:], strict=True):
-            head = receipts.step(head, a.seq, a.at_ms, text)
-        return LiveGame(entry, rules, state, actions, last_at, status, time_ms, head)

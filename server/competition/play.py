@@ -20,9 +20,9 @@ from typing import Any
 from server.audit import receipts
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
-from server.competition.events import Events
-from server.competition.live import LiveGame, LiveGames, Snapshot, snapshot, summary_of
-from server.competition.standings import Standings
+from server.competition.gamecache import LiveGames
+from server.competition.live import LiveGame, Snapshot, Step, snapshot, summary_of
+from server.competition.tournament import Figures, Joined, Moved
 from server.domain import timing
 from server.domain.model import (
     DuplicateAction,
@@ -35,7 +35,7 @@ from server.domain.model import (
     canonical_json,
 )
 from server.games import RULES
-from server.games.base import ActionError, MalformedAction, action_data
+from server.games.base import MalformedAction, action_data
 from server.store.repository import Store
 
 PLAYING, TIMED_OUT = Status.PLAYING, Status.TIMED_OUT
@@ -49,21 +49,18 @@ class Play:
         store: Store,
         catalogue: Catalogue,
         games: LiveGames,
-        standings: Standings,
-        events: Events,
         now: Callable[[], datetime],
     ) -> None:
         self.store = store
         self.catalogue = catalogue
         self.games = games
-        self.standings = standings
-        self.events = events
         self.now = now
 
     async def join(self, player: PlayerInfo, tournament_id: int) -> Snapshot:
         """Deal and start the clock on the first join; later joins resume."""
-        t = await self.catalogue.find(tournament_id)
-        if self.games.cached(t.id, player.id) is not None:
+        runtime = await self.catalogue.runtime(tournament_id)
+        t = runtime.info
+        if runtime.game(player.id) is not None:
             return await self.state(player, tournament_id)
         now = self.now()
         try:
@@ -84,7 +81,7 @@ class Play:
         deadline = timing.deadline(now, t.time_limit_s, t.ends_at)
         head = receipts.genesis(t.commitment, player.id)
         summary = summary_of(state, state.status, 0, 0, head.hex())
-        async with self.games.load_lock(t.id, player.id):
+        async with runtime.load_lock(player.id):
             try:
                 entry: EntryInfo | None = await self.store.create_entry(
                     t.id, player, now, deadline, summary
@@ -95,10 +92,9 @@ class Play:
                 await self.catalogue.reload(t.id)
                 raise CompetitionError("closed", f"tournament {t.id} is closed") from None
             if entry is not None:  # the game just dealt is the one in memory
-                self.games.keep(LiveGame(entry, rules, state, [], 0, summary.status, 0, head))
+                runtime.keep(LiveGame(entry, rules, state, [], 0, summary.status, 0, head))
         if entry is not None:
-            self.standings.entry_changed(entry)
-            self.events.standings_changed(t.id)
+            self.catalogue.tournaments.receive(t.id, Joined(entry))
         return await self.state(player, tournament_id)
 
     async def state(self, player: PlayerInfo, tournament_id: int) -> Snapshot:
@@ -122,12 +118,8 @@ class Play:
     ) -> Snapshot:
         """Validate, store durably, then apply and acknowledge one action."""
         t = self.catalogue.cached(tournament_id) or await self.catalogue.find(tournament_id)
-        try:
-            action = RULES[t.game].parse_action(raw_action)
-        except MalformedAction as exc:
-            raise CompetitionError("bad_request", exc.message) from None
+        action, canonical = _parsed(t, raw_action)
         self.catalogue.check_playable(t)
-        canonical = canonical_json(action_data(action))
         live = self.games.cached(t.id, player.id) or await self.games.get(t.id, player.id)
         if seq > live.seq + 1 and self.store.shared:  # another node may have moved it on
             live = await self._reloaded(live)
@@ -137,48 +129,33 @@ class Play:
             t = self.catalogue.cached(t.id) or t  # it may have closed while we waited
             self.catalogue.check_playable(t)
             now = self.now()
-            if live.status == TIMED_OUT or (now >= live.entry.deadline and live.status == PLAYING):
-                raise CompetitionError("closed", "the game's deadline has passed")
-            if live.status != PLAYING:
-                raise CompetitionError("illegal_action", f"the game is over ({live.status})")
-            try:
-                new_state, events = live.state.apply(action)
-            except ActionError as exc:
-                raise CompetitionError("illegal_action", exc.message, reason=exc.reason) from None
-            at_ms = max(live.last_at_ms, timing.ms_between(live.entry.started_at, now))
-            status = new_state.status
-            time_ms = at_ms if status != PLAYING else 0
-            head = receipts.step(live.head, seq, at_ms, canonical)
-            log_hash = head.hex()
-            summary = summary_of(new_state, status, time_ms, seq, log_hash)
-            try:
-                await self.store.append(t.id, live.entry.id, seq, at_ms, canonical, summary)
-            except TournamentClosed:  # closed by another process: learn it now; the games
-                await self.catalogue.reload(t.id)  # are rebuilt with their final status
-                self.games.forget_tournament(t.id)
-                raise CompetitionError("closed", f"tournament {t.id} is closed") from None
-            except DuplicateAction:  # another node stored this seq first: judge it again
-                duplicate = True
-            except Exception:  # stored or not is unknown: rebuild from the log when next asked
-                self.games.forget(live)
-                raise
-            else:
-                duplicate = False
-                live.state, live.status, live.time_ms, live.last_at_ms = (
-                    new_state,
-                    status,
-                    time_ms,
-                    at_ms,
-                )
-                live.head, live.log_hash = head, log_hash
-                live.actions.append(canonical)
-        if duplicate:
+            step = live.judge(action, canonical, now)
+            stored = await self._store(t, live, step)
+            if stored:
+                live.advance(step)
+        if not stored:  # another node stored this seq first: judge it again
             live = await self._reloaded(live)
             async with live.lock:
                 return self._resent(t, live, seq, canonical)
-        self.standings.game_changed(live)
-        self.events.standings_changed(t.id)
-        return snapshot(t, live, events, now)
+        self.catalogue.tournaments.receive(t.id, Moved(live))
+        return snapshot(t, live, step.events, now)
+
+    async def _store(self, t: TournamentInfo, live: LiveGame, step: Step) -> bool:
+        """Append the step durably; False when another node stored that seq first."""
+        try:
+            await self.store.append(
+                t.id, live.entry.id, step.seq, step.at_ms, step.canonical, step.summary
+            )
+        except TournamentClosed:  # closed by another process: learn it now; the games
+            await self.catalogue.reload(t.id)  # are rebuilt with their final status
+            self.games.forget_tournament(t.id)
+            raise CompetitionError("closed", f"tournament {t.id} is closed") from None
+        except DuplicateAction:
+            return False
+        except Exception:  # stored or not is unknown: rebuild from the log when next asked
+            self.games.forget(live)
+            raise
+        return True
 
     async def _reloaded(self, live: LiveGame) -> LiveGame:
         self.games.forget(live)
@@ -208,16 +185,24 @@ class Play:
         """A game whose deadline passed: timed out at its deadline, once (a conditional
         update: an action in flight, or another node, may have ended it first)."""
         time_ms = timing.ms_between(e.started_at, e.deadline)
-        live = self.games.by_entry(e.id)
+        live = self.games.by_entry(e.tournament_id, e.id)
         if live is None:
             summary = await self.store.time_out_entry(e.id, time_ms)
         else:
             async with live.lock:
                 summary = await self.store.time_out_entry(e.id, time_ms)
                 if summary is not None and summary.seq == live.seq:
-                    live.status, live.time_ms = TIMED_OUT, time_ms
+                    live.time_out(time_ms)
                 elif summary is not None:
                     self.games.forget(live)  # moved on elsewhere: rebuilt when needed
         if summary is not None:
-            self.standings.summary_changed(e.tournament_id, e.id, summary)
-            self.events.standings_changed(e.tournament_id)
+            self.catalogue.tournaments.receive(e.tournament_id, Figures(e.id, summary))
+
+
+def _parsed(t: TournamentInfo, raw_action: Any) -> tuple[Any, str]:
+    """The action parsed by the game's rules, and its canonical text; `bad_request`."""
+    try:
+        action = RULES[t.game].parse_action(raw_action)
+    except MalformedAction as exc:
+        raise CompetitionError("bad_request", exc.message) from None
+    return action, canonical_json(action_data(action))

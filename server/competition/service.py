@@ -3,7 +3,8 @@ and one event sink.
 
     players     registration, tokens                       (players.py)
     catalogue   tournaments, seeds, creation, reveal       (catalogue.py)
-    games       live games in memory, rebuilt from logs    (live.py)
+    tournaments one runtime object per live tournament      (tournaments.py, tournament.py)
+    games       live games in memory, rebuilt from logs    (gamecache.py, live.py)
     play        join, state, act, hint, time out           (play.py)
     standings   live standings                             (standings.py)
     exports     records and bundles after the close        (exports.py)
@@ -20,8 +21,8 @@ from datetime import datetime
 from server.competition.catalogue import Catalogue
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
+from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
-from server.competition.live import LiveGames
 from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
@@ -58,11 +59,12 @@ class Competition:
         made from `catalogue` and `standings` before it is passed as `events`."""
         sink = events if events is not None else NoEvents()
         catalogue = catalogue or Catalogue(store, now)
+        catalogue.tournaments.bind(sink)
         standings = standings or Standings(store, catalogue, now)
         games = LiveGames(store, catalogue)
-        play = Play(store, catalogue, games, standings, sink, now)
+        play = Play(store, catalogue, games, now)
         exports = Exports(store, catalogue)
-        lifecycle = Lifecycle(store, catalogue, games, play, standings, exports, sink, now)
+        lifecycle = Lifecycle(store, catalogue, play, exports, now)
         return cls(
             store=store,
             players=Players(store, now),
@@ -72,5 +74,5 @@ class Competition:
             standings=standings,
             exports=exports,
             lifecycle=lifecycle,
-            peers=Peers(store, catalogue, games, standings, lifecycle, sink),
+            peers=Peers(store, catalogue, lifecycle),
         )

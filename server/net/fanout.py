@@ -12,10 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import orjson
 
@@ -61,6 +60,43 @@ def _look(r: Standing) -> tuple[Any, ...]:
     return r
 
 
+class Timer(Protocol):
+    """Time as the fan-out sees it: a monotonic clock (seconds) and a way to wait. A
+    server passes `LoopTimer`; a test passes one it moves itself."""
+
+    def now(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class LoopTimer:
+    """The event loop's time: `time.monotonic` and `asyncio.sleep`."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+@dataclass(slots=True)
+class _Room:
+    """One tournament's subscribers and its push schedule. It exists while it has
+    subscribers or a round to push, and is dropped after (`Fanout._tidy`)."""
+
+    subscribers: dict[WsConnection, Watch] = field(default_factory=dict)
+    pending: asyncio.Task[None] | None = None  # the next round, waiting
+    running: asyncio.Task[None] | None = None  # the round being pushed
+    final: asyncio.Task[None] | None = None  # the close's push
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)  # one round at a time
+    last: float = float("-inf")  # when the last round ended
+    spacing: float = 0.0  # from the end of a round to the next
+
+    @property
+    def busy(self) -> bool:
+        return any(t is not None and not t.done() for t in (self.pending, self.running, self.final))
+
+
 class Fanout:
     """The server's event sink (competition.events.Events): standings windows and closes
     pushed to the connections subscribed to a tournament."""
@@ -70,45 +106,72 @@ class Fanout:
         standings: Standings,
         min_interval: float = MIN_INTERVAL_S,
         clock: Callable[[], float] = time.perf_counter,
+        timer: Timer | None = None,
     ) -> None:
         self.standings = standings
         self.min_interval = min_interval
         self.clock = clock  # measures how long a round holds the loop
-        self.subscribers: dict[int, dict[WsConnection, Watch]] = defaultdict(dict)
-        self._pending: dict[int, asyncio.Task[None]] = {}  # the next round, waiting
-        self._running: dict[int, asyncio.Task[None]] = {}  # the round being pushed
-        self._turns: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one at a time
-        self._last: dict[int, float] = {}  # when the last round ended
-        self._spacing: dict[int, float] = {}  # from the end of a round to the next
+        self.timer: Timer = timer or LoopTimer()  # spaces the rounds
+        self.rooms: dict[int, _Room] = {}
         self._waiting: set[WsConnection] = set()  # congested subscribers a round waits for
         self.pushes = 0  # push rounds computed (for benches)
         self.frames = 0  # standings frames sent
         self.longest_hold = 0.0  # the longest one slice held the loop (for benches)
 
+    def _room(self, tournament_id: int) -> _Room:
+        room = self.rooms.get(tournament_id)
+        if room is None:
+            room = self.rooms[tournament_id] = _Room(spacing=self.min_interval)
+        return room
+
+    def _tidy(self, tournament_id: int) -> None:
+        """Drop the room of a tournament nobody watches and nothing is pushed to."""
+        room = self.rooms.get(tournament_id)
+        if room is not None and not room.subscribers and not room.busy and not room.turn.locked():
+            del self.rooms[tournament_id]
+
+    def subscribers(self, tournament_id: int) -> dict[WsConnection, Watch]:
+        """The tournament's subscribers and their windows (empty: nobody watches)."""
+        room = self.rooms.get(tournament_id)
+        return {} if room is None else room.subscribers
+
     def subscribe(self, tournament_id: int, conn: WsConnection, watch: Watch) -> None:
         """Watch a window; `watch.seen` is what the subscribe reply showed. A connection
         lost meanwhile (the reply was awaited) is not kept."""
         if not getattr(conn, "gone", False):
-            self.subscribers[tournament_id][conn] = watch
+            self._room(tournament_id).subscribers[conn] = watch
 
     def watching(self, tournament_id: int, conn: WsConnection) -> bool:
         """Whether the connection is subscribed to the tournament."""
-        return conn in self.subscribers.get(tournament_id, ())
+        return conn in self.subscribers(tournament_id)
 
     def unsubscribe(self, tournament_id: int, conn: WsConnection) -> None:
-        self.subscribers[tournament_id].pop(conn, None)
+        room = self.rooms.get(tournament_id)
+        if room is not None:
+            room.subscribers.pop(conn, None)
+            self._tidy(tournament_id)
 
     def drop(self, conn: WsConnection) -> None:
-        for subs in self.subscribers.values():
-            subs.pop(conn, None)
+        for tournament_id in [k for k, room in self.rooms.items() if conn in room.subscribers]:
+            self.unsubscribe(tournament_id, conn)
+
+    async def settled(self) -> None:
+        """Once no round is waiting or being pushed (for tests and benches)."""
+        while tasks := [
+            t
+            for room in self.rooms.values()
+            for t in (room.pending, room.running, room.final)
+            if t is not None and not t.done()
+        ]:
+            await asyncio.wait(tasks)
 
     # -- Events ----------------------------------------------------------------
     def standings_changed(self, tournament_id: int) -> None:
         """Standings may have changed: push once soon, coalescing further changes."""
-        if not self.subscribers.get(tournament_id) or tournament_id in self._pending:
+        room = self.rooms.get(tournament_id)
+        if room is None or not room.subscribers or room.pending is not None:
             return
-        task = asyncio.get_running_loop().create_task(self._push_later(tournament_id))
-        self._pending[tournament_id] = task
+        room.pending = asyncio.get_running_loop().create_task(self._push_later(tournament_id))
 
     def tournament_changed(self, tournament: TournamentInfo) -> None:
         """Created or opened: nothing to push (the lobby polls `tournaments`)."""
@@ -117,36 +180,44 @@ class Fanout:
         """Final standings, then the revealed seed and the receipts' root, to every
         subscriber: the round waiting and the round being pushed are called off, so no
         window read before the close follows the final one."""
-        for task in (self._pending.pop(tournament_id, None), self._running.get(tournament_id)):
+        room = self.rooms.get(tournament_id)
+        if room is None:
+            return  # nobody watches: late watchers get the reveal when they subscribe
+        for task in (room.pending, room.running):
             if task is not None:
                 task.cancel()
+        room.pending = None
         closed = protocol.closed_message(tournament_id, seed, log_root)
-        asyncio.get_running_loop().create_task(self._push_final(tournament_id, closed))
+        loop = asyncio.get_running_loop()
+        room.final = loop.create_task(self._push_final(tournament_id, closed))
 
     # -- pushing -----------------------------------------------------------------
     async def _push_later(self, tournament_id: int) -> None:
         """The next round: after the round being pushed (never two of a tournament at
-        once: a later one could send a window older than an earlier one's), `_spacing`
+        once: a later one could send a window older than an earlier one's), `spacing`
         after its end."""
+        room = self._room(tournament_id)
+        me = asyncio.current_task()
         try:
-            async with self._turns[tournament_id]:
-                spacing = self._spacing.get(tournament_id, self.min_interval)
-                wait = self._last.get(tournament_id, 0.0) + spacing - time.monotonic()
+            async with room.turn:
+                wait = room.last + room.spacing - self.timer.now()
                 if wait > 0:
-                    await asyncio.sleep(wait)
-                self._pending.pop(tournament_id, None)  # changes from now on schedule anew
-                self._running[tournament_id] = asyncio.current_task()  # type: ignore[assignment]
+                    await self.timer.sleep(wait)
+                if room.pending is me:
+                    room.pending = None  # changes from now on schedule anew
+                room.running = me
                 try:
                     held = await self._push(tournament_id)
                 finally:
-                    del self._running[tournament_id]
-                    self._last[tournament_id] = time.monotonic()
-                self._spacing[tournament_id] = max(self.min_interval, held / LOOP_SHARE)
+                    room.running = None
+                    room.last = self.timer.now()
+                room.spacing = max(self.min_interval, held / LOOP_SHARE)
         except Exception:
             log.exception("standings push for tournament %s failed", tournament_id)
-        finally:  # after a failure before the pop; never another task's registration
-            if self._pending.get(tournament_id) is asyncio.current_task():
-                del self._pending[tournament_id]
+        finally:  # after a failure before the reset; never another task's registration
+            if room.pending is me:
+                room.pending = None
+            asyncio.get_running_loop().call_soon(self._tidy, tournament_id)
 
     async def _push(self, tournament_id: int, then: dict[str, Any] | None = None) -> float:
         """Each subscriber's window where it changed (all of them when `then` follows),
@@ -156,7 +227,7 @@ class Fanout:
         Returns how long the round held the loop (its slices, in seconds): the next round
         waits so that rounds hold it at most LOOP_SHARE of the time, so a crowded
         tournament's standings refresh less often instead of slowing its play."""
-        subs = self.subscribers.get(tournament_id)
+        subs = self.subscribers(tournament_id)
         if not subs:
             return 0.0
         self.pushes += 1
@@ -233,11 +304,14 @@ class Fanout:
                 conn.send_text(after)
 
     async def _push_final(self, tournament_id: int, closed: dict[str, Any]) -> None:
+        room = self._room(tournament_id)
         try:
-            async with self._turns[tournament_id]:  # once the called-off round has stopped
+            async with room.turn:  # once the called-off round has stopped
                 await self._push(tournament_id, closed)
         except Exception:
             log.exception("closing push for tournament %s failed", tournament_id)
+        finally:
+            asyncio.get_running_loop().call_soon(self._tidy, tournament_id)
 
 
 class _Frames:

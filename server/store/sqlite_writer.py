@@ -34,8 +34,11 @@ _REFUSALS: dict[str, type[Exception]] = {
 
 
 def _time_text() -> Callable[[datetime], str]:
-    """How SQLAlchemy stores an aware datetime on SQLite (so that its reads parse it)."""
-    process = UTCDateTime().bind_processor(sqlite.dialect())
+    """How SQLAlchemy stores an aware datetime on SQLite, as text (so that its reads
+    parse it and its queries compare with it: `due_entries` compares deadlines as text,
+    and orjson would write a bare datetime as "…T…", which sorts after "… …")."""
+    dialect = sqlite.dialect()
+    process = UTCDateTime().dialect_impl(dialect).bind_processor(dialect)
     if process is None:
         raise RuntimeError("UTCDateTime has no SQLite bind processor")
     return process

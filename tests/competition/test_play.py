@@ -12,7 +12,7 @@ from server.audit import receipts
 from server.competition.errors import CompetitionError
 from server.competition.live import Snapshot
 from server.competition.service import Competition
-from server.domain.model import PlayerInfo, TournamentInfo
+from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from tests.competition.conftest import Recorder, gaps_spec
 from tests.support.harness import Clock
 
@@ -34,7 +34,10 @@ async def test_join_deals_once_and_resumes(
     assert first.log_hash == receipts.genesis(gaps.commitment, alice.id).hex()
     again = await competition.play.join(alice, gaps.id)
     assert again.view == first.view and again.log_hash == first.log_hash
-    assert events.heard == [("standings", gaps.id)]  # one new entry, announced once
+    assert events.heard == [  # its creation, then one new entry, announced once
+        ("tournament", gaps.id, TournamentStatus.OPEN),
+        ("standings", gaps.id),
+    ]
 
 
 async def test_an_action_is_acknowledged_with_the_chained_receipt(

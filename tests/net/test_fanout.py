@@ -63,6 +63,42 @@ class BoardStandings:
         return {key: View(b.window(*key), b.total, b.version, self.final, b.now) for key in wanted}
 
 
+class ManualTimer:
+    """The fan-out's time, moved by the test: `sleep` returns once `advance` passes its
+    end (no real time passes)."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self.sleepers.append((self.t + seconds, done))
+        await done
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+        for end, done in self.sleepers:
+            if end <= self.t and not done.done():
+                done.set_result(None)
+        self.sleepers = [(e, d) for e, d in self.sleepers if not d.done()]
+
+
+async def turns(n: int = 5) -> None:
+    """Let the tasks just started run to where they wait (n turns of the loop)."""
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+async def settle(fanout: Fanout) -> None:
+    """Until the rounds started (or scheduled by a callback) have been pushed."""
+    await turns(2)
+    await fanout.settled()
+
+
 def names(frame: dict[str, Any]) -> list[str]:
     return [r["player"] for r in frame["rows"]]
 
@@ -74,20 +110,23 @@ def subscribe(fanout: Fanout, conn: Recording, top: int, around: int, me: str | 
 async def test_a_change_during_a_push_schedules_exactly_one_more() -> None:
     standings = BoardStandings()
     standings.release.clear()
-    fanout = Fanout(standings, min_interval=0.2)  # type: ignore[arg-type]
+    timer = ManualTimer()
+    fanout = Fanout(standings, min_interval=0.2, timer=timer)  # type: ignore[arg-type]
     conn = Recording()
     subscribe(fanout, conn, 10, 5, None)
     standings.finish("ann", 5, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.01)  # the first push is now waiting on its query
+    await turns()  # the first push is now waiting on its query
     standings.finish("bob", 9, 100)
     fanout.standings_changed(1)  # a change while it runs: the next window's push
-    second = fanout._pending[1]
+    second = fanout.rooms[1].pending
     standings.release.set()
-    await asyncio.sleep(0.01)  # the first push ends
+    await turns()  # the first push ends; the second waits out the interval
     fanout.standings_changed(1)  # must join the pending push, not start a third
-    assert fanout._pending.get(1) is second
-    await asyncio.sleep(0.3)
+    assert fanout.rooms[1].pending is second
+    assert standings.queries == 1
+    timer.advance(0.2)
+    await fanout.settled()
     assert standings.queries == 2
     # both pushes read the board after bob's change: the second window equals the first,
     # so it is not sent again
@@ -104,12 +143,12 @@ async def test_a_frame_goes_only_to_windows_that_changed() -> None:
     subscribe(fanout, top, 3, 0, None)
     subscribe(fanout, bottom, 3, 2, "p29")
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)
+    await settle(fanout)
     assert names(top.frames[-1]) == ["p00", "p01", "p02"]
     assert names(bottom.frames[-1]) == ["p00", "p01", "p02", "p27", "p28", "p29"]
     standings.finish("p28", 10, 900)  # moves near the bottom only: the top is the same
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)
+    await settle(fanout)
     assert len(top.frames) == 1 and len(bottom.frames) == 2
     assert names(bottom.frames[-1])[3:] == ["p26", "p27", "p29", "p28"]
     assert bottom.frames[1]["version"] > bottom.frames[0]["version"]
@@ -123,15 +162,15 @@ async def test_a_congested_client_is_skipped_then_caught_up_with_the_latest() ->
     subscribe(fanout, other, 10, 5, None)
     standings.finish("ann", 5, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)
+    await settle(fanout)
     standings.finish("bob", 6, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)
+    await settle(fanout)
     assert slow.frames == [] and len(other.frames) == 2
     slow.congested = False
     standings.finish("cat", 7, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)
+    await settle(fanout)
     assert len(slow.frames) == 1 and names(slow.frames[0]) == ["cat", "bob", "ann"]
 
 
@@ -143,7 +182,7 @@ async def test_the_close_pushes_the_final_window_then_the_seed_and_log_root_to_a
     subscribe(fanout, conn, 10, 5, None)
     standings.final = True
     fanout.tournament_closed(1, "ab" * 32, "cd" * 32)
-    await asyncio.sleep(0.05)
+    await settle(fanout)
     assert [f["type"] for f in conn.frames] == ["standings", "closed"]
     assert conn.frames[0]["final"] is True
     assert conn.frames[1] == {
@@ -164,7 +203,7 @@ async def test_unsubscribed_and_dropped_connections_get_nothing() -> None:
     fanout.drop(dropped)  # type: ignore[arg-type]
     standings.finish("ann", 5, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.05)
+    await settle(fanout)
     assert left.frames == [] and dropped.frames == []
 
 
@@ -178,9 +217,9 @@ async def test_the_reveal_reaches_a_congested_client_too() -> None:
     gone.gone = True  # type: ignore[attr-defined]  # lost while its subscribe was answered
     subscribe(fanout, gone, 10, 5, None)
     fanout.tournament_closed(1, "ab" * 32, "cd" * 32)
-    await asyncio.sleep(0.05)
+    await settle(fanout)
     assert [f["type"] for f in slow.frames] == ["closed"]  # the seed, whatever the lag
-    assert gone.frames == [] and gone not in fanout.subscribers[1]
+    assert gone.frames == [] and gone not in fanout.subscribers(1)
 
 
 def test_a_frame_is_the_protocol_standings_message() -> None:
@@ -246,20 +285,23 @@ async def test_rounds_that_hold_the_loop_long_are_spaced_out() -> None:
     from server.net.fanout import LOOP_SHARE
 
     standings = BoardStandings()
-    fanout = Fanout(standings, min_interval=0.01, clock=Ticking(0.1))  # type: ignore[arg-type]
+    timer = ManualTimer()
+    fanout = Fanout(standings, min_interval=0.01, clock=Ticking(0.1), timer=timer)  # type: ignore[arg-type]
     conn = Recording()
     subscribe(fanout, conn, 10, 5, None)
     standings.finish("ann", 5, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.05)
+    await fanout.settled()
     assert len(conn.frames) == 1
-    spacing = fanout._spacing[1]
+    spacing = fanout.rooms[1].spacing
     assert spacing >= 0.1 / LOOP_SHARE  # the clock says the round held the loop 0.1 s
     standings.finish("bob", 6, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.05)
+    timer.advance(spacing * 0.9)
+    await turns()
     assert len(conn.frames) == 1  # the next round waits out the spacing (0.5 s or more)
-    await asyncio.sleep(spacing)
+    timer.advance(spacing * 0.1)
+    await fanout.settled()
     assert len(conn.frames) == 2
 
 
@@ -271,13 +313,13 @@ async def test_rounds_of_a_tournament_never_overlap() -> None:
     standings.finish("ann", 5, 100)
     standings.release.clear()
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)  # the first round waits on its windows
+    await turns()  # the first round waits on its windows
     standings.finish("bob", 9, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.05)
+    await turns()
     assert standings.queries == 0  # the second round waits for the first to end
     standings.release.set()
-    await asyncio.sleep(0.05)
+    await settle(fanout)
     assert standings.queries == 2
     assert [names(f) for f in conn.frames] == [["bob", "ann"]]  # read after bob's change
 
@@ -291,12 +333,12 @@ async def test_a_close_calls_off_the_round_in_progress() -> None:
     standings.finish("ann", 5, 100)
     standings.release.clear()
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)  # a round is reading its windows
+    await turns()  # a round is reading its windows
     standings.finish("bob", 9, 100)
     standings.final = True
     fanout.tournament_closed(1, "ab" * 32, "cd" * 32)
     standings.release.set()
-    await asyncio.sleep(0.05)
+    await settle(fanout)
     for conn in watchers:  # the final window then the reveal, nothing read before after
         assert [f["type"] for f in conn.frames] == ["standings", "closed"]
         assert conn.frames[0]["final"] is True and names(conn.frames[0]) == ["bob", "ann"]
@@ -312,16 +354,16 @@ async def test_a_window_changed_during_a_round_gets_the_new_one_later() -> None:
     subscribe(fanout, leaves, 2, 0, None)
     standings.release.clear()
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)
+    await turns()
     fanout.unsubscribe(1, leaves)  # while the round reads its windows
     subscribe(fanout, stays, 3, 0, None)  # a new window for the other
     standings.release.set()
-    await asyncio.sleep(0.05)
+    await settle(fanout)
     assert leaves.frames == []  # unsubscribed: nothing after its reply
     assert stays.frames == []  # its new window was not read in that round
     standings.finish("p9", 50, 1000)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.05)
+    await settle(fanout)
     assert names(stays.frames[-1]) == ["p9", "p0", "p1"]
 
 
@@ -333,9 +375,9 @@ async def test_a_congested_client_gets_the_latest_once_it_reads_again() -> None:
     subscribe(fanout, slow, 10, 5, None)
     standings.finish("ann", 5, 100)
     fanout.standings_changed(1)
-    await asyncio.sleep(0.02)
+    await settle(fanout)
     assert slow.frames == []
     slow.congested = False  # the transport resumes writing: no change since
     slow.writable.set_result(None)
-    await asyncio.sleep(0.02)
+    await settle(fanout)
     assert [names(f) for f in slow.frames] == [["ann"]]

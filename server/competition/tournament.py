@@ -1,0 +1,182 @@
+"""One tournament at run time: its public facts and lifecycle state, its seed, the games
+of its entries in memory, its standings table and its receipts' root; and the typed
+changes that are the only way its figures change.
+
+Every change (an action committed here, a join, a timeout, another node's notice, a
+clock tick, a close) is one `Change` record given to `Tournament.receive`, which updates
+the state and tells the event sink (`Events`) what the fan-out must push. The model is
+lila-ws's RoomActor: one `receive` mapping each message to the new state and what to send
+on; here the state is mutable (it is touched only from the event loop, between awaits),
+and the sink is the "send on".
+
+A closed tournament whose close was announced (its reveal pushed) is retired
+(`Tournaments.retire` in tournaments.py): its games are dropped and only its facts, seed
+and root stay, in a bounded cache, for late watchers, records and bundles.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from server.competition.events import Events
+from server.competition.live import LiveGame
+from server.competition.table import Table
+from server.domain.model import EntryInfo, EntryNotice, Summary, TournamentInfo, TournamentStatus
+
+CLOSED = TournamentStatus.CLOSED
+
+
+# -- changes ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A new entry, committed (here or, read from the store, on another node)."""
+
+    entry: EntryInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """An action of this game was committed and applied here."""
+
+    game: LiveGame
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """An entry's row now holds these figures: a timeout, or a change another node made
+    (`elsewhere`: a game cached here that is behind is dropped)."""
+
+    entry_id: int
+    figures: Summary | EntryNotice
+    elsewhere: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reread:
+    """Many rows may have changed (notices may have been missed): read the table again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ticked:
+    """The clock moved on: running games may pass others or reach their deadline."""
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """The tournament's public facts changed: created, opened, or read again."""
+
+    info: TournamentInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The close is durable: final figures stand, the seed and the root are public."""
+
+    info: TournamentInfo
+    seed: str
+    log_root: str
+
+
+Change = Joined | Moved | Figures | Reread | Ticked | Changed | Closed
+
+
+class Tournament:
+    """The runtime state of one tournament (see the module's docstring)."""
+
+    def __init__(self, info: TournamentInfo, table: Table, events: Events) -> None:
+        self.info = info
+        self.table = table
+        self.events = events
+        self.seed: bytes | None = None  # the secret: dealing only, never sent before the close
+        self.closing = False  # a close of this process is in progress
+        self.announced = info.status == CLOSED  # its close was announced (or before our time)
+        self.log_root: str | None = None  # the receipts' root, once closed
+        self._games: dict[int, LiveGame] = {}  # by entry id
+        self._entry_ids: dict[int, int] = {}  # player id -> entry id
+        self._load_locks: dict[int, asyncio.Lock] = {}  # by player id
+
+    @property
+    def id(self) -> int:
+        return self.info.id
+
+    # -- the one way in ------------------------------------------------------------
+    def receive(self, change: Change) -> bool:
+        """Apply one change and tell the sink what it means for the outside world;
+        whether the sink heard anything (False: the change was old news)."""
+        table = self.table
+        if isinstance(change, Moved):
+            table.game_moved(change.game)
+        elif isinstance(change, Joined):
+            table.entry_joined(change.entry)
+        elif isinstance(change, Figures):
+            if self.info.status == CLOSED:
+                return False  # the close's final figures are read from the store
+            if change.elsewhere:
+                self._drop_if_behind(change.entry_id, change.figures)
+            if not table.figures_changed(change.entry_id, change.figures):
+                return False
+        elif isinstance(change, Ticked):
+            if not table.advance():
+                return False
+        elif isinstance(change, Reread):
+            table.reread()
+        elif isinstance(change, Changed):
+            self.learn(change.info)
+            self.events.tournament_changed(self.info)
+            return True
+        elif isinstance(change, Closed):
+            self.info, self.log_root, self.announced = change.info, change.log_root, True
+            self.forget_games()  # rebuilt with their final status when next asked
+            table.reread()
+            self.events.tournament_closed(self.id, change.seed, change.log_root)
+            return True
+        self.events.standings_changed(self.id)
+        return True
+
+    def learn(self, info: TournamentInfo) -> None:
+        """Keep `info` as the latest facts (a read made before a close this process
+        already knows does not reopen it)."""
+        if self.info.status == CLOSED and info.status != CLOSED:
+            return
+        self.info = info
+
+    # -- games in memory -------------------------------------------------------------
+    def game(self, player_id: int) -> LiveGame | None:
+        entry_id = self._entry_ids.get(player_id)
+        return None if entry_id is None else self._games.get(entry_id)
+
+    def game_of_entry(self, entry_id: int) -> LiveGame | None:
+        return self._games.get(entry_id)
+
+    def games(self) -> list[LiveGame]:
+        return list(self._games.values())
+
+    def load_lock(self, player_id: int) -> asyncio.Lock:
+        """The lock under which the player's game is loaded or first dealt."""
+        return self._load_locks.setdefault(player_id, asyncio.Lock())
+
+    def keep(self, live: LiveGame) -> None:
+        self._games[live.entry.id] = live
+        self._entry_ids[live.entry.player_id] = live.entry.id
+
+    def forget(self, live: LiveGame) -> None:
+        """Drop one game (it is rebuilt from the log when next needed)."""
+        if self._entry_ids.get(live.entry.player_id) == live.entry.id:
+            del self._entry_ids[live.entry.player_id]
+        self._games.pop(live.entry.id, None)
+
+    def forget_games(self) -> None:
+        self._games.clear()
+        self._entry_ids.clear()
+        self._load_locks = {k: v for k, v in self._load_locks.items() if v.locked()}
+
+    def _drop_if_behind(self, entry_id: int, n: Summary | EntryNotice) -> None:
+        """A log only grows: a notice of an older seq (this node's own, arriving late)
+        says nothing new. An act in flight here holds the lock: it brings the game up to
+        date itself (or is refused as a duplicate and reloads it)."""
+        live = self._games.get(entry_id)
+        if live is None or live.lock.locked():
+            return
+        if n.seq > live.seq or (n.seq == live.seq and n.status != live.status):
+            self.forget(live)

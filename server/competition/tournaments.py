@@ -1,0 +1,97 @@
+"""The tournaments this process holds at run time: one `Tournament` object per live
+(scheduled or open) tournament, and a bounded cache of closed ones.
+
+A tournament lives here from its creation (or from when this process first reads it)
+until its close is announced (`retire`): then its games and standings are dropped and
+it moves to the cache of closed tournaments, which keeps at most CLOSED_KEPT of them
+(facts, seed and receipts' root: what late watchers, records and bundles need; the rest
+is read from the store). So a process running one tournament after another holds only
+the live ones.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import datetime
+
+from server.competition.events import Events, NoEvents
+from server.competition.table import Table
+from server.competition.tournament import CLOSED, Change, Closed, Tournament
+from server.domain.model import TournamentInfo
+from server.store.repository import Store
+
+CLOSED_KEPT = 16  # closed tournaments kept in memory (least recently used dropped)
+
+
+class Tournaments:
+    """Runtime objects by tournament id; `receive` routes a change to its tournament."""
+
+    def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
+        self.store = store
+        self.now = now
+        self.events: Events = NoEvents()  # bound by Competition.build
+        self._live: dict[int, Tournament] = {}
+        self._closed: OrderedDict[int, Tournament] = OrderedDict()
+
+    def bind(self, events: Events) -> None:
+        """Report every tournament's changes to `events` from now on."""
+        self.events = events
+        for t in (*self._live.values(), *self._closed.values()):
+            t.events = events
+
+    def __len__(self) -> int:
+        return len(self._live) + len(self._closed)
+
+    def get(self, tournament_id: int) -> Tournament | None:
+        """The tournament's object when in memory (live, or closed and cached)."""
+        t = self._live.get(tournament_id)
+        if t is None and (t := self._closed.get(tournament_id)) is not None:
+            self._closed.move_to_end(tournament_id)
+        return t
+
+    def live(self) -> list[Tournament]:
+        """The live (not retired) tournaments, by id."""
+        return [self._live[k] for k in sorted(self._live)]
+
+    def add(self, info: TournamentInfo) -> Tournament:
+        """The object of a tournament read from the store or just created (the one in
+        memory, given the latest facts, when there is one)."""
+        t = self.get(info.id)
+        if t is not None:
+            t.learn(info)
+            return t
+        t = Tournament(info, Table(info.id, self.store, self.now), self.events)
+        if info.status == CLOSED:  # closed before this process knew it: announced then
+            self._cache(t)
+        else:
+            self._live[info.id] = t
+        return t
+
+    def receive(self, tournament_id: int, change: Change) -> bool:
+        """The creation-to-close seam: every change of a tournament enters here. Nothing
+        happens for a tournament not in memory (its figures are read when next asked)."""
+        t = self.get(tournament_id)
+        if t is None:
+            return False
+        heard = t.receive(change)
+        if isinstance(change, Closed):
+            self.retire(t)
+        return heard
+
+    def retire(self, t: Tournament) -> None:
+        """A closed and announced tournament leaves the live ones for the bounded cache
+        of closed ones, with a fresh (unread) table: its games are dropped."""
+        if self._live.get(t.id) is t:
+            del self._live[t.id]
+        t.forget_games()
+        table = Table(t.id, self.store, self.now)
+        table.base = t.table.base + (t.table.board.version + 1 if t.table.board else 0)
+        t.table = table
+        self._cache(t)
+
+    def _cache(self, t: Tournament) -> None:
+        self._closed[t.id] = t
+        self._closed.move_to_end(t.id)
+        while len(self._closed) > CLOSED_KEPT:
+            self._closed.popitem(last=False)
