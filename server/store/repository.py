@@ -31,60 +31,8 @@ from server.domain.model import (
 )
 from server.store import cluster, db
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
-from server.store.pg_writer import PgWriter
-from server.store.sqlite_writer import SqliteWriter
-from server.store.writer import Conflict, Writer
-
-
-def _tournament(row: Tournament, entrants: int = 0) -> TournamentInfo:
-    return TournamentInfo(
-        id=row.id,
-        name=row.name,
-        game=row.game,
-        options=dict(row.options),
-        commitment=row.commitment,
-        starts_at=row.starts_at,
-        ends_at=row.ends_at,
-        join_until=row.join_until,
-        time_limit_s=row.time_limit_s,
-        status=TournamentStatus(row.status),
-        deal_attempt=row.deal_attempt,
-        guaranteed=row.guaranteed,
-        solution=row.solution,
-        created_at=row.created_at,
-        closed_at=row.closed_at,
-        entrants=entrants,
-    )
-
-
-def _entry(row: Entry, player_name: str) -> EntryInfo:
-    return EntryInfo(
-        id=row.id,
-        tournament_id=row.tournament_id,
-        player_id=row.player_id,
-        player_name=player_name,
-        started_at=row.started_at,
-        deadline=row.deadline,
-        status=Status(row.status),
-        progress=row.progress,
-        resets=row.resets,
-        score=row.score,
-        time_ms=row.time_ms,
-        seq=row.seq,
-        log_hash=row.log_hash,
-        log_seq=row.log_seq,
-    )
-
-
-def make_writer(engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> Writer:
-    """The group-commit writer for the engine's database: on SQLite a writer process on
-    the same file, on PostgreSQL (asyncpg) a batching task on the engine."""
-    dialect = engine.dialect
-    if dialect.name == "sqlite":
-        return SqliteWriter(engine.url.database or "", on_batch)
-    if dialect.name == "postgresql" and dialect.driver == "asyncpg":
-        return PgWriter(engine, on_batch)
-    raise ValueError(f"no group-commit writer for {dialect.name}+{dialect.driver}")
+from server.store.rows import entry_of, tournament_of
+from server.store.writer import Conflict, Writer, make_writer
 
 
 class Store:
@@ -212,7 +160,7 @@ class Store:
             s.add(TournamentSecret(tournament_id=row.id, seed=new.seed_hex))
             await self._notify(s, [cluster.tournament_line(row.id)])
             await s.commit()
-            return _tournament(row)
+            return tournament_of(row)
 
     async def tournaments(self) -> list[TournamentInfo]:
         async with self._session() as s:
@@ -226,7 +174,7 @@ class Store:
                 .outerjoin(counts, counts.c.tournament_id == Tournament.id)
                 .order_by(Tournament.id)
             )
-            return [_tournament(t, n) for t, n in rows.all()]
+            return [tournament_of(t, n) for t, n in rows.all()]
 
     async def tournament(self, tournament_id: int) -> TournamentInfo | None:
         async with self._session() as s:
@@ -236,7 +184,7 @@ class Store:
             n = await s.scalar(
                 select(func.count()).select_from(Entry).where(Entry.tournament_id == row.id)
             )
-            return _tournament(row, n or 0)
+            return tournament_of(row, n or 0)
 
     async def count_tournaments(self) -> int:
         async with self._session() as s:
@@ -344,7 +292,7 @@ class Store:
                 .where(Entry.tournament_id == tournament_id, Entry.player_id == player_id)
             )
             found = row.first()
-            return None if found is None else _entry(*found)
+            return None if found is None else entry_of(*found)
 
     async def entries(self, tournament_id: int) -> list[EntryInfo]:
         async with self._session() as s:
@@ -354,7 +302,7 @@ class Store:
                 .where(Entry.tournament_id == tournament_id)
                 .order_by(Entry.id)
             )
-            return [_entry(e, n) for e, n in rows.all()]
+            return [entry_of(e, n) for e, n in rows.all()]
 
     async def actions(self, entry_id: int) -> list[LoggedAction]:
         """The entry's action log in seq order."""
@@ -437,7 +385,7 @@ class Store:
                     .where(Entry.id == entry_id)
                 )
             ).first()
-            return None if found is None else _entry(*found)
+            return None if found is None else entry_of(*found)
 
     async def entry_seq(self, entry_id: int) -> int | None:
         """How many actions the entry's log holds (its row's seq)."""
@@ -458,7 +406,7 @@ class Store:
                     Tournament.status != TournamentStatus.CLOSED,
                 )
             )
-            return [_entry(e, n) for e, n in rows.all()]
+            return [entry_of(e, n) for e, n in rows.all()]
 
     async def games_by_status(self) -> dict[str, int]:
         async with self._session() as s:

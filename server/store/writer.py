@@ -20,9 +20,12 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from server.domain.model import Summary
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger("samedeal.store")
 
@@ -189,3 +192,17 @@ def _fail_all(batch: list[Pending], exc: Exception) -> None:
             failed = WriterFailed(message)
             failed.__cause__ = cause
             done.set_exception(failed)
+
+
+def make_writer(engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> Writer:
+    """The group-commit writer for the engine's database: on SQLite a writer process on
+    the same file, on PostgreSQL (asyncpg) a batching task on the engine."""
+    from server.store.pg_writer import PgWriter  # (they import this module)
+    from server.store.sqlite_writer import SqliteWriter
+
+    dialect = engine.dialect
+    if dialect.name == "sqlite":
+        return SqliteWriter(engine.url.database or "", on_batch)
+    if dialect.name == "postgresql" and dialect.driver == "asyncpg":
+        return PgWriter(engine, on_batch)
+    raise ValueError(f"no group-commit writer for {dialect.name}+{dialect.driver}")

@@ -1,0 +1,71 @@
+"""The rows of a live leaderboard (leaderboard.py): an entry's figures as it takes them
+(`EntryRow`) and a row as it stores them (`_Rec`). Pure; times are epoch milliseconds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import attrgetter
+
+from server.domain.ranking import OrderKey, Result, Standing
+from server.games.base import Status
+
+PLAYING = Status.PLAYING.value
+
+_TIE, _PASS = 0, 1  # event kinds: two rows meet (tie), then one passes the other
+_Event = tuple[int, int, int, int, int, int]  # (at, kind, group0, group1, started_at, time)
+_Cap = tuple[int, int, str]  # (deadline, started_at, player)
+_Visible = tuple[str, int, int, int, int | None]
+_Group = tuple[int, int]  # the first two parts of a rank key
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """One entry's figures as the leaderboard takes them; times in ms.
+
+    `time_ms` is the final time of a finished game and is ignored while it is
+    playing; `started_at` and `deadline` are epoch milliseconds.
+    """
+
+    player: str
+    status: str
+    progress: int
+    resets: int
+    score: int
+    time_ms: int
+    started_at: int
+    deadline: int
+
+    def time_at(self, now: int) -> int:
+        """The time it ranks on at `now`: final, or so far (capped at the deadline)."""
+        if self.status == PLAYING:
+            return min(now, self.deadline) - self.started_at
+        return self.time_ms
+
+    def result(self, now: int) -> Result:
+        """Its figures at `now`, as `standings()` takes them."""
+        return Result(
+            self.player, self.status, self.progress, self.resets, self.time_at(now), self.score
+        )
+
+
+def _visible(row: EntryRow) -> _Visible:
+    """What a row shows apart from its rank and its running clock."""
+    final = None if row.status == PLAYING else row.time_ms
+    return (row.status, row.progress, row.resets, row.score, final)
+
+
+class _Rec:
+    """A row as stored: `key` is its order key, with `-started_at` for the time
+    when `running` (its time is then `now + key[2]`); `out` the last Standing
+    made of it, reused while its rank and time stay."""
+
+    __slots__ = ("key", "out", "row", "running")
+
+    def __init__(self, row: EntryRow, key: OrderKey, running: bool) -> None:
+        self.row = row
+        self.key = key
+        self.running = running
+        self.out: Standing | None = None
+
+
+_key_of = attrgetter("key")

@@ -1,0 +1,46 @@
+"""Rows to domain records: what the store's reads return (never an ORM row)."""
+
+from __future__ import annotations
+
+from server.domain.model import EntryInfo, Status, TournamentInfo, TournamentStatus
+from server.store.models import Entry, Tournament
+
+
+def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
+    return TournamentInfo(
+        id=row.id,
+        name=row.name,
+        game=row.game,
+        options=dict(row.options),
+        commitment=row.commitment,
+        starts_at=row.starts_at,
+        ends_at=row.ends_at,
+        join_until=row.join_until,
+        time_limit_s=row.time_limit_s,
+        status=TournamentStatus(row.status),
+        deal_attempt=row.deal_attempt,
+        guaranteed=row.guaranteed,
+        solution=row.solution,
+        created_at=row.created_at,
+        closed_at=row.closed_at,
+        entrants=entrants,
+    )
+
+
+def entry_of(row: Entry, player_name: str) -> EntryInfo:
+    return EntryInfo(
+        id=row.id,
+        tournament_id=row.tournament_id,
+        player_id=row.player_id,
+        player_name=player_name,
+        started_at=row.started_at,
+        deadline=row.deadline,
+        status=Status(row.status),
+        progress=row.progress,
+        resets=row.resets,
+        score=row.score,
+        time_ms=row.time_ms,
+        seq=row.seq,
+        log_hash=row.log_hash,
+        log_seq=row.log_seq,
+    )
