@@ -21,18 +21,23 @@ the batch commit job by job.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.domain.model import DuplicateAction, Summary, TournamentClosed
+from server.domain.model import DuplicateAction, TournamentClosed
 from server.store import cluster
-from server.store.models import utc_naive
-from server.store.writer import ACTION, ENTRY, PLAYER, Conflict, GroupCommit, Job, WriterFailed
+from server.store.writer import (
+    ActionJob,
+    Conflict,
+    EntryJob,
+    GroupCommit,
+    Job,
+    PlayerJob,
+    WriterFailed,
+)
 
 _INSERT_PLAYERS = (
     "INSERT INTO players (name, name_key, token_hash, admin, created_at)"
@@ -74,33 +79,6 @@ class PgWriter(GroupCommit):
         super().__init__(on_batch)
         self._engine = engine
 
-    def append(
-        self,
-        tournament_id: int,
-        entry_id: int,
-        seq: int,
-        at_ms: int,
-        action_json: str,
-        summary: Summary,
-    ) -> asyncio.Future[None]:
-        return self._submit((ACTION, tournament_id, entry_id, seq, at_ms, action_json, summary))
-
-    def new_player(
-        self, name: str, name_key: str, token_hash: str, created_at: datetime
-    ) -> asyncio.Future[int]:
-        return self._submit((PLAYER, name, name_key, token_hash, utc_naive(created_at)))
-
-    def new_entry(
-        self,
-        tournament_id: int,
-        player_id: int,
-        started_at: datetime,
-        deadline: datetime,
-        summary: Summary,
-    ) -> asyncio.Future[int]:
-        started, ends = utc_naive(started_at), utc_naive(deadline)
-        return self._submit((ENTRY, tournament_id, player_id, started, ends, *summary))
-
     async def _commit(self, jobs: list[Job]) -> list[object]:
         careful = False  # insert actions skipping a taken (entry, seq)
         while True:
@@ -124,7 +102,8 @@ class PgWriter(GroupCommit):
                 async with self._engine.begin() as conn:
                     outcome = (await _write(conn, [job], True))[0]
             except IntegrityError as exc:
-                outcome = (DuplicateAction if job[0] == ACTION else Conflict)(str(exc.orig))
+                refusal = DuplicateAction if isinstance(job, ActionJob) else Conflict
+                outcome = refusal(str(exc.orig))
             except Exception as exc:
                 outcome = WriterFailed(f"{type(exc).__name__}: {exc}")
             outcomes.append(outcome)
@@ -135,69 +114,58 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
     """Write the jobs in the open transaction; each one's outcome. Raises IntegrityError
     on a duplicate action unless careful (the transaction is then unusable)."""
     outcomes: list[object] = [None] * len(jobs)
-    actions: list[tuple[int, Job]] = []
-    players: list[tuple[int, Job]] = []
-    entries: list[tuple[int, Job]] = []
-    ids = list({job[1] for job in jobs if job[0] in (ACTION, ENTRY)})
+    actions: list[tuple[int, ActionJob]] = []
+    players: list[tuple[int, PlayerJob]] = []
+    entries: list[tuple[int, EntryJob]] = []
+    ids = list({job.tournament_id for job in jobs if not isinstance(job, PlayerJob)})
     closed: set[int] = set()
     if ids:  # share-locked: a close (an UPDATE of the row) waits for this batch, or it waits
         closed = {row[0] for row in await conn.exec_driver_sql(_SHARE, (ids,))}
     for i, job in enumerate(jobs):
-        kind = job[0]
-        if kind in (ACTION, ENTRY) and job[1] in closed:
-            outcomes[i] = TournamentClosed(f"tournament {job[1]} is closed")
-        elif kind == ACTION:
-            actions.append((i, job))
-        elif kind == PLAYER:
+        if isinstance(job, PlayerJob):
             players.append((i, job))
-        elif kind == ENTRY:
-            entries.append((i, job))
+        elif job.tournament_id in closed:
+            outcomes[i] = TournamentClosed(f"tournament {job.tournament_id} is closed")
+        elif isinstance(job, ActionJob):
+            actions.append((i, job))
         else:
-            raise ValueError(f"unknown job {kind!r}")
+            entries.append((i, job))
     if players:  # rows come back as (id, name_key, token_hash)
-        await _insert_new(conn, _INSERT_PLAYERS, players, outcomes, (2, 3), _name_taken)
+        rows = [tuple(p) for _, p in players]
+        made = {tuple(r[1:]): r[0] for r in await _insert(conn, _INSERT_PLAYERS, rows)}
+        for i, p in players:
+            new_id = made.pop((p.name_key, p.token_hash), None)
+            outcomes[i] = new_id if new_id is not None else Conflict(_name_taken(p))
     if entries:  # rows come back as (id, tournament_id, player_id)
-        await _insert_new(conn, _INSERT_ENTRIES, entries, outcomes, (1, 2), _entry_taken)
+        rows = [
+            (e.tournament_id, e.player_id, e.started_at, e.deadline, *e.summary) for _, e in entries
+        ]
+        made = {tuple(r[1:]): r[0] for r in await _insert(conn, _INSERT_ENTRIES, rows)}
+        for i, e in entries:
+            new_id = made.pop((e.tournament_id, e.player_id), None)
+            outcomes[i] = new_id if new_id is not None else Conflict(_entry_taken(e))
     notices = [
-        cluster.join_line(job[1], outcome)
-        for (i, job) in entries
+        cluster.join_line(e.tournament_id, outcome)
+        for (i, e) in entries
         if isinstance(outcome := outcomes[i], int)
     ]
     if actions:
         written = await _write_actions(conn, actions, careful, outcomes)
-        notices += [cluster.entry_line(job[1], job[2], job[6]) for _, job in written]
+        notices += [cluster.entry_line(a.tournament_id, a.entry_id, a.summary) for _, a in written]
     if notices:
         await conn.exec_driver_sql(cluster.NOTIFY_SQL, [(p,) for p in cluster.payloads(notices)])
     return outcomes
 
 
-def _name_taken(job: Job) -> str:
-    return f"the name {job[1]!r} or its token is taken"
+def _name_taken(job: PlayerJob) -> str:
+    return f"the name {job.name!r} or its token is taken"
 
 
-def _entry_taken(job: Job) -> str:
-    return f"player {job[2]} has an entry in tournament {job[1]}"
+def _entry_taken(job: EntryJob) -> str:
+    return f"player {job.player_id} has an entry in tournament {job.tournament_id}"
 
 
-async def _insert_new(
-    conn: AsyncConnection,
-    sql: str,
-    new: list[tuple[int, Job]],
-    outcomes: list[object],
-    key: tuple[int, int],
-    refusal: Callable[[Job], str],
-) -> None:
-    """Insert new rows (players or entries) skipping conflicts; each job's outcome is its
-    new id, matched by the job's fields at `key` against the returned row's other
-    columns, or Conflict when its row was skipped."""
-    rows = await _insert(conn, sql, [job[1:] for _, job in new])
-    made = {tuple(row[1:]): row[0] for row in rows}
-    for i, job in new:
-        new_id = made.pop((job[key[0]], job[key[1]]), None)
-        outcomes[i] = Conflict(refusal(job)) if new_id is None else new_id
-
-
-async def _insert(conn: AsyncConnection, sql: str, rows: list[Job]) -> Iterable[Any]:
+async def _insert(conn: AsyncConnection, sql: str, rows: list[tuple[Any, ...]]) -> Iterable[Any]:
     """One INSERT ... SELECT FROM unnest() of the rows, passed as one array per column;
     the rows it returns."""
     columns = tuple(zip(*rows, strict=True))
@@ -205,24 +173,27 @@ async def _insert(conn: AsyncConnection, sql: str, rows: list[Job]) -> Iterable[
 
 
 async def _write_actions(
-    conn: AsyncConnection, actions: list[tuple[int, Job]], careful: bool, outcomes: list[object]
-) -> list[tuple[int, Job]]:
+    conn: AsyncConnection,
+    actions: list[tuple[int, ActionJob]],
+    careful: bool,
+    outcomes: list[object],
+) -> list[tuple[int, ActionJob]]:
     """Insert the actions and update their entries; the actions written."""
+    rows = [(a.entry_id, a.seq, a.at_ms, a.action_json) for _, a in actions]
     if careful:
-        inserted = await _insert(conn, _INSERT_NEW_ACTIONS, [job[2:6] for _, job in actions])
-        stored = set(map(tuple, inserted))
+        stored = set(map(tuple, await _insert(conn, _INSERT_NEW_ACTIONS, rows)))
         kept = []
-        for i, job in actions:
-            key = (job[2], job[3])
+        for i, a in actions:
+            key = (a.entry_id, a.seq)
             if key in stored:
                 stored.discard(key)
-                kept.append((i, job))
+                kept.append((i, a))
             else:
-                outcomes[i] = DuplicateAction(f"entry {job[2]} already has seq {job[3]}")
+                outcomes[i] = DuplicateAction(f"entry {a.entry_id} already has seq {a.seq}")
         actions = kept
         if not actions:
             return actions
     else:
-        await conn.exec_driver_sql(_INSERT_ACTION, [job[2:6] for _, job in actions])
-    await conn.exec_driver_sql(_UPDATE_ENTRY, [(*job[6], job[2]) for _, job in actions])
+        await conn.exec_driver_sql(_INSERT_ACTION, rows)
+    await conn.exec_driver_sql(_UPDATE_ENTRY, [(*a.summary, a.entry_id) for _, a in actions])
     return actions

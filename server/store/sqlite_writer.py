@@ -18,12 +18,19 @@ from datetime import datetime
 from typing import Any
 
 import orjson
+from sqlalchemy import DateTime
 from sqlalchemy.dialects import sqlite
 
-from server.domain.model import DuplicateAction, Summary, TournamentClosed
-from server.store.models import UTCDateTime
+from server.domain.model import DuplicateAction, TournamentClosed
 from server.store.sqlite_process import HEADER, frame
-from server.store.writer import ACTION, ENTRY, PLAYER, Conflict, GroupCommit, Job, WriterFailed
+from server.store.writer import (
+    ActionJob,
+    Conflict,
+    GroupCommit,
+    Job,
+    PlayerJob,
+    WriterFailed,
+)
 
 _REFUSALS: dict[str, type[Exception]] = {
     "duplicate": DuplicateAction,
@@ -38,10 +45,21 @@ def _time_text() -> Callable[[datetime], str]:
     parse it and its queries compare with it: `due_entries` compares deadlines as text,
     and orjson would write a bare datetime as "…T…", which sorts after "… …")."""
     dialect = sqlite.dialect()
-    process = UTCDateTime().dialect_impl(dialect).bind_processor(dialect)
+    process = DateTime().dialect_impl(dialect).bind_processor(dialect)  # UTCDateTime's impl
     if process is None:
-        raise RuntimeError("UTCDateTime has no SQLite bind processor")
-    return process
+        raise RuntimeError("DateTime has no SQLite bind processor")
+    return process  # (of a naive UTC datetime, as the jobs hold them)
+
+
+def wire(job: Job) -> list[Any]:
+    """A job as the writer process reads it (sqlite_process.py): its kind, then its
+    fields in order, the summary spread, times as the text SQLAlchemy stores."""
+    if isinstance(job, ActionJob):
+        return ["action", *job[:5], *job.summary]
+    if isinstance(job, PlayerJob):
+        return ["player", *job[:3], _TIME(job.created_at)]
+    started, ends = _TIME(job.started_at), _TIME(job.deadline)
+    return ["entry", job.tournament_id, job.player_id, started, ends, *job.summary]
 
 
 _TIME = _time_text()
@@ -54,34 +72,6 @@ class SqliteWriter(GroupCommit):
         super().__init__(on_batch)
         self._path = path
         self._proc: asyncio.subprocess.Process | None = None
-
-    def append(
-        self,
-        tournament_id: int,
-        entry_id: int,
-        seq: int,
-        at_ms: int,
-        action_json: str,
-        summary: Summary,
-    ) -> asyncio.Future[None]:
-        return self._submit((ACTION, tournament_id, entry_id, seq, at_ms, action_json, *summary))
-
-    def new_player(
-        self, name: str, name_key: str, token_hash: str, created_at: datetime
-    ) -> asyncio.Future[int]:
-        return self._submit((PLAYER, name, name_key, token_hash, _TIME(created_at)))
-
-    def new_entry(
-        self,
-        tournament_id: int,
-        player_id: int,
-        started_at: datetime,
-        deadline: datetime,
-        summary: Summary,
-    ) -> asyncio.Future[int]:
-        return self._submit(
-            (ENTRY, tournament_id, player_id, _TIME(started_at), _TIME(deadline), *summary)
-        )
 
     # -- internals -------------------------------------------------------
     async def _commit(self, jobs: list[Job]) -> list[object]:
@@ -104,7 +94,7 @@ class SqliteWriter(GroupCommit):
                 stdout=asyncio.subprocess.PIPE,
             )
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(frame(jobs))
+        proc.stdin.write(frame([wire(job) for job in jobs]))
         await proc.stdin.drain()
         header = await proc.stdout.readexactly(HEADER.size)
         outcomes: list[Any] = orjson.loads(await proc.stdout.readexactly(HEADER.unpack(header)[0]))

@@ -20,9 +20,10 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from server.domain.model import Summary
+from server.store.models import utc_naive
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -31,9 +32,39 @@ log = logging.getLogger("samedeal.store")
 
 MAX_BATCH = 512
 
-# A queued write: its kind first, then its values (the writer decides their form).
-ACTION, PLAYER, ENTRY = "action", "player", "entry"
-Job = tuple[Any, ...]
+
+class ActionJob(NamedTuple):
+    """An accepted action (its canonical text) with its entry's new summary."""
+
+    tournament_id: int
+    entry_id: int
+    seq: int
+    at_ms: int
+    action_json: str
+    summary: Summary
+
+
+class PlayerJob(NamedTuple):
+    """A new (non-admin) player; `created_at` naive UTC, as the database holds it."""
+
+    name: str
+    name_key: str
+    token_hash: str
+    created_at: datetime
+
+
+class EntryJob(NamedTuple):
+    """A new entry with its first summary; times naive UTC, as the database holds them."""
+
+    tournament_id: int
+    player_id: int
+    started_at: datetime
+    deadline: datetime
+    summary: Summary
+
+
+Job = ActionJob | PlayerJob | EntryJob
+"""A queued write, the one layout both writers take (each turns it into its SQL)."""
 
 
 class Conflict(Exception):
@@ -98,8 +129,8 @@ Pending = tuple[Job, asyncio.Future[Any]]
 
 
 class GroupCommit(ABC):
-    """The queue and batching loop of a `Writer`; a subclass turns calls into jobs and
-    commits a batch of jobs (`_commit`)."""
+    """The queue and batching loop of a `Writer`: its calls become typed jobs, and a
+    subclass commits a batch of jobs (`_commit`)."""
 
     def __init__(self, on_batch: Callable[[int], None] | None = None) -> None:
         self.on_batch = on_batch
@@ -110,6 +141,33 @@ class GroupCommit(ABC):
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+
+    def append(
+        self,
+        tournament_id: int,
+        entry_id: int,
+        seq: int,
+        at_ms: int,
+        action_json: str,
+        summary: Summary,
+    ) -> asyncio.Future[None]:
+        return self._submit(ActionJob(tournament_id, entry_id, seq, at_ms, action_json, summary))
+
+    def new_player(
+        self, name: str, name_key: str, token_hash: str, created_at: datetime
+    ) -> asyncio.Future[int]:
+        return self._submit(PlayerJob(name, name_key, token_hash, utc_naive(created_at)))
+
+    def new_entry(
+        self,
+        tournament_id: int,
+        player_id: int,
+        started_at: datetime,
+        deadline: datetime,
+        summary: Summary,
+    ) -> asyncio.Future[int]:
+        started, ends = utc_naive(started_at), utc_naive(deadline)
+        return self._submit(EntryJob(tournament_id, player_id, started, ends, summary))
 
     @abstractmethod
     async def _commit(self, jobs: list[Job]) -> list[object]:
@@ -170,7 +228,7 @@ class GroupCommit(ABC):
                 if not done.done():  # else its caller went away
                     done.set_exception(outcome)
                 continue
-            if job[0] == ACTION:
+            if isinstance(job, ActionJob):
                 self.appended += 1
             if not done.done():
                 done.set_result(outcome)

@@ -232,3 +232,16 @@ async def test_log_tails_are_the_actions_after_each_cached_head(store: Store) ->
         "idle": [],
     }
     assert set(tails) <= {e.id for e in entries.values() if e.tournament_id == t.id}
+
+
+async def test_a_game_past_its_deadline_is_due_whoever_wrote_its_row(store: Store) -> None:
+    """Rows the group-commit writers store compare with the store's own queries: on
+    SQLite the writer process once wrote times as "…T…" text, which sorts after any
+    "… …" time, so no game was ever due."""
+    p = await store.create_player("dee", "hd", NOW)
+    t = await store.create_tournament(new_tournament())
+    e = await store.create_entry(t.id, p, NOW, NOW + timedelta(minutes=1), playing())
+    assert await store.due_entries(NOW + timedelta(seconds=59)) == []
+    due = await store.due_entries(NOW + timedelta(minutes=1, seconds=1))
+    assert [d.id for d in due] == [e.id]
+    assert due[0].started_at == NOW and due[0].deadline == NOW + timedelta(minutes=1)
