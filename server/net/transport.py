@@ -17,6 +17,15 @@ Contract with the application (an `Endpoint`):
 - `closed(conn)` is called once an opened connection is gone. A message being handled
   then still runs to its end (an action in flight is never cut in half); the messages
   queued behind it are dropped.
+
+Against hostile peers (docs/RELIABILITY.md, "Hostile clients"): pings, pongs and
+continuation frames are rate-limited like messages (`conn.bucket`, at the session's rate)
+and a ping past it gets no pong; a message's fragments gather
+in one buffer, at most `max_fragments` of them; nothing more is read from a peer that
+does not read what it was sent; connections per address and in all are capped
+(`Connections`), and a connection that has not authenticated or subscribed
+(`conn.engaged`) closes after `idle_timeout` without a message. The library's own lines
+(one per connection) go to the `samedeal.access` logger, off unless access logging is on.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -34,7 +44,10 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from server.net.limits import Connections, LimitLog, TokenBucket
+
 log = logging.getLogger("samedeal.transport")
+access_log = logging.getLogger("samedeal.access")  # per request and connection: off by default
 MessageHandler = Callable[[str | bytes], Awaitable[None]]
 
 
@@ -48,6 +61,33 @@ class Limits:
     ping_interval: float = 20.0  # a ping this often; no pong by the next one closes (1011)
     open_timeout: float = 10.0  # to complete the opening handshake
     close_timeout: float = 10.0  # for the peer to finish the closing handshake
+    rate: float = 100.0  # messages and control/continuation frames a second (sustained)
+    burst: float = 200.0  # ... at once
+    abuse_strikes: int = 500  # frames past the rate in a row before closing (1008)
+    max_fragments: int = 64  # frames one message may be split into (more: 1009)
+    max_connections: int = 0  # open connections in all; 0: no cap
+    max_connections_per_ip: int = 0  # open connections from one address; 0: no cap
+    idle_timeout: float = 0.0  # a connection not engaged closes this long silent; 0: never
+
+
+TOO_MANY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    b"Content-Length: 21\r\nConnection: close\r\nRetry-After: 10\r\n\r\ntoo many connections\n"
+)
+BODY_CHUNK = 256 * 1024  # a large HTTP body is written this much at a time
+
+
+class _Protocol(ServerProtocol):
+    """The library's protocol, but a ping past the connection's rate gets no pong (the
+    pong would be written whether or not the peer reads: the ping flood)."""
+
+    conn: WsConnection
+
+    def recv_frame(self, frame: Frame) -> None:
+        if frame.opcode is Opcode.PING and not self.conn._spend("ping"):
+            self.events.append(frame)
+            return
+        super().recv_frame(frame)
 
 
 def text_header(length: int) -> bytes:
@@ -74,15 +114,24 @@ class WsConnection(asyncio.Protocol):
         self.server = server
         self.gone = False  # the TCP connection is lost
         self.limits = server.limits
-        self.ws = ServerProtocol(max_size=self.limits.max_size, logger=log)
+        self.ws = _Protocol(max_size=self.limits.max_size, logger=access_log)
+        self.ws.conn = self
+        self.ip = ""  # the peer's address
+        self.admitted = False  # counted in the server's Connections
+        self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
+        self.strikes = 0  # frames past the rate in a row
+        self.engaged = False  # authenticated or watching: no idle timeout
+        self.last_message = time.monotonic()
         self.transport: Any = None  # uvloop's transports are not asyncio.Transport
         self.handshake: asyncio.Task[None] | None = None  # answering the HTTP request
         self.handler: MessageHandler | None = None
         self.inbox: deque[str | bytes] = deque()
         self.worker: asyncio.Task[None] | None = None
-        self.fragments: list[bytes] = []
+        self.fragments = bytearray()
+        self.fragment_count = 0
         self.fragmented: Opcode | None = None
-        self.reading_paused = False
+        self.reading_paused = False  # too many messages wait to be handled
+        self.not_reading = False  # the transport's reading is paused (that, or congested)
         self.writable: asyncio.Future[None] | None = None  # pending while writing is paused
         self.pending_ping: bytes | None = None
         self.timer: asyncio.TimerHandle | None = None  # the open or the close deadline
@@ -118,14 +167,30 @@ class WsConnection(asyncio.Protocol):
         """A plain-text HTTP response for `Endpoint.respond_http`."""
         return self.ws.reject(status, text)
 
+    def limit_hit(self, limit: str, **fields: object) -> None:
+        """Log (rate-limited per address) that this connection hit `limit`."""
+        self.server.limit_log.hit(limit, self.ip, **fields)
+
     # -- asyncio.Protocol --------------------------------------------------
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.ip = str(peer[0]) if isinstance(peer, tuple) and peer else "unix"
+        refused = self.server.counts.admit(self.ip)
+        if refused is not None:  # answered at once: costs no task, no timer, no parser
+            self.limit_hit(refused, held=self.server.counts.by_ip.get(self.ip, 0))
+            transport.write(TOO_MANY)
+            transport.close()
+            self.gone = True
+            return
+        self.admitted = True
         transport.set_write_buffer_limits(high=self.limits.write_limit)
         self.server.connections.add(self)
         self.timer = self.server.loop.call_later(self.limits.open_timeout, transport.abort)
 
     def data_received(self, data: bytes) -> None:
+        if self.gone:
+            return
         self.ws.receive_data(data)
         events = self.ws.events_received()
         self._flush()
@@ -136,11 +201,17 @@ class WsConnection(asyncio.Protocol):
                 self.handshake = self.server.loop.create_task(self._handshake(event))
 
     def eof_received(self) -> None:
+        if self.gone:
+            return None
         self.ws.receive_eof()
         self._flush()  # the transport closes itself: returning None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = True
+        if not self.admitted:
+            return
+        self.admitted = False
+        self.server.counts.release(self.ip)
         self.ws.receive_eof()  # idempotent: the protocol's state becomes CLOSED
         if self.timer is not None:
             self.timer.cancel()
@@ -154,14 +225,29 @@ class WsConnection(asyncio.Protocol):
             self.server.endpoint.closed(self)
 
     def pause_writing(self) -> None:
+        """The peer does not read: stop reading it too (nothing it sends, pings
+        included, can make us write more until it reads)."""
         self.writable = self.server.loop.create_future()
+        self._reading()
 
     def resume_writing(self) -> None:
         if self.writable is not None:
             self.writable.set_result(None)
             self.writable = None
+        self._reading()
 
     # -- inside ----------------------------------------------------------
+    def _reading(self) -> None:
+        """Read the socket unless messages pile up or the peer does not read."""
+        stop = self.reading_paused or self.writable is not None
+        if stop == self.not_reading or self.gone or self.transport.is_closing():
+            return
+        self.not_reading = stop
+        if stop:
+            self.transport.pause_reading()
+        else:
+            self.transport.resume_reading()
+
     def _flush(self) -> None:
         """Write what the protocol produced; half-close when it asks to; arm the close
         deadline when the peer is expected to close."""
@@ -189,6 +275,9 @@ class WsConnection(asyncio.Protocol):
             response = self.ws.accept(request)
         if self.transport.is_closing():
             return
+        if len(response.body) > BODY_CHUNK:
+            await self._send_large(response)
+            return
         self.ws.send_response(response)
         if response.status_code == 101:
             assert self.timer is not None
@@ -204,15 +293,45 @@ class WsConnection(asyncio.Protocol):
             if frame.fin:
                 self._message(opcode, bytes(frame.data))
             else:
-                self.fragmented, self.fragments = opcode, [bytes(frame.data)]
+                self.fragmented, self.fragments = opcode, bytearray(frame.data)
+                self.fragment_count = 1
         elif opcode is Opcode.CONT and self.fragmented is not None:
-            self.fragments.append(bytes(frame.data))
+            self.fragment_count += 1
+            if self.fragment_count > self.limits.max_fragments:
+                self.limit_hit("max_fragments", fragments=self.fragment_count)
+                self._fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
+                return
+            if not self._spend("fragment"):
+                return
+            self.fragments += frame.data
             if frame.fin:
                 opcode, self.fragmented = self.fragmented, None
-                self._message(opcode, b"".join(self.fragments))
-                self.fragments = []
-        elif opcode is Opcode.PONG and frame.data == self.pending_ping:
-            self.pending_ping = None
+                data, self.fragments = bytes(self.fragments), bytearray()
+                self._message(opcode, data)
+        elif opcode is Opcode.PONG:
+            if frame.data == self.pending_ping:
+                self.pending_ping = None
+            self._spend("pong")
+
+    def _spend(self, what: str) -> bool:
+        """A token for a control or continuation frame; past the rate it is refused, and
+        `abuse_strikes` refusals in a row close the connection (1008)."""
+        if self.bucket.take():
+            self.strikes = 0
+            return True
+        self.strikes += 1
+        if self.strikes == 1:
+            self.limit_hit("rate", frame=what)
+        if self.strikes >= self.limits.abuse_strikes:
+            self._fail(CloseCode.POLICY_VIOLATION, "rate limit abused")
+        return False
+
+    def _fail(self, code: int, reason: str) -> None:
+        """Close at once (no more frames are read): the peer broke a limit."""
+        if self.ws.state is State.OPEN:
+            self.fragments, self.fragmented = bytearray(), None
+            self.ws.fail(code, reason)
+            self._flush()
 
     def _message(self, opcode: Opcode, data: bytes) -> None:
         # Text that is not UTF-8 keeps its bad bytes as lone surrogates, so the endpoint
@@ -220,11 +339,34 @@ class WsConnection(asyncio.Protocol):
         message = data.decode("utf-8", "surrogateescape") if opcode is Opcode.TEXT else data
         if self.ws.state is not State.OPEN and self.ws.state is not State.CONNECTING:
             return  # closing: what follows a close is not handled
+        self.last_message = time.monotonic()
         self.inbox.append(message)
         if len(self.inbox) >= self.limits.max_queue and not self.reading_paused:
             self.reading_paused = True
-            self.transport.pause_reading()
+            self._reading()
         self._start_work()
+
+    async def _send_large(self, response: Response) -> None:
+        """An HTTP response with a large body, written a chunk at a time as the peer
+        reads (never a copy of the body: a cached bundle is shared by every request),
+        then the connection closed. A peer that goes away stops the writing."""
+        body = memoryview(response.body)
+        if self.timer is not None:  # the open deadline becomes one for the whole body
+            self.timer.cancel()
+            seconds = 60.0 + len(body) / (256 * 1024)  # a reader of 256 KiB/s finishes
+            self.timer = self.server.loop.call_later(seconds, self.transport.abort)
+        head = Response(response.status_code, response.reason_phrase, response.headers, b"")
+        self.ws.send_response(head)
+        chunks = self.ws.data_to_send()  # the head, then the end of the stream
+        self.transport.write(chunks[0])
+        for start in range(0, len(body), BODY_CHUNK):
+            if self.gone or self.transport.is_closing():
+                return
+            self.transport.write(body[start : start + BODY_CHUNK])
+            if self.writable is not None:
+                await self.writable
+        if not self.transport.is_closing():
+            self.transport.close()
 
     def _start_work(self) -> None:
         """Handle the inbox unless a worker already does, or the handshake is not done
@@ -240,7 +382,7 @@ class WsConnection(asyncio.Protocol):
                 message = self.inbox.popleft()
                 if self.reading_paused and len(self.inbox) <= self.limits.max_queue // 4:
                     self.reading_paused = False
-                    self.transport.resume_reading()
+                    self._reading()
                 await self.handler(message)
                 if self.writable is not None:
                     await self.writable
@@ -249,6 +391,18 @@ class WsConnection(asyncio.Protocol):
             self.close(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
             self.worker = None
+
+    def _idle_check(self, now: float) -> None:
+        """Close a connection that is neither authenticated nor watching and has sent
+        no message for `idle_timeout` (1008)."""
+        if (
+            self.ws.state is State.OPEN
+            and not self.engaged
+            and now - self.last_message >= self.limits.idle_timeout
+            and self.worker is None
+        ):
+            self.limit_hit("idle_timeout", seconds=self.limits.idle_timeout)
+            self.close(CloseCode.POLICY_VIOLATION, "idle: authenticate or subscribe")
 
     def _keepalive(self) -> None:
         """One keepalive round: close if the last ping went unanswered, else ping."""
@@ -271,8 +425,11 @@ class WsServer:
         self.limits = limits
         self.loop = asyncio.get_running_loop()
         self.connections: set[WsConnection] = set()
+        self.counts = Connections(limits.max_connections, limits.max_connections_per_ip)
+        self.limit_log = LimitLog()
         self.listener: asyncio.AbstractServer | None = None
         self._pinger: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def listen(self, host: str, port: int, reuse_port: bool = False) -> int:
         """Start accepting; the bound port. `reuse_port`: several processes share it
@@ -281,6 +438,8 @@ class WsServer:
             lambda: WsConnection(self), host, port, reuse_port=reuse_port or None
         )
         self._pinger = self.loop.create_task(self._ping_forever())
+        if self.limits.idle_timeout:
+            self._sweeper = self.loop.create_task(self._sweep_idle_forever())
         return int(self.listener.sockets[0].getsockname()[1])
 
     def stop_accepting(self) -> None:
@@ -290,8 +449,9 @@ class WsServer:
     async def close(self, code: int = CloseCode.GOING_AWAY, reason: str = "") -> None:
         """Stop accepting, close every connection with `code`, wait for them to go."""
         self.stop_accepting()
-        if self._pinger is not None:
-            self._pinger.cancel()
+        for task in (self._pinger, self._sweeper):
+            if task is not None:
+                task.cancel()
         for conn in list(self.connections):
             conn.close(code, reason)
         deadline = self.loop.time() + self.limits.close_timeout
@@ -307,6 +467,14 @@ class WsServer:
             await asyncio.sleep(self.limits.ping_interval)
             for conn in list(self.connections):
                 conn._keepalive()
+
+    async def _sweep_idle_forever(self) -> None:
+        period = max(0.05, min(5.0, self.limits.idle_timeout / 4))
+        while True:
+            await asyncio.sleep(period)
+            now = time.monotonic()
+            for conn in list(self.connections):
+                conn._idle_check(now)
 
 
 def broadcast(connections: list[WsConnection], data: bytes) -> None:
