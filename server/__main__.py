@@ -16,6 +16,7 @@ from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
 from server.net.limits import ServeLimits as ServeLimitsDefaults
+from server.net.limits import networks
 from server.store import db
 from server.store.repository import Store
 
@@ -108,6 +109,14 @@ def _limit_flags(s: argparse.ArgumentParser) -> None:
         "open the WebSocket; repeatable (env SAMEDEAL_ALLOWED_ORIGINS, comma-separated)",
     )
     s.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[o for o in os.environ.get("SAMEDEAL_TRUSTED_PROXIES", "").split(",") if o],
+        help="an address or network (CIDR) of a load balancer in front: its connections "
+        "count under the client address its X-Forwarded-For names; repeatable (env "
+        "SAMEDEAL_TRUSTED_PROXIES, comma-separated)",
+    )
+    s.add_argument(
         "--access-log",
         action="store_true",
         default=os.environ.get("SAMEDEAL_ACCESS_LOG", "") not in ("", "0"),
@@ -122,7 +131,12 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
             raise UsageError(f"--{flag.replace('_', '-')} is 0 (no limit) or more")
     if not math.isfinite(args.idle_timeout) or args.idle_timeout < 0:
         raise UsageError("--idle-timeout is 0 (none) or more seconds")
+    try:
+        networks(args.trusted_proxy)
+    except ValueError as exc:
+        raise UsageError(f"--trusted-proxy: {exc}") from None
     return ServeLimitsDefaults(
+        trusted_proxies=tuple(args.trusted_proxy),
         max_connections=args.max_connections,
         max_connections_per_ip=args.max_connections_per_ip,
         max_registrations_per_minute=args.max_registrations_per_minute,
@@ -138,6 +152,7 @@ def _pass_limits_on(args: argparse.Namespace) -> None:
     os.environ["SAMEDEAL_MAX_CONNECTIONS"] = str(args.max_connections)
     os.environ["SAMEDEAL_IDLE_TIMEOUT"] = str(args.idle_timeout)
     os.environ["SAMEDEAL_ALLOWED_ORIGINS"] = ",".join(args.allowed_origin)
+    os.environ["SAMEDEAL_TRUSTED_PROXIES"] = ",".join(args.trusted_proxy)
     os.environ["SAMEDEAL_ACCESS_LOG"] = "1" if args.access_log else ""
 
 

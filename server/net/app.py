@@ -34,6 +34,7 @@ from server.net.limits import (
     Registrations,
     ServeLimits,
     connection_cap,
+    forwarded_for,
     origin_allowed,
     raise_nofile,
 )
@@ -54,6 +55,7 @@ GC_THRESHOLDS = (100_000, 50, 100)
 BUNDLE_PATH = re.compile(r"^/tournaments/(\d{1,10})/bundle\.json$")
 STANDINGS_PATH = re.compile(r"^/tournaments/(\d{1,10})/standings\.json$")
 STANDINGS_CACHE_S = 1.0  # a page of standings.json may be up to a second old
+TOO_MANY_TEXT = "too many connections\n"
 ALLOW = "GET, HEAD, OPTIONS"  # the methods every path answers
 # On every answer that is not a page (pages.py sends its own, with the page's CSP).
 SECURITY_HEADERS = (
@@ -125,6 +127,10 @@ class App:
         Content-Type and the SECURITY_HEADERS."""
         method = request.method
         path = request.path.split("?")[0]
+        if conn.proxied and conn.counted_ip is None:
+            client = forwarded_for(request.headers.get("X-Forwarded-For"))
+            if client is not None and not conn.forwarded(client):
+                return _secure(conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, TOO_MANY_TEXT))
         if method == "OPTIONS":
             response = _empty(HTTPStatus.NO_CONTENT)
         elif method not in ("GET", "HEAD") or (method == "HEAD" and path == "/ws"):
@@ -351,6 +357,7 @@ def transport_limits(chosen: ServeLimits) -> Limits:
         max_connections=connection_cap(chosen.max_connections, nofile),
         max_connections_per_ip=chosen.max_connections_per_ip,
         idle_timeout=chosen.idle_timeout,
+        trusted_proxies=chosen.trusted_proxies,
     )
 
 

@@ -9,6 +9,7 @@ Every count here is bounded: tables keyed by address are swept when they grow pa
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import resource
 import time
@@ -35,6 +36,7 @@ class ServeLimits:
     max_registrations_per_minute: int = 10  # per address
     idle_timeout: float = 60.0  # an unauthenticated connection silent this long closes
     allowed_origins: frozenset[str] = frozenset()  # besides the server's own origin
+    trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For is believed
 
     @classmethod
     def none(cls) -> ServeLimits:
@@ -94,19 +96,27 @@ class Connections:
         self.total = 0
         self.by_ip: dict[str, int] = {}
 
-    def admit(self, ip: str) -> str | None:
-        """Count a new connection from `ip`; or the name of the limit it hits."""
+    def admit(self, ip: str | None) -> str | None:
+        """Count a new connection (from `ip`, unless None: a trusted proxy's, counted
+        under its client by `admit_ip` once known); or the name of the limit it hits."""
         if self.max_total and self.total >= self.max_total:
             return "max_connections"
+        if ip is not None and (refused := self.admit_ip(ip)) is not None:
+            return refused
+        self.total += 1
+        return None
+
+    def admit_ip(self, ip: str) -> str | None:
         held = self.by_ip.get(ip, 0)
         if self.max_per_ip and held >= self.max_per_ip:
             return "max_connections_per_ip"
-        self.total += 1
         self.by_ip[ip] = held + 1
         return None
 
-    def release(self, ip: str) -> None:
+    def release(self, ip: str | None) -> None:
         self.total -= 1
+        if ip is None:
+            return
         held = self.by_ip.get(ip, 1) - 1
         if held > 0:
             self.by_ip[ip] = held
@@ -159,6 +169,34 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str])
     netloc = parts.netloc.lower()
     default = {"http": ":80", "https": ":443"}[parts.scheme]
     return netloc == own or netloc + default == own or netloc == own + default
+
+
+def networks(texts: Iterable[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """Networks from addresses or CIDR texts; ValueError on a bad one."""
+    return tuple(ipaddress.ip_network(t.strip(), strict=False) for t in texts if t.strip())
+
+
+def trusted(ip: str, among: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]) -> bool:
+    """Whether `ip` is in one of the trusted proxies' networks."""
+    if not among:
+        return False
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return False
+    return any(address in net for net in among)
+
+
+def forwarded_for(header: str | None) -> str | None:
+    """The client a trusted proxy names: the last address of X-Forwarded-For (the one
+    the proxy itself saw; those before it are the client's own word), or None."""
+    if not header:
+        return None
+    last = header.rsplit(",", 1)[-1].strip()
+    try:
+        return str(ipaddress.ip_address(last))
+    except ValueError:
+        return None
 
 
 def raise_nofile() -> int:

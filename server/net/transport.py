@@ -44,7 +44,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from server.net.limits import Connections, LimitLog, TokenBucket
+from server.net.limits import Connections, LimitLog, TokenBucket, networks, trusted
 
 log = logging.getLogger("samedeal.transport")
 access_log = logging.getLogger("samedeal.access")  # per request and connection: off by default
@@ -68,6 +68,7 @@ class Limits:
     max_connections: int = 0  # open connections in all; 0: no cap
     max_connections_per_ip: int = 0  # open connections from one address; 0: no cap
     idle_timeout: float = 0.0  # a connection not engaged closes this long silent; 0: never
+    trusted_proxies: tuple[str, ...] = ()  # their connections count under X-Forwarded-For
 
 
 TOO_MANY = (
@@ -116,7 +117,9 @@ class WsConnection(asyncio.Protocol):
         self.limits = server.limits
         self.ws = _Protocol(max_size=self.limits.max_size, logger=access_log)
         self.ws.conn = self
-        self.ip = ""  # the peer's address
+        self.ip = ""  # the peer's address (a trusted proxy's client's, once known)
+        self.proxied = False  # the peer is a trusted proxy
+        self.counted_ip: str | None = None  # the address it counts under
         self.admitted = False  # counted in the server's Connections
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
         self.strikes = 0  # frames past the rate in a row
@@ -167,6 +170,19 @@ class WsConnection(asyncio.Protocol):
         """A plain-text HTTP response for `Endpoint.respond_http`."""
         return self.ws.reject(status, text)
 
+    def forwarded(self, client_ip: str) -> bool:
+        """A trusted proxy's connection is its client's, from `client_ip` (its
+        X-Forwarded-For): counted under that address; False when that hits the cap."""
+        self.ip = client_ip
+        if self.counted_ip is not None:
+            return True
+        refused = self.server.counts.admit_ip(client_ip)
+        if refused is not None:
+            self.limit_hit(refused, held=self.server.counts.by_ip.get(client_ip, 0))
+            return False
+        self.counted_ip = client_ip
+        return True
+
     def limit_hit(self, limit: str, **fields: object) -> None:
         """Log (rate-limited per address) that this connection hit `limit`."""
         self.server.limit_log.hit(limit, self.ip, **fields)
@@ -176,7 +192,9 @@ class WsConnection(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.ip = str(peer[0]) if isinstance(peer, tuple) and peer else "unix"
-        refused = self.server.counts.admit(self.ip)
+        self.proxied = trusted(self.ip, self.server.proxies)
+        self.counted_ip = None if self.proxied else self.ip
+        refused = self.server.counts.admit(self.counted_ip)
         if refused is not None:  # answered at once: costs no task, no timer, no parser
             self.limit_hit(refused, held=self.server.counts.by_ip.get(self.ip, 0))
             transport.write(TOO_MANY)
@@ -211,7 +229,7 @@ class WsConnection(asyncio.Protocol):
         if not self.admitted:
             return
         self.admitted = False
-        self.server.counts.release(self.ip)
+        self.server.counts.release(self.counted_ip)
         self.ws.receive_eof()  # idempotent: the protocol's state becomes CLOSED
         if self.timer is not None:
             self.timer.cancel()
@@ -427,6 +445,7 @@ class WsServer:
         self.connections: set[WsConnection] = set()
         self.counts = Connections(limits.max_connections, limits.max_connections_per_ip)
         self.limit_log = LimitLog()
+        self.proxies = networks(limits.trusted_proxies)
         self.listener: asyncio.AbstractServer | None = None
         self._pinger: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None

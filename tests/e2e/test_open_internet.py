@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from server.audit.verify import verify_document
-from server.net.app import LIMITS, build_app, clock, shutdown, transport_limits
+from server.net.app import LIMITS, build_app, shutdown, transport_limits
 from server.net.limits import ServeLimits
 from server.net.transport import WsServer
 from tests.support.harness import Client, Clock, Running, create_msg
@@ -166,9 +166,10 @@ async def test_a_large_bundle_is_sent_whole_to_a_slow_reader(sqlite_url: str) ->
             received += chunk
             await asyncio.sleep(0)
         writer.close()
-        assert received.endswith(big.plain) and b"Content-Length: " + str(
-            len(big.plain)
-        ).encode() in received
+        assert (
+            received.endswith(big.plain)
+            and b"Content-Length: " + str(len(big.plain)).encode() in received
+        )
 
 
 def test_the_default_transport_limits_stay_unlimited_for_in_process_servers() -> None:
@@ -176,3 +177,64 @@ def test_the_default_transport_limits_stay_unlimited_for_in_process_servers() ->
     chosen = transport_limits(ServeLimits())
     assert chosen.max_connections_per_ip == 64 and chosen.idle_timeout == 60.0
     assert 0 < chosen.max_connections <= 10_000
+
+
+async def test_serve_applies_its_limit_flags_and_logs_each_hit_once(tmp_path: Path) -> None:
+    """The real `serve` with its flags: connections and registrations per address
+    capped, one warning per limit and address, no line per connection by default;
+    RLIMIT_NOFILE raised to its hard limit."""
+    import resource
+
+    from tests.support.processes import ServerProcess
+
+    log = tmp_path / "server.log"
+    url = f"sqlite+aiosqlite:///{tmp_path / 'limits.db'}"
+    proc = ServerProcess(
+        url,
+        log,
+        ("--no-demo", "--max-connections-per-ip", "3", "--max-registrations-per-minute", "2"),
+    )
+    try:
+        ws_url = f"ws://127.0.0.1:{proc.port}/ws"
+        async with connect(ws_url) as a, connect(ws_url) as b:
+            for ws, name in ((a, "one"), (b, "two")):
+                c = Client(ws, [])
+                await c.ok(type="register", name=name)
+            async with connect(ws_url) as third:
+                refused = await Client(third, []).req(type="register", name="three")
+                assert refused["code"] == "rate_limited"
+                for _ in range(5):  # a fourth connection from this address
+                    status, _, body = await request(proc.port, "GET /healthz HTTP/1.1\r\nHost: x")
+                    assert status.startswith("HTTP/1.1 503") and body == b"too many connections\n"
+        with open(f"/proc/{proc.proc.pid}/limits") as f:
+            line = next(x for x in f if x.startswith("Max open files"))
+        soft, hard = line.split()[3:5]
+        assert soft == hard or hard == "unlimited"
+        assert int(soft) >= resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    finally:
+        assert proc.stop() == 0
+    text = log.read_text()
+    assert text.count("limit=max_connections_per_ip") == 1, text
+    assert text.count("limit=max_registrations_per_minute") == 1, text
+    assert "connection open" not in text and "connection closed" not in text, text
+
+
+async def test_behind_a_trusted_proxy_limits_count_the_forwarded_client(sqlite_url: str) -> None:
+    limits = ServeLimits(0, 1, 1, 0.0, trusted_proxies=("127.0.0.0/8",))
+    async with serving(sqlite_url, limits) as srv:
+
+        def via(client: str) -> dict[str, str]:
+            return {"X-Forwarded-For": f"6.6.6.6, {client}"}  # the first is the client's word
+
+        async with (
+            connect(srv.ws_url, additional_headers=via("10.0.0.1")) as a,
+            connect(srv.ws_url, additional_headers=via("10.0.0.2")) as b,
+        ):
+            await Client(a, []).ok(type="register", name="a1")
+            await Client(b, []).ok(type="register", name="b1")
+            with pytest.raises(InvalidStatus) as info:
+                await connect(srv.ws_url, additional_headers=via("10.0.0.1"))
+            assert info.value.response.status_code == 503
+        async with connect(srv.ws_url, additional_headers=via("10.0.0.1")) as again:
+            refused = await Client(again, []).req(type="register", name="a2")
+            assert refused["code"] == "rate_limited"

@@ -56,7 +56,7 @@ async def frames_until_close(reader: asyncio.StreamReader) -> tuple[int, int]:
 # -- 1. ping floods ---------------------------------------------------------------
 async def test_a_ping_flood_past_the_rate_gets_no_pongs_and_is_closed_with_1008() -> None:
     limits = Limits(ping_interval=60, rate=10, burst=20, abuse_strikes=50)
-    async with serving(limits) as (server, _, url):
+    async with serving(limits) as (_server, _, url):
         reader, writer = await raw_client(url)
         writer.write(b"".join(client_frame(Opcode.PING, b"p") for _ in range(200)))
         pongs, code = await frames_until_close(reader)
@@ -68,8 +68,8 @@ async def test_a_ping_flood_past_the_rate_gets_no_pongs_and_is_closed_with_1008(
 async def test_a_peer_that_pings_and_never_reads_stops_being_read() -> None:
     """The pongs pile up only to the write limit: past it nothing more is read."""
     limits = Limits(ping_interval=60, write_limit=4096, rate=1e9, burst=1e9)
-    async with serving(limits) as (server, endpoint, url):
-        reader, writer = await raw_client(url)
+    async with serving(limits) as (server, _endpoint, url):
+        _reader, writer = await raw_client(url)
         conn = next(iter(server.connections))
         ping = client_frame(Opcode.PING, b"x" * 125)
         for _ in range(200):  # up to 200 x 2,000 pings of 125 bytes (the kernel's
@@ -88,7 +88,7 @@ async def test_a_peer_that_pings_and_never_reads_stops_being_read() -> None:
 
 # -- 3. fragments -----------------------------------------------------------------
 async def test_a_message_in_many_fragments_arrives_whole_within_the_cap() -> None:
-    async with serving(Limits(max_fragments=64)) as (_, endpoint, url), connect(url) as ws:
+    async with serving(Limits(max_fragments=64)) as (_, _endpoint, url), connect(url) as ws:
         await ws.send([f"{i:02d}" for i in range(63)])  # 63 frames and an empty last one
         assert await ws.recv() == "".join(f"{i:02d}" for i in range(63))
 
@@ -109,7 +109,7 @@ async def test_a_message_in_more_fragments_than_the_cap_closes_with_1009(payload
 
 async def test_continuation_frames_spend_the_rate() -> None:
     limits = Limits(ping_interval=60, rate=10, burst=20, abuse_strikes=30, max_fragments=10_000)
-    async with serving(limits) as (_, endpoint, url):
+    async with serving(limits) as (_, _endpoint, url):
         reader, writer = await raw_client(url)
         writer.write(client_frame(Opcode.TEXT, b"a", fin=False))
         writer.write(b"".join(client_frame(Opcode.CONT, b"a", fin=False) for _ in range(200)))
@@ -158,16 +158,19 @@ async def test_connections_in_all_are_capped() -> None:
 
 async def test_a_connection_neither_authenticated_nor_watching_closes_when_idle() -> None:
     limits = Limits(ping_interval=60, idle_timeout=0.2)
-    async with serving(limits) as (server, endpoint, url):
-        async with connect(url) as idle, connect(url) as engaged:
-            await engaged.send("hello")
-            assert await engaged.recv() == "hello"
-            endpoint.conns[-1].engaged = True  # as the app marks an authenticated one
-            with pytest.raises(ConnectionClosed) as info:
-                await asyncio.wait_for(idle.recv(), 5)
-            assert info.value.rcvd is not None and info.value.rcvd.code == 1008
-            await engaged.send("still here")
-            assert await engaged.recv() == "still here"
+    async with (
+        serving(limits) as (_, endpoint, url),
+        connect(url) as idle,
+        connect(url) as engaged,
+    ):
+        await engaged.send("hello")
+        assert await engaged.recv() == "hello"
+        endpoint.conns[-1].engaged = True  # as the app marks an authenticated one
+        with pytest.raises(ConnectionClosed) as info:
+            await asyncio.wait_for(idle.recv(), 5)
+        assert info.value.rcvd is not None and info.value.rcvd.code == 1008
+        await engaged.send("still here")
+        assert await engaged.recv() == "still here"
 
 
 async def test_a_handshake_never_sent_is_dropped_and_frees_its_place() -> None:
