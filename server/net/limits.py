@@ -89,12 +89,15 @@ class LimitLog:
 
 
 class Connections:
-    """Open connections per address and in all."""
+    """Open connections per address and in all, and new connections per address: twice
+    `max_per_ip` at once, then a tenth of it a second (at least one): a client closed
+    for abuse that reconnects at once would cost a handshake each time."""
 
     def __init__(self, max_total: int, max_per_ip: int) -> None:
         self.max_total, self.max_per_ip = max_total, max_per_ip
         self.total = 0
         self.by_ip: dict[str, int] = {}
+        self._new: dict[str, TokenBucket] = {}
 
     def admit(self, ip: str | None) -> str | None:
         """Count a new connection (from `ip`, unless None: a trusted proxy's, counted
@@ -110,6 +113,15 @@ class Connections:
         held = self.by_ip.get(ip, 0)
         if self.max_per_ip and held >= self.max_per_ip:
             return "max_connections_per_ip"
+        if self.max_per_ip:
+            bucket = self._new.get(ip)
+            if bucket is None:
+                if len(self._new) >= MAX_ADDRESSES:
+                    self._new.clear()
+                rate = max(1.0, self.max_per_ip / 10)
+                bucket = self._new[ip] = TokenBucket(rate, 2 * self.max_per_ip)
+            if not bucket.take():
+                return "new_connections_per_ip"
         self.by_ip[ip] = held + 1
         return None
 

@@ -76,6 +76,8 @@ TOO_MANY = (
     b"Content-Length: 21\r\nConnection: close\r\nRetry-After: 10\r\n\r\ntoo many connections\n"
 )
 BODY_CHUNK = 256 * 1024  # a large HTTP body is written this much at a time
+FEED_SLICE = 4096  # bytes handed to the protocol at once
+FEED_BUDGET = 16 * 1024  # bytes one connection's data is parsed per turn of the loop
 
 
 class _Protocol(ServerProtocol):
@@ -135,6 +137,9 @@ class WsConnection(asyncio.Protocol):
         self.fragmented: Opcode | None = None
         self.reading_paused = False  # too many messages wait to be handled
         self.not_reading = False  # the transport's reading is paused (that, or congested)
+        self.feed_hold = False  # the bytes read wait for the next turn of the loop
+        self.unfed = b""  # bytes read, not yet handed to the protocol (from unfed_at)
+        self.unfed_at = 0
         self.writable: asyncio.Future[None] | None = None  # pending while writing is paused
         self.pending_ping: bytes | None = None
         self.timer: asyncio.TimerHandle | None = None  # the open or the close deadline
@@ -195,11 +200,12 @@ class WsConnection(asyncio.Protocol):
         self.proxied = trusted(self.ip, self.server.proxies)
         self.counted_ip = None if self.proxied else self.ip
         refused = self.server.counts.admit(self.counted_ip)
-        if refused is not None:  # answered at once: costs no task, no timer, no parser
+        if refused is not None:  # answered at once: no task, no parser; what the peer
             self.limit_hit(refused, held=self.server.counts.by_ip.get(self.ip, 0))
-            transport.write(TOO_MANY)
-            transport.close()
-            self.gone = True
+            transport.write(TOO_MANY)  # sends is read and dropped until it closes (a
+            transport.write_eof()  # close with its request unread would reset the
+            self.gone = True  # connection, losing the 503), for a second at most
+            self.server.loop.call_later(1.0, transport.abort)
             return
         self.admitted = True
         transport.set_write_buffer_limits(high=self.limits.write_limit)
@@ -209,6 +215,43 @@ class WsConnection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self.gone:
             return
+        if self.unfed_at < len(self.unfed):  # arrived as reading paused: after the rest
+            self.unfed = self.unfed[self.unfed_at :] + data
+        else:
+            self.unfed = data
+        self.unfed_at = 0
+        self._feed()
+
+    def _feed(self) -> None:
+        """Hand the bytes read to the protocol FEED_SLICE at a time, at most FEED_BUDGET
+        per turn of the event loop (parsing thousands of tiny frames at once held it for
+        hundreds of ms), none while reading is paused, and none once the connection is
+        closed (one failed for abuse is closed at once, `_fail`: what its peer sent
+        after that is dropped unparsed)."""
+        budget = FEED_BUDGET
+        while self.unfed_at < len(self.unfed):
+            if self.not_reading or self.gone:
+                return  # the rest waits for reading to resume
+            if self.ws.state is State.CLOSED:
+                self.unfed, self.unfed_at = b"", 0
+                return
+            if budget <= 0:  # the next turn: other connections first
+                self.feed_hold = True
+                self._reading()
+                self.server.loop.call_soon(self._feed_later)
+                return
+            piece = self.unfed[self.unfed_at : self.unfed_at + FEED_SLICE]
+            self.unfed_at += len(piece)
+            budget -= len(piece)
+            self._receive(piece)
+        self.unfed, self.unfed_at = b"", 0
+
+    def _feed_later(self) -> None:
+        self.feed_hold = False
+        self._reading()
+        self._feed()
+
+    def _receive(self, data: bytes) -> None:
         self.ws.receive_data(data)
         events = self.ws.events_received()
         self._flush()
@@ -220,6 +263,7 @@ class WsConnection(asyncio.Protocol):
 
     def eof_received(self) -> None:
         if self.gone:
+            self.transport.close()
             return None
         self.ws.receive_eof()
         self._flush()  # the transport closes itself: returning None
@@ -257,7 +301,7 @@ class WsConnection(asyncio.Protocol):
     # -- inside ----------------------------------------------------------
     def _reading(self) -> None:
         """Read the socket unless messages pile up or the peer does not read."""
-        stop = self.reading_paused or self.writable is not None
+        stop = self.reading_paused or self.writable is not None or self.feed_hold
         if stop == self.not_reading or self.gone or self.transport.is_closing():
             return
         self.not_reading = stop
@@ -265,6 +309,8 @@ class WsConnection(asyncio.Protocol):
             self.transport.pause_reading()
         else:
             self.transport.resume_reading()
+            if self.unfed_at < len(self.unfed) and not self.feed_hold:
+                self.server.loop.call_soon(self._feed)  # what was read before the pause
 
     def _flush(self) -> None:
         """Write what the protocol produced; half-close when it asks to; arm the close
@@ -350,6 +396,7 @@ class WsConnection(asyncio.Protocol):
             self.fragments, self.fragmented = bytearray(), None
             self.ws.fail(code, reason)
             self._flush()
+            self.transport.close()  # after the close frame: nothing more is read
 
     def _message(self, opcode: Opcode, data: bytes) -> None:
         # Text that is not UTF-8 keeps its bad bytes as lone surrogates, so the endpoint
