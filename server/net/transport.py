@@ -76,8 +76,8 @@ TOO_MANY = (
     b"Content-Length: 21\r\nConnection: close\r\nRetry-After: 10\r\n\r\ntoo many connections\n"
 )
 BODY_CHUNK = 256 * 1024  # a large HTTP body is written this much at a time
-FEED_SLICE = 4096  # bytes handed to the protocol at once
-FEED_BUDGET = 16 * 1024  # bytes one connection's data is parsed per turn of the loop
+FEED_SLICE = 1024  # bytes handed to the protocol at once
+FEED_BUDGET_S = 0.001  # one connection's bytes are parsed this long per turn of the loop
 
 
 class _Protocol(ServerProtocol):
@@ -223,26 +223,25 @@ class WsConnection(asyncio.Protocol):
         self._feed()
 
     def _feed(self) -> None:
-        """Hand the bytes read to the protocol FEED_SLICE at a time, at most FEED_BUDGET
-        per turn of the event loop (parsing thousands of tiny frames at once held it for
-        hundreds of ms), none while reading is paused, and none once the connection is
+        """Hand the bytes read to the protocol FEED_SLICE at a time, for FEED_BUDGET_S
+        per turn of the event loop at most (parsing thousands of tiny frames at once held
+        it for hundreds of ms), none while reading is paused, and none once the connection is
         closed (one failed for abuse is closed at once, `_fail`: what its peer sent
         after that is dropped unparsed)."""
-        budget = FEED_BUDGET
+        until = time.perf_counter() + FEED_BUDGET_S
         while self.unfed_at < len(self.unfed):
             if self.not_reading or self.gone:
                 return  # the rest waits for reading to resume
             if self.ws.state is State.CLOSED:
                 self.unfed, self.unfed_at = b"", 0
                 return
-            if budget <= 0:  # the next turn: other connections first
+            if time.perf_counter() > until:  # the next turn: other connections first
                 self.feed_hold = True
                 self._reading()
                 self.server.loop.call_soon(self._feed_later)
                 return
             piece = self.unfed[self.unfed_at : self.unfed_at + FEED_SLICE]
             self.unfed_at += len(piece)
-            budget -= len(piece)
             self._receive(piece)
         self.unfed, self.unfed_at = b"", 0
 
@@ -378,10 +377,12 @@ class WsConnection(asyncio.Protocol):
             self._spend("pong")
 
     def _spend(self, what: str) -> bool:
-        """A token for a control or continuation frame; past the rate it is refused, and
-        `abuse_strikes` refusals in a row close the connection (1008)."""
+        """A token for a control or continuation frame; past the rate it is refused.
+        Each refusal is a strike and each frame let through takes one away: a peer
+        sending faster than twice the rate gathers `abuse_strikes` and is closed (1008),
+        one a little over it only has frames refused."""
         if self.bucket.take():
-            self.strikes = 0
+            self.strikes = max(0, self.strikes - 1)
             return True
         self.strikes += 1
         if self.strikes == 1:
