@@ -8,13 +8,12 @@ from __future__ import annotations
 import codecs
 import gc
 import json
-from collections.abc import Iterator
-from typing import BinaryIO
 import math
 import re
 import reprlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 
 class Unreadable(Exception):
@@ -348,9 +347,9 @@ class JsonStream:
                 while len(self.text) - self.pos < 2 * have and self._more():
                     pass  # twice as much each time: a long value is parsed a few times
                 continue
-            if end == len(self.text) and not self.eof and not isinstance(value, dict | list | str):
-                if self._more():  # a number or literal may go on in what is not read yet
-                    continue
+            whole = isinstance(value, dict | list | str)  # a number or literal may go on
+            if end == len(self.text) and not self.eof and not whole and self._more():
+                continue
             if end - self.pos > self.limits.max_bytes:
                 raise Unreadable(f"too large: a value over {self.limits.max_bytes:,} bytes")
             self.pos = end

@@ -52,7 +52,7 @@ def test_a_streamed_bundle_gets_the_same_report_as_one_read_whole(
 
 def test_records_before_the_tournament_are_read_again(good_bundle: dict, tmp_path: Path) -> None:
     reordered = {"records": good_bundle["records"], **good_bundle}
-    assert list(reordered)[0] == "records"
+    assert next(iter(reordered)) == "records"
     report, _ = verify_bundle_file(write(tmp_path, reordered), STREAM_ALL)
     assert report.ok and report.checked == verify_document(good_bundle).checked
 
