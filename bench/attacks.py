@@ -46,6 +46,7 @@ HANDSHAKE = (
     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 )
 PLAYER_ADDRESS = "127.0.0.2"
+SOURCE = ["127.0.1.1"]  # the attacker's address: a fresh one for each attack
 ACT_EVERY_S = 0.05
 IDLE_TIMEOUT_S = 5
 
@@ -212,10 +213,15 @@ def frame(opcode: Opcode, data: bytes, fin: bool = True) -> bytes:
     return Frame(opcode, data, fin).serialize(mask=True, extensions=[])
 
 
+async def dial(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection to the server from the attacker's address."""
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(SOURCE[0], 0))
+
+
 async def opened(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
     """A raw connection past the handshake, or None when the server refuses it."""
     try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        reader, writer = await dial(port)
         writer.write(HANDSHAKE)
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
     except (TimeoutError, OSError, asyncio.IncompleteReadError):
@@ -369,7 +375,7 @@ async def registration_flood(port: int, seconds: float) -> str:
 
     async def one(k: int) -> None:
         nonlocal made, refused
-        async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+        async with connect(f"ws://127.0.0.1:{port}/ws", local_addr=(SOURCE[0], 0)) as ws:
             for i in range(100):
                 await ws.send(json.dumps({"type": "register", "name": f"sock{k}x{i}"}))
                 reply = json.loads(await ws.recv())
@@ -386,11 +392,11 @@ async def bundle_flood(port: int, seconds: float, tournament: int) -> str:
     """24 clients fetching bundle.json in a loop (half with gzip), plus 20 requests
     sent and abandoned."""
     end = time.monotonic() + seconds
-    stats = {"answers": 0, "bytes": 0}
+    stats = {"200": 0, "503": 0, "bytes": 0}
     path = f"/tournaments/{tournament}/bundle.json"
     for _ in range(20):
         try:
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            _, writer = await dial(port)
             writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
             writer.transport.abort()
         except OSError:
@@ -400,17 +406,24 @@ async def bundle_flood(port: int, seconds: float, tournament: int) -> str:
         extra = "\r\nAccept-Encoding: gzip" if k % 2 else ""
         while time.monotonic() < end:
             try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                reader, writer = await dial(port)
                 writer.write(f"GET {path} HTTP/1.1\r\nHost: x{extra}\r\n\r\n".encode())
+                head = await reader.readline()
+                status = head.split(b" ")[1].decode() if head.count(b" ") else "closed"
                 while data := await reader.read(1 << 20):
                     stats["bytes"] += len(data)
                 writer.close()
-                stats["answers"] += 1
+                stats[status] = stats.get(status, 0) + 1
+                if status != "200":
+                    await asyncio.sleep(0.05)  # refused: a moment before trying again
             except OSError:
                 await asyncio.sleep(0.05)
 
     await asyncio.gather(*(one(k) for k in range(24)))
-    return f"{stats['answers']:,} bundles sent, {stats['bytes'] / 2**20:,.0f} MiB"
+    return (
+        f"{stats['200']:,} bundles sent ({stats['bytes'] / 2**20:,.0f} MiB), "
+        f"{stats['503']:,} refused (503: new connections per address)"
+    )
 
 
 async def http_flood(port: int, seconds: float) -> str:
@@ -431,9 +444,10 @@ async def http_flood(port: int, seconds: float) -> str:
     return f"{total:,} requests: " + ", ".join(f"{n:,} {s}" for s, n in sorted(counts.items()))
 
 
-async def http(port: int, line: str, source: str = "127.0.0.1") -> str:
+async def http(port: int, line: str, source: str | None = None) -> str:
     try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        address = (source or SOURCE[0], 0)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=address)
         writer.write(f"{line} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         head = await asyncio.wait_for(reader.readline(), 10)
         writer.close()
@@ -526,6 +540,7 @@ async def run_attacks(
         for name, _ in ATTACKS:
             if only is not None and name not in only:
                 continue
+            SOURCE[0] = f"127.0.1.{len(results) + 1}"  # each attack from its own address
             results[name] = await measured(server, player, seconds, table[name])
             r = results[name]
             print(
