@@ -224,6 +224,9 @@ class WsConnection(asyncio.Protocol):
             if isinstance(event, Frame):
                 self._frame(event)
             elif isinstance(event, Request):
+                if self.timer is not None:  # the request is in: the server's time is its
+                    self.timer.cancel()  # own (a bundle's build takes longer than the
+                    self.timer = None  # open deadline; _send_large has a deadline)
                 self.handshake = self.server.loop.create_task(self._handshake(event))
 
     def eof_received(self) -> None:
@@ -309,9 +312,6 @@ class WsConnection(asyncio.Protocol):
             return
         self.ws.send_response(response)
         if response.status_code == 101:
-            assert self.timer is not None
-            self.timer.cancel()
-            self.timer = None
             self.handler = self.server.endpoint.opened(self)
         self._flush()
         self._start_work()
@@ -383,10 +383,10 @@ class WsConnection(asyncio.Protocol):
         reads (never a copy of the body: a cached bundle is shared by every request),
         then the connection closed. A peer that goes away stops the writing."""
         body = memoryview(response.body)
-        if self.timer is not None:  # the open deadline becomes one for the whole body
+        if self.timer is not None:
             self.timer.cancel()
-            seconds = 60.0 + len(body) / (256 * 1024)  # a reader of 256 KiB/s finishes
-            self.timer = self.server.loop.call_later(seconds, self.transport.abort)
+        seconds = 60.0 + len(body) / (256 * 1024)  # a reader of 256 KiB/s finishes
+        self.timer = self.server.loop.call_later(seconds, self.transport.abort)
         head = Response(response.status_code, response.reason_phrase, response.headers, b"")
         self.ws.send_response(head)
         chunks = self.ws.data_to_send()  # the head, then the end of the stream
