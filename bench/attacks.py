@@ -155,9 +155,9 @@ class Player:
     PORT TOURNAMENT`), so the attacks' client work never delays it: it acts every
     ACT_EVERY_S from PLAYER_ADDRESS and prints each act's end time and round trip."""
 
-    def __init__(self, port: int, tournament: int) -> None:
+    def __init__(self, port: int, tournament: int, name: str = "legit") -> None:
         self.proc = subprocess.Popen(
-            [PY, "-m", "bench.attacks", "player", str(port), str(tournament)],
+            [PY, "-m", "bench.attacks", "player", str(port), str(tournament), name],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -186,10 +186,10 @@ class Player:
         self.proc.wait(timeout=10)
 
 
-async def play(port: int, tournament: int) -> None:
+async def play(port: int, tournament: int, name: str) -> None:
     url = f"ws://127.0.0.1:{port}/ws"
     async with connect(url, local_addr=(PLAYER_ADDRESS, 0), max_size=None) as ws:
-        await ws.send(json.dumps({"type": "register", "name": "legit", "id": 0}))
+        await ws.send(json.dumps({"type": "register", "name": name, "id": 0}))
         json.loads(await ws.recv())
         await ws.send(json.dumps({"type": "join", "tournament": tournament, "id": 0}))
         seq = json.loads(await ws.recv())["seq"]
@@ -299,7 +299,7 @@ async def ping_flood_read(port: int, seconds: float) -> str:
                     await asyncio.sleep(0)  # drain does not yield below its limit
             except (OSError, ConnectionError):
                 pass
-            stats["closed"] += reading.done()
+            stats["closed"] += time.monotonic() < end  # closed by the server before the end
             writer.transport.abort()
             reading.cancel()
 
@@ -585,10 +585,10 @@ def report(results: dict[str, dict[str, Any]], seconds: float, entrants: int) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.attacks")
-    if len(sys.argv) == 4 and sys.argv[1] == "player":
+    if len(sys.argv) == 5 and sys.argv[1] == "player":
         from server.net.app import run_loop
 
-        run_loop(play(int(sys.argv[2]), int(sys.argv[3])))
+        run_loop(play(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]))
         return
     parser.add_argument("mode", nargs="?", default="attacks", choices=["attacks", "bundle"])
     parser.add_argument("--seconds", type=float, default=10.0)

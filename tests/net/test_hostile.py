@@ -12,10 +12,12 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Opcode
+from websockets.http11 import Request, Response
 
 from server.net.limits import LimitLog, origin_allowed
-from server.net.transport import Limits, WsServer
+from server.net.transport import Limits, WsConnection, WsServer
 from tests.net.test_transport import (
+    Endpoint,
     client_frame,
     close_code_of,
     port_of,
@@ -226,3 +228,24 @@ def test_the_library_logs_per_connection_only_to_the_access_logger() -> None:
 )
 def test_origins(origin: str | None, host: str, allowed: tuple[str, ...], ok: bool) -> None:
     assert origin_allowed(origin, host, allowed) is ok
+
+
+async def test_the_open_deadline_ends_when_the_request_is_in() -> None:
+    """A response the server takes longer than the open deadline to make (a large
+    bundle's first build) is still sent; a request never finished is still dropped."""
+
+    class Slow(Endpoint):
+        async def respond_http(self, conn: WsConnection, request: Request) -> Response | None:
+            await asyncio.sleep(0.5)
+            return conn.respond(200, "made slowly\n")
+
+    server = WsServer(Slow(), Limits(ping_interval=60, open_timeout=0.2))
+    port = await server.listen("127.0.0.1", 0)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = await asyncio.wait_for(reader.read(), 5)
+        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"made slowly\n")
+        writer.close()
+    finally:
+        await server.close()
