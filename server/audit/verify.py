@@ -403,14 +403,16 @@ def _finish_bundle(
         )
     else:
         report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
-    expected = [s.as_dict() for s in standings(results)]
-    claimed = [row.model_dump() for row in bundle.standings]
-    if len(expected) != len(claimed):
-        raise Mismatch(f"standings have {len(claimed)} rows, the records give {len(expected)}")
-    for i, (want, got) in enumerate(zip(expected, claimed, strict=True), start=1):
+    expected = standings(results)
+    if len(expected) != len(bundle.standings):
+        raise Mismatch(
+            f"standings have {len(bundle.standings)} rows, the records give {len(expected)}"
+        )
+    for i, (want_row, got_row) in enumerate(zip(expected, bundle.standings, strict=True), 1):
+        want, got = want_row.as_dict(), got_row.model_dump()  # a row at a time
         if want != got:
             raise Mismatch(f"standings row {i} is {_row(got)}, the records give {_row(want)}")
-    report.checked.append(f"standings: {len(claimed)} rows follow from the results")
+    report.checked.append(f"standings: {len(bundle.standings)} rows follow from the results")
 
 
 def verify_bundle_file(
