@@ -595,6 +595,7 @@ def main() -> None:
     parser.add_argument("--entrants", type=int, default=1000)
     parser.add_argument("--only", default="", help="comma-separated attack names")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--keep", default="", help="bundle: a folder keeping the database")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-attacks-"))
     try:
@@ -624,7 +625,15 @@ def main() -> None:
 
 # -- the 100,000-entrant bundle -------------------------------------------------------
 def big_bundle(work: Path, args: argparse.Namespace) -> None:
-    url, closed, klondike, took = prepare(work, args.entrants)
+    if args.keep:  # the database made once (its preparation takes minutes) and kept
+        work = Path(args.keep)
+        work.mkdir(parents=True, exist_ok=True)
+    made = work / "prepared.json"
+    if made.exists():
+        url, closed, klondike, took = json.loads(made.read_text())
+    else:
+        url, closed, klondike, took = prepare(work, args.entrants)
+        made.write_text(json.dumps([url, closed, klondike, took]))
     print(f"prepared {args.entrants:,} entries in {took:.1f} s", flush=True)
     server = Server(url, work / "server.log")
     try:
