@@ -15,6 +15,8 @@ from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
+from server.net.limits import ServeLimits as ServeLimitsDefaults
+from server.net.limits import networks
 from server.store import db
 from server.store.repository import Store
 
@@ -38,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes sharing the port (PostgreSQL only; each is a node of its own)",
     )
     s.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker
+    _limit_flags(s)
     m = sub.add_parser("migrate", help="upgrade the database schema to head and exit")
     a = sub.add_parser("admin", help="operator roles")
     a_sub = a.add_subparsers(dest="admin_command", required=True)
@@ -62,12 +65,105 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _env_int(name: str, default: int) -> int:
+    text = os.environ.get(name, "")
+    return int(text) if text.strip().isdigit() else default
+
+
+def _limit_flags(s: argparse.ArgumentParser) -> None:
+    """serve's limits (README, "Limits"): 0 lifts a limit; each has an environment
+    variable as its default, which --workers passes on to its processes."""
+    d = ServeLimitsDefaults()
+    s.add_argument(
+        "--max-connections-per-ip",
+        type=int,
+        default=_env_int("SAMEDEAL_MAX_CONNECTIONS_PER_IP", d.max_connections_per_ip),
+        help=f"open connections from one address (default {d.max_connections_per_ip}; 0: none)",
+    )
+    s.add_argument(
+        "--max-registrations-per-minute",
+        type=int,
+        default=_env_int("SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE", d.max_registrations_per_minute),
+        help="accounts one address may register in a minute "
+        f"(default {d.max_registrations_per_minute}; 0: no limit)",
+    )
+    s.add_argument(
+        "--max-connections",
+        type=int,
+        default=_env_int("SAMEDEAL_MAX_CONNECTIONS", d.max_connections),
+        help=f"open connections in all (default {d.max_connections}, and never more than "
+        "the open-files limit allows; 0: only that)",
+    )
+    s.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=float(os.environ.get("SAMEDEAL_IDLE_TIMEOUT", d.idle_timeout)),
+        help="seconds a connection that has neither authenticated nor subscribed may stay "
+        f"silent (default {d.idle_timeout:g}; 0: forever)",
+    )
+    s.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[o for o in os.environ.get("SAMEDEAL_ALLOWED_ORIGINS", "").split(",") if o],
+        help="a web origin (https://host[:port]) besides the server's own whose pages may "
+        "open the WebSocket; repeatable (env SAMEDEAL_ALLOWED_ORIGINS, comma-separated)",
+    )
+    s.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[o for o in os.environ.get("SAMEDEAL_TRUSTED_PROXIES", "").split(",") if o],
+        help="an address or network (CIDR) of a load balancer in front: its connections "
+        "count under the client address its X-Forwarded-For names; repeatable (env "
+        "SAMEDEAL_TRUSTED_PROXIES, comma-separated)",
+    )
+    s.add_argument(
+        "--access-log",
+        action="store_true",
+        default=os.environ.get("SAMEDEAL_ACCESS_LOG", "") not in ("", "0"),
+        help="log every HTTP request and WebSocket connection (env SAMEDEAL_ACCESS_LOG=1)",
+    )
+
+
+def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
+    """The limits the flags ask for; UsageError on a negative one."""
+    for flag in ("max_connections_per_ip", "max_registrations_per_minute", "max_connections"):
+        if getattr(args, flag) < 0:
+            raise UsageError(f"--{flag.replace('_', '-')} is 0 (no limit) or more")
+    if not math.isfinite(args.idle_timeout) or args.idle_timeout < 0:
+        raise UsageError("--idle-timeout is 0 (none) or more seconds")
+    try:
+        networks(args.trusted_proxy)
+    except ValueError as exc:
+        raise UsageError(f"--trusted-proxy: {exc}") from None
+    return ServeLimitsDefaults(
+        trusted_proxies=tuple(args.trusted_proxy),
+        max_connections=args.max_connections,
+        max_connections_per_ip=args.max_connections_per_ip,
+        max_registrations_per_minute=args.max_registrations_per_minute,
+        idle_timeout=args.idle_timeout,
+        allowed_origins=frozenset(args.allowed_origin),
+    )
+
+
+def _pass_limits_on(args: argparse.Namespace) -> None:
+    """--workers starts processes of `serve`: they read the limits from the environment."""
+    os.environ["SAMEDEAL_MAX_CONNECTIONS_PER_IP"] = str(args.max_connections_per_ip)
+    os.environ["SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE"] = str(args.max_registrations_per_minute)
+    os.environ["SAMEDEAL_MAX_CONNECTIONS"] = str(args.max_connections)
+    os.environ["SAMEDEAL_IDLE_TIMEOUT"] = str(args.idle_timeout)
+    os.environ["SAMEDEAL_ALLOWED_ORIGINS"] = ",".join(args.allowed_origin)
+    os.environ["SAMEDEAL_TRUSTED_PROXIES"] = ",".join(args.trusted_proxy)
+    os.environ["SAMEDEAL_ACCESS_LOG"] = "1" if args.access_log else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
+    access = getattr(args, "access_log", False)  # per request and connection: off by default
+    logging.getLogger("samedeal.access").setLevel(logging.INFO if access else logging.WARNING)
     url = db.database_url(getattr(args, "database_url", None))
     if args.command == "serve":
         return _serve(args, url)
@@ -89,6 +185,11 @@ def _serve(args: argparse.Namespace, url: str) -> int:
     if args.workers < 1:
         print("samedeal-server: --workers is 1 or more", file=sys.stderr)
         return 2
+    try:
+        limits = _serve_limits(args)
+    except UsageError as exc:
+        print(f"samedeal-server: {exc}", file=sys.stderr)
+        return 2
     if args.workers > 1:
         if not url.startswith("postgresql"):
             print(
@@ -100,10 +201,20 @@ def _serve(args: argparse.Namespace, url: str) -> int:
         from server.net.workers import supervise
 
         db.migrate(url)  # once, before the workers start
+        _pass_limits_on(args)
         return supervise(url, args.host, args.port, args.workers, not args.no_demo)
     from server.net.app import run, run_loop
 
-    run_loop(run(args.host, args.port, url, demo=not args.no_demo, reuse_port=args.reuse_port))
+    run_loop(
+        run(
+            args.host,
+            args.port,
+            url,
+            demo=not args.no_demo,
+            reuse_port=args.reuse_port,
+            serve_limits=limits,
+        )
+    )
     return 0
 
 

@@ -11,8 +11,9 @@ import json
 import math
 import re
 import reprlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 
 class Unreadable(Exception):
@@ -38,6 +39,11 @@ class Limits:
     max_containers: int = 4_000_000  # arrays and objects in the file (3 per Gaps move)
     max_records: int = 100_000  # records in a bundle
     max_actions: int = 1_000_000  # actions in a record, or steps in a stored solution
+    # A bundle file larger than stream_from is read a record at a time (`JsonStream`):
+    # each of its values within max_bytes and the limits above, the file within
+    # max_bundle_bytes (RECORD.md v1.3, "Size": 100,000 records in bounded memory).
+    stream_from: int = 8 * MiB
+    max_bundle_bytes: int = 4 * 1024 * MiB
 
 
 LIMITS = Limits()
@@ -184,3 +190,173 @@ def one_line(text: str, limit: int = 300) -> str:
     if len(line) > limit or len(text) > len(cut):
         line = line[:limit] + "…"
     return line
+
+
+class NotAnObject(Unreadable):
+    """A streamed file whose top level is not an object."""
+
+
+_READ = 1 << 20  # bytes read from a streamed file at once
+_WS = " \t\r\n"
+
+
+class JsonStream:
+    """A JSON document whose top level is an object, read from a binary file a piece at
+    a time: `members` yields each key and its value, parsed within `limits` (a value
+    within max_bytes, numbers, duplicate keys and NaN as `parse_json`; nesting as deep as
+    the parser allows), except the array under `streamed`, which it yields as an
+    iterator of its elements, each parsed when it is reached (then dropped by the
+    caller). Memory: a megabyte of text plus the value being read."""
+
+    def __init__(self, f: BinaryIO, limits: Limits = LIMITS) -> None:
+        self.f = f
+        self.limits = limits
+        self.text = ""
+        self.pos = 0
+        self.read_bytes = 0
+        self.eof = False
+        self.utf8 = codecs.getincrementaldecoder("utf-8")()
+        self.decoder = json.JSONDecoder(
+            object_pairs_hook=self._object,
+            parse_int=lambda t: int(_number(t, limits)),
+            parse_float=lambda t: _float(_number(t, limits)),
+            parse_constant=_constant,
+        )
+        self.containers = 0
+
+    def members(self, streamed: str) -> Iterator[tuple[str, Any]]:
+        self._skip_bom()
+        if self._peek() != "{":
+            raise NotAnObject("not JSON: expected '{' at character 0")
+        self.pos += 1
+        if self._peek() == "}":
+            self.pos += 1
+            self._end()
+            return
+        seen: set[str] = set()
+        while True:
+            key = self._value()
+            if not isinstance(key, str):
+                raise Unreadable("not JSON: an object's key is not a string")
+            if key in seen:
+                raise Unreadable(f"an object has the key {show(key)} twice")
+            seen.add(key)
+            self._expect(":")
+            if key == streamed and self._peek() == "[":
+                self.pos += 1
+                elements = self._elements()
+                yield key, elements
+                for _ in elements:  # what the caller left is read past
+                    pass
+            else:
+                yield key, self._value()
+            if self._next_of(",}") == "}":
+                self._end()
+                return
+
+    def _elements(self) -> Iterator[Any]:
+        if self._peek() == "]":
+            self.pos += 1
+            return
+        while True:
+            yield self._value()
+            if self._next_of(",]") == "]":
+                return
+
+    # -- the text ------------------------------------------------------------------
+    def _more(self) -> bool:
+        """Read more of the file into the text; False at its end."""
+        if self.eof:
+            return False
+        raw = self.f.read(_READ)
+        self.read_bytes += len(raw)
+        if self.read_bytes > self.limits.max_bundle_bytes:
+            raise Unreadable(
+                f"too large: over {self.limits.max_bundle_bytes:,} bytes, the limit of a bundle"
+            )
+        try:
+            piece = self.utf8.decode(raw, final=not raw)
+        except UnicodeDecodeError as exc:
+            at = self.read_bytes - len(raw) + exc.start
+            raise Unreadable(f"not UTF-8 text: byte {at:,} is not") from None
+        if not raw:
+            self.eof = True
+        if self.pos > _READ:  # drop what was read already
+            self.text, self.pos = self.text[self.pos :], 0
+        self.text += piece
+        return bool(raw)
+
+    def _peek(self) -> str:
+        while True:
+            while self.pos < len(self.text) and self.text[self.pos] in _WS:
+                self.pos += 1
+            if self.pos < len(self.text):
+                return self.text[self.pos]
+            if not self._more():
+                raise Unreadable("not JSON: the file ends too soon")
+
+    def _expect(self, char: str) -> None:
+        if self._peek() != char:
+            raise Unreadable(f"not JSON: expected {char!r} at character {self._where():,}")
+        self.pos += 1
+
+    def _next_of(self, chars: str) -> str:
+        found = self._peek()
+        if found not in chars:
+            raise Unreadable(f"not JSON: expected one of {chars!r} at character {self._where():,}")
+        self.pos += 1
+        return found
+
+    def _end(self) -> None:
+        while True:
+            rest = self.text[self.pos :].strip(_WS)
+            if rest:
+                raise Unreadable("not JSON: extra data after the document")
+            self.pos = len(self.text)
+            if not self._more():
+                return
+
+    def _skip_bom(self) -> None:
+        self._more()
+        if self.text.startswith("\ufeff"):
+            self.pos = 1
+
+    def _where(self) -> int:
+        return self.read_bytes - len(self.text.encode("utf-8", "surrogatepass")) + self.pos
+
+    def _value(self) -> Any:
+        """The JSON value at the position, reading more of the file until it is whole
+        (or past max_bytes: unreadable)."""
+        self._peek()
+        while True:
+            self.containers = 0
+            try:
+                value, end = self.decoder.raw_decode(self.text, self.pos)
+            except _Refused as exc:
+                raise Unreadable(str(exc)) from None
+            except RecursionError:
+                raise Unreadable("nested too deep") from None
+            except json.JSONDecodeError as exc:
+                have = len(self.text) - self.pos
+                if have > self.limits.max_bytes:
+                    raise Unreadable(
+                        f"too large: a value over {self.limits.max_bytes:,} bytes"
+                    ) from None
+                if not self._more():
+                    raise Unreadable(f"not JSON: {exc.msg}") from None
+                while len(self.text) - self.pos < 2 * have and self._more():
+                    pass  # twice as much each time: a long value is parsed a few times
+                continue
+            whole = isinstance(value, dict | list | str)  # a number or literal may go on
+            if end == len(self.text) and not self.eof and not whole and self._more():
+                continue
+            if end - self.pos > self.limits.max_bytes:
+                raise Unreadable(f"too large: a value over {self.limits.max_bytes:,} bytes")
+            self.pos = end
+            return value
+
+    def _object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        self.containers += 1
+        if self.containers > self.limits.max_containers:
+            raise _Refused(f"too many objects: over {self.limits.max_containers:,}")
+        return _object(pairs)

@@ -36,7 +36,15 @@ from server.audit.records import (
     RecordAction,
     RecordTournament,
 )
-from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, show
+from server.audit.untrusted import (
+    LIMITS,
+    JsonStream,
+    Limits,
+    NotAnObject,
+    Unreadable,
+    one_line,
+    show,
+)
 from server.domain import timing
 from server.domain.ranking import Result, standings
 from server.games import RULES, GameRules
@@ -325,38 +333,64 @@ def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> No
     """Every record, the log root over their chains, then the standings recomputed
     from their results. Records may still be raw (as `verify_document` passes them):
     each is read when its turn comes and dropped after, so memory holds one."""
-    t = bundle.tournament
-    verify_tournament(t, report)
-    bundle_tournament = t.model_dump()
-    results: list[Result] = []
-    chains: list[tuple[int, str]] = []
-    seen: set[str] = set()
-    seen_ids: set[int] = set()
-    old = 0
+    verify_tournament(bundle.tournament, report)
+    check = _BundleCheck(bundle.tournament, report, limits)
     for i, raw in enumerate(bundle.records):
+        check.record(i, raw, actions_checked=True)
+    check.finish(bundle)
+
+
+class _BundleCheck:
+    """A bundle's records checked one at a time as they come (from a parsed bundle, or
+    a file read record by record: `verify_bundle_file`), then its root and standings."""
+
+    def __init__(self, t: RecordTournament, report: Report, limits: Limits) -> None:
+        self.report, self.limits = report, limits
+        self.tournament = t.model_dump()
+        self.results: list[Result] = []
+        self.chains: list[tuple[int, str]] = []
+        self.seen: set[str] = set()
+        self.seen_ids: set[int] = set()
+        self.old = 0
+
+    def record(self, i: int, raw: Any, actions_checked: bool = False) -> Record:
+        if i >= self.limits.max_records:
+            raise Unreadable(f"bundle has over {self.limits.max_records:,} records")
         record = (
             raw
             if isinstance(raw, Record)
-            else _record(raw, limits, "bundle", f"records.{i}", actions_checked=True)
+            else _record(raw, self.limits, "bundle", f"records.{i}", actions_checked)
         )
-        if record.tournament.model_dump() != bundle_tournament:
+        if record.tournament.model_dump() != self.tournament:
             raise Mismatch(
                 f"record of {show(record.player.name)}: its tournament differs from the bundle's"
             )
-        if record.player.name.casefold() in seen:
+        if record.player.name.casefold() in self.seen:
             raise Mismatch(f"record of {show(record.player.name)}: the player appears twice")
-        if record.player.id in seen_ids:
+        if record.player.id in self.seen_ids:
             raise Mismatch(f"{_who(record)}: the player id appears twice")
-        seen.add(record.player.name.casefold())
-        seen_ids.add(record.player.id)
-        result, log_hash = _verify_record(record, report, checked_tournament=True)
-        results.append(result)
-        chains.append((record.player.id, log_hash))
-        old += record.log_hash is None
+        self.seen.add(record.player.name.casefold())
+        self.seen_ids.add(record.player.id)
+        result, log_hash = _verify_record(record, self.report, checked_tournament=True)
+        self.results.append(result)
+        self.chains.append((record.player.id, log_hash))
+        self.old += record.log_hash is None
+        return record
+
+    def finish(self, bundle: Bundle) -> None:
+        _finish_bundle(bundle, self.report, self.results, self.chains, self.old)
+
+
+def _finish_bundle(
+    bundle: Bundle,
+    report: Report,
+    results: list[Result],
+    chains: list[tuple[int, str]],
+    old: int,
+) -> None:
+    """The log root over the records' chains, then the standings from their results."""
     if old:
-        report.notes.append(
-            f"{old} of {len(bundle.records)} records carry no receipts: {_NO_LOG_HASH}"
-        )
+        report.notes.append(f"{old} of {len(chains)} records carry no receipts: {_NO_LOG_HASH}")
     root = receipts.log_root(chains)
     if bundle.log_root is None:
         report.notes.append(
@@ -369,11 +403,81 @@ def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> No
         )
     else:
         report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
-    expected = [s.as_dict() for s in standings(results)]
-    claimed = [row.model_dump() for row in bundle.standings]
-    if len(expected) != len(claimed):
-        raise Mismatch(f"standings have {len(claimed)} rows, the records give {len(expected)}")
-    for i, (want, got) in enumerate(zip(expected, claimed, strict=True), start=1):
+    expected = standings(results)
+    if len(expected) != len(bundle.standings):
+        raise Mismatch(
+            f"standings have {len(bundle.standings)} rows, the records give {len(expected)}"
+        )
+    for i, (want_row, got_row) in enumerate(zip(expected, bundle.standings, strict=True), 1):
+        want, got = want_row.as_dict(), got_row.model_dump()  # a row at a time
         if want != got:
             raise Mismatch(f"standings row {i} is {_row(got)}, the records give {_row(want)}")
-    report.checked.append(f"standings: {len(claimed)} rows follow from the results")
+    report.checked.append(f"standings: {len(bundle.standings)} rows follow from the results")
+
+
+def verify_bundle_file(
+    path: str, limits: Limits = LIMITS, player: str | None = None
+) -> tuple[Report, dict[str, Any] | None]:
+    """Verify the bundle in the file at `path`, read a record at a time (JsonStream:
+    RECORD.md v1.3, "Size"), so memory holds one record, the results and the standings,
+    never the file; also the raw record of `player`, if named and there (for a receipt).
+    Records are checked in file order as they come, so a malformed record is unreadable
+    when it is reached (a difference found before it is reported first). When `records`
+    comes before the bundle's `tournament` in the file, it is read twice. Raises
+    NotABundle when the file's format is not a bundle's."""
+    report = Report()
+    kept: dict[str, Any] | None = None
+    head: dict[str, Any] = {}
+    check: _BundleCheck | None = None
+    try:
+        for key, value in _members(path, limits):
+            if key == "format" and value != BUNDLE_FORMAT:
+                raise NotABundle()
+            if key != "records":
+                head[key] = value
+            elif check is None and "tournament" in head and head.get("format") == BUNDLE_FORMAT:
+                check = _start(head, report, limits)
+                kept = _stream_records(check, value, player)
+        if head.get("format") != BUNDLE_FORMAT:
+            raise NotABundle()
+        bundle: _BundleHead = _parse(_BundleHead, {**head, "records": []}, "bundle")
+        if check is None:  # the records came first: read them again, now
+            check = _start(head, report, limits)
+            for key, value in _members(path, limits):
+                if key == "records":
+                    kept = _stream_records(check, value, player)
+        check.finish(bundle)
+    except Mismatch as exc:
+        report.error = one_line(str(exc))
+    except NotAnObject:
+        raise NotABundle() from None
+    except Unreadable as exc:
+        raise Unreadable(one_line(str(exc))) from None
+    return report, kept
+
+
+class NotABundle(Exception):
+    """The streamed file is not a bundle (a record, or no format): read it whole."""
+
+
+def _members(path: str, limits: Limits) -> Iterator[tuple[str, Any]]:
+    with open(path, "rb") as f:
+        yield from JsonStream(f, limits).members("records")
+
+
+def _start(head: dict[str, Any], report: Report, limits: Limits) -> _BundleCheck:
+    t: RecordTournament = _parse(RecordTournament, head["tournament"], "bundle", "tournament")
+    _solution_within(t, limits, "bundle")
+    verify_tournament(t, report)
+    return _BundleCheck(t, report, limits)
+
+
+def _stream_records(check: _BundleCheck, records: Any, player: str | None) -> dict[str, Any] | None:
+    if not isinstance(records, Iterator):
+        raise Unreadable("bundle is malformed: records: Input should be a valid list")
+    kept = None
+    for i, raw in enumerate(records):
+        record = check.record(i, raw)
+        if player is not None and record.player.name.casefold() == player.casefold():
+            kept = raw
+    return kept

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import gc
 import logging
@@ -18,8 +19,10 @@ from http import HTTPStatus
 from typing import Any, TypeVar
 
 import orjson
+from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
@@ -27,9 +30,17 @@ from server.competition.standings import MAX_PAGE, Standings
 from server.domain.timing import utcnow
 from server.net import pages, protocol
 from server.net.fanout import Fanout
+from server.net.limits import (
+    Registrations,
+    ServeLimits,
+    connection_cap,
+    forwarded_for,
+    origin_allowed,
+    raise_nofile,
+)
 from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.session import Abuse, Session
-from server.net.transport import Limits, MessageHandler, WsConnection, WsServer
+from server.net.transport import Limits, MessageHandler, WsConnection, WsServer, access_log
 from server.store.cluster import Listener
 from server.store.repository import Store
 
@@ -44,6 +55,15 @@ GC_THRESHOLDS = (100_000, 50, 100)
 BUNDLE_PATH = re.compile(r"^/tournaments/(\d{1,10})/bundle\.json$")
 STANDINGS_PATH = re.compile(r"^/tournaments/(\d{1,10})/standings\.json$")
 STANDINGS_CACHE_S = 1.0  # a page of standings.json may be up to a second old
+TOO_MANY_TEXT = "too many connections\n"
+ALLOW = "GET, HEAD, OPTIONS"  # the methods every path answers
+# On every answer that is not a page (pages.py sends its own, with the page's CSP).
+SECURITY_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
+)
 
 
 @dataclass
@@ -58,12 +78,23 @@ class App:
     idle: asyncio.Event = field(default_factory=asyncio.Event)
     pages_cache: dict[tuple[int, int, int], tuple[float, str]] = field(default_factory=dict)
     listener: Listener | None = None  # the other nodes' notices (PostgreSQL)
+    serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
+    registrations: Registrations = field(default_factory=lambda: Registrations(0))
+    bundles: BundleCache | None = None  # built by build_app
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
         self.metrics.connections += 1
-        session = Session(self.competition, self.fanout, self.metrics, conn)
+        access_log.info("ws open ip=%s", conn.ip)
+        may_register = functools.partial(self._may_register, conn)
+        session = Session(self.competition, self.fanout, self.metrics, conn, may_register)
         return functools.partial(self.on_message, conn, session)
+
+    def _may_register(self, conn: WsConnection) -> bool:
+        if self.registrations.allow(conn.ip):
+            return True
+        conn.limit_hit("max_registrations_per_minute", per_minute=self.registrations.per_minute)
+        return False
 
     def closed(self, conn: WsConnection) -> None:
         self.metrics.connections -= 1
@@ -82,13 +113,53 @@ class App:
             self.inflight -= 1
             if self.inflight == 0:
                 self.idle.set()
+        if not conn.engaged and (session.player is not None or self._watches(conn)):
+            conn.engaged = True  # authenticated or watching: no idle timeout
         conn.send_text(orjson.dumps(reply))
 
+    def _watches(self, conn: WsConnection) -> bool:
+        return any(conn in subs for subs in self.fanout.subscribers.values())
+
     async def respond_http(self, conn: WsConnection, request: Request) -> Response | None:
-        """HTTP on the WebSocket's port: None lets /ws upgrade; other paths get an answer."""
+        """HTTP on the WebSocket's port: None lets /ws upgrade; other paths get an answer.
+        GET and HEAD (the same head, no body) are answered; OPTIONS says what is
+        allowed; any other method is 405. Every answer that is not a page carries one
+        Content-Type and the SECURITY_HEADERS."""
+        method = request.method
         path = request.path.split("?")[0]
-        if path == "/ws":
-            return None
+        if conn.proxied and conn.counted_ip is None:
+            client = forwarded_for(request.headers.get("X-Forwarded-For"))
+            if client is not None and not conn.forwarded(client):
+                return _secure(conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, TOO_MANY_TEXT))
+        if method == "OPTIONS":
+            response = _empty(HTTPStatus.NO_CONTENT)
+        elif method not in ("GET", "HEAD") or (method == "HEAD" and path == "/ws"):
+            response = _secure(conn.respond(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed\n"))
+            response.headers["Allow"] = ALLOW
+        elif path == "/ws":
+            if not origin_allowed(
+                request.headers.get("Origin"),
+                request.headers.get("Host"),
+                self.serve_limits.allowed_origins,
+            ):
+                conn.limit_hit("origin", origin=_short(request.headers.get("Origin")))
+                response = _secure(conn.respond(HTTPStatus.FORBIDDEN, "origin not allowed\n"))
+            else:
+                return None
+        else:
+            response = _secure(await self._get(conn, request, path))
+        access_log.info(
+            "http ip=%s method=%s path=%s status=%d",
+            conn.ip,
+            method[:10],
+            _short(request.path),
+            response.status_code,
+        )
+        if method == "HEAD":
+            response = Response(response.status_code, response.reason_phrase, response.headers, b"")
+        return response
+
+    async def _get(self, conn: WsConnection, request: Request, path: str) -> Response:
         if path == "/healthz":
             ok = await self.store.ping()
             status = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
@@ -102,19 +173,33 @@ class App:
             return _typed(conn.respond(HTTPStatus.OK, text), CONTENT_TYPE)
         found = BUNDLE_PATH.match(path)
         if found:
-            return await self._bundle(conn, int(found.group(1)))
+            return await self._bundle(conn, int(found.group(1)), request)
         found = STANDINGS_PATH.match(path)
         if found:
             return await self._standings(conn, int(found.group(1)), request.path)
         return pages.page(path) or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
 
-    async def _bundle(self, conn: WsConnection, tournament_id: int) -> Response:
+    async def _bundle(self, conn: WsConnection, tournament_id: int, request: Request) -> Response:
+        """The bundle's bytes from the cache (built once per closed tournament); gzip
+        when the client accepts it."""
+        assert self.bundles is not None
         try:
-            bundle = await self.competition.exports.bundle(tournament_id)
+            built = await self.bundles.get(tournament_id)
         except CompetitionError as exc:
             return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
-        body = orjson.dumps(bundle).decode()
-        return _typed(conn.respond(HTTPStatus.OK, body), "application/json")
+        gzip = "gzip" in request.headers.get("Accept-Encoding", "").lower()
+        body = built.gzip if gzip else built.plain
+        headers = Headers(
+            [
+                ("Content-Type", "application/json"),
+                ("Content-Length", str(len(body))),
+                ("Vary", "Accept-Encoding"),
+                ("Cache-Control", "no-cache"),
+            ]
+        )
+        if gzip:
+            headers["Content-Encoding"] = "gzip"
+        return Response(HTTPStatus.OK, HTTPStatus.OK.phrase, headers, body)
 
     async def _standings(self, conn: WsConnection, tournament_id: int, target: str) -> Response:
         """GET /tournaments/ID/standings.json?offset=O&limit=L: a `standings` page as
@@ -154,8 +239,27 @@ def _page_query(target: str) -> tuple[int, int]:
 
 
 def _typed(response: Response, content_type: str) -> Response:
+    """The response with `content_type` as its only Content-Type."""
+    del response.headers["Content-Type"]
     response.headers["Content-Type"] = content_type
     return response
+
+
+def _secure(response: Response) -> Response:
+    """Add the SECURITY_HEADERS a response does not carry already (pages carry theirs)."""
+    for name, value in SECURITY_HEADERS:
+        if name not in response.headers:
+            response.headers[name] = value
+    return response
+
+
+def _empty(status: HTTPStatus) -> Response:
+    headers = Headers([("Allow", ALLOW), ("Content-Length", "0")])
+    return _secure(Response(status, status.phrase, headers, b""))
+
+
+def _short(text: str | None) -> str:
+    return "-" if text is None else repr(text[:100])
 
 
 async def open_store(url: str, attempts: int = 30) -> Store:
@@ -176,7 +280,12 @@ async def open_store(url: str, attempts: int = 30) -> Store:
     raise RuntimeError("unreachable")
 
 
-async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool = True) -> App:
+async def build_app(
+    url: str,
+    now: Callable[[], datetime] = utcnow,
+    demo: bool = True,
+    serve_limits: ServeLimits | None = None,
+) -> App:
     store = await open_store(url)
     catalogue = Catalogue(store, now)
     standings = Standings(store, catalogue, now)
@@ -186,6 +295,9 @@ async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool =
     if demo and (t := await competition.catalogue.create_demo_if_empty()) is not None:
         log.info("empty database: created demo tournament %s (Gaps, open 24 hours)", t.id)
     app = App(store, competition, fanout)
+    app.serve_limits = serve_limits or ServeLimits.none()
+    app.registrations = Registrations(app.serve_limits.max_registrations_per_minute)
+    app.bundles = BundleCache(store, catalogue)
     app.listener = store.listener(competition.peers)
     if app.listener is not None:  # several nodes may serve this database
         app.listener.start()
@@ -213,16 +325,20 @@ async def run(
     now: Callable[[], datetime] = utcnow,
     demo: bool = True,
     reuse_port: bool = False,
+    serve_limits: ServeLimits | None = None,
 ) -> None:
-    """Serve until `stop` resolves (or SIGTERM/SIGINT), then shut down gracefully."""
-    app = await build_app(url, now, demo)
+    """Serve until `stop` resolves (or SIGTERM/SIGINT), then shut down gracefully.
+    `serve_limits`: the per-address and server-wide limits (none unless given; the
+    command line gives its defaults); the open-files limit is raised to its hard one."""
+    chosen = serve_limits or ServeLimits.none()
+    app = await build_app(url, now, demo, chosen)
     tune_gc()
     loop = asyncio.get_running_loop()
     if stop is None:
         stop = loop.create_future()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, _resolve, stop)
-    server = WsServer(app, LIMITS)
+    server = WsServer(app, transport_limits(chosen))
     bound = await server.listen(host, port, reuse_port)
     log.info("listening on ws://%s:%s/ws", host, bound)
     if ready is not None:
@@ -230,6 +346,19 @@ async def run(
     ticker = loop.create_task(clock(app))
     await stop
     await shutdown(server, app, ticker)
+
+
+def transport_limits(chosen: ServeLimits) -> Limits:
+    """The transport's limits for `chosen`, after raising the open-files limit: the
+    connection cap never lets accept() run out of descriptors."""
+    nofile = raise_nofile()
+    return dataclasses.replace(
+        LIMITS,
+        max_connections=connection_cap(chosen.max_connections, nofile),
+        max_connections_per_ip=chosen.max_connections_per_ip,
+        idle_timeout=chosen.idle_timeout,
+        trusted_proxies=chosen.trusted_proxies,
+    )
 
 
 def _resolve(future: asyncio.Future[Any]) -> None:

@@ -20,6 +20,7 @@ from server.domain.model import PlayerInfo
 from server.games.base import first_error
 from server.net import protocol
 from server.net.fanout import Fanout, Watch, seen_of
+from server.net.limits import TokenBucket
 from server.net.metrics import Metrics
 
 log = logging.getLogger("samedeal.session")
@@ -39,22 +40,6 @@ ACT_NOT_ACKNOWLEDGED = (
 )
 
 
-class TokenBucket:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class Abuse(Exception):
     """Sustained abuse past the rate limit: close the connection."""
 
@@ -63,15 +48,21 @@ class Session:
     """The state of one connection. `handle` turns one frame into one reply."""
 
     def __init__(
-        self, competition: Competition, fanout: Fanout, metrics: Metrics, conn: Any
+        self,
+        competition: Competition,
+        fanout: Fanout,
+        metrics: Metrics,
+        conn: Any,
+        may_register: Callable[[], bool] | None = None,
     ) -> None:
         self.competition = competition
         self.fanout = fanout
         self.metrics = metrics
         self.conn = conn
         self.player: PlayerInfo | None = None
-        self.bucket = TokenBucket(RATE_PER_S, RATE_BURST)
+        self.bucket = TokenBucket(RATE_PER_S, RATE_BURST)  # control frames: the transport's
         self.strikes = 0
+        self.may_register = may_register  # the per-address registration limit
 
     async def handle(self, frame: str | bytes) -> dict[str, Any]:
         """The reply to one frame; raises Abuse when the connection must close."""
@@ -129,6 +120,10 @@ class Session:
         return {"type": "pong", "server_time": timing.iso(datetime.now(UTC))}
 
     async def _on_register(self, m: protocol.Register) -> dict[str, Any]:
+        if self.may_register is not None and not self.may_register():
+            raise CompetitionError(
+                "rate_limited", "too many registrations from your address: try again later"
+            )
         player, token = await self.competition.players.register(m.name)
         self.player = player
         return {

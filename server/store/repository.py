@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
 
 import orjson
@@ -313,6 +313,23 @@ class Store:
                 .order_by(Action.seq)
             )
             return [LoggedAction(seq, at_ms, orjson.loads(a)) for seq, at_ms, a in rows.all()]
+
+    async def actions_of_entries(self, entry_ids: Sequence[int]) -> dict[int, list[LoggedAction]]:
+        """The action logs of several entries in one query, by entry id, each in seq
+        order (an entry without actions is absent): for bundles, which read every log
+        of a tournament a batch of entries at a time instead of one query per entry."""
+        if not entry_ids:
+            return {}
+        async with self._session() as s:
+            rows = await s.execute(
+                select(Action.entry_id, Action.seq, Action.at_ms, Action.action)
+                .where(Action.entry_id.in_(list(entry_ids)))
+                .order_by(Action.entry_id, Action.seq)
+            )
+            logs: dict[int, list[LoggedAction]] = {}
+            for entry_id, seq, at_ms, a in rows.all():
+                logs.setdefault(entry_id, []).append(LoggedAction(seq, at_ms, orjson.loads(a)))
+            return logs
 
     async def log_tails(self, tournament_id: int) -> dict[int, list[LoggedAction]]:
         """For every entry of the tournament, by entry id, the actions its row's cached

@@ -188,3 +188,26 @@ async def test_websocket_sessions_and_http_through_nginx(
             await c.ok(type="register", name=f"after-{i}")
             assert (await c.ok(type="ping"))["type"] == "pong"
     assert connections(servers[1]) == 0
+
+
+async def test_nginx_keeps_the_per_address_limits(cluster: tuple[str, list[Killable]]) -> None:
+    """New WebSockets and other requests per address are rate-limited at the edge
+    (deploy/nginx.conf: bursts of 30 and 50), with 429; /healthz is not."""
+    from websockets.exceptions import InvalidStatus
+
+    base, _ = cluster
+    opened, refused = [], 0
+    try:
+        for _ in range(40):  # bounded: past the burst of 30 (and its refill meanwhile)
+            try:
+                opened.append(await connect(f"ws://{base}/ws"))
+            except InvalidStatus as exc:
+                assert exc.response.status_code == 429
+                refused += 1
+        assert 30 <= len(opened) <= 35 and refused == 40 - len(opened)
+    finally:
+        for ws in opened:
+            await ws.close()
+    statuses = [get(f"http://{base}/tournaments/1/standings.json")[0] for _ in range(70)]
+    assert statuses.count(429) >= 10 and 429 not in statuses[:50]
+    assert all(get(f"http://{base}/healthz")[0] == 200 for _ in range(20))
