@@ -241,8 +241,12 @@ async function verifySolution({ t, rules, options, seed }, report) {
 function dealt(ctx, playerId) {
   const { rules, options, seed, t } = ctx;
   if (rules === GAPS) {
-    if (!ctx.deals.has("gaps")) ctx.deals.set("gaps", rules.newGame(seed, options, { playerId: 0 }));
-    return ctx.deals.get("gaps").then((s) => new GapsState({ seed, playerId, redeals: s.redeals, grid: s.grid }));
+    if (!ctx.deals.has("gaps")) {
+      ctx.deals.set("gaps", rules.newGame(seed, options, { playerId: 0, dealAttempt: t.deal_attempt }));
+    }
+    return ctx.deals.get("gaps").then(
+      (s) => new GapsState({ seed, playerId, redeals: s.redeals, grid: s.grid, rule: s.rule }),
+    );
   }
   const key = `klondike/${t.deal_attempt}`;
   if (!ctx.deals.has(key)) ctx.deals.set(key, rules.newGame(seed, options, { dealAttempt: t.deal_attempt }));
