@@ -60,18 +60,21 @@ def to_bytes(grid: Sequence[int]) -> bytes:
     return bytes(HOLE if c < 0 else c for c in grid)
 
 
+def row_run(g: bytes | bytearray, row: int) -> int:
+    """A row's preserved run length (gaps.run_length, on bytes)."""
+    start = row * COLS
+    card = g[start]
+    if card == HOLE or card % 13 != 1:
+        return 0
+    n = 1
+    while n < COLS - 1 and g[start + n] == card + n:
+        n += 1
+    return n
+
+
 def runs_of(g: bytes | bytearray) -> list[int]:
-    """Each row's preserved run length (gaps.run_length, on bytes)."""
-    out = []
-    for start in (0, 13, 26, 39):
-        card = g[start]
-        n = 0
-        if card != HOLE and card % 13 == 1:
-            n = 1
-            while n < COLS - 1 and g[start + n] == card + n:
-                n += 1
-        out.append(n)
-    return out
+    """Each row's preserved run length."""
+    return [row_run(g, 0), row_run(g, 1), row_run(g, 2), row_run(g, 3)]
 
 
 @dataclass
@@ -126,10 +129,11 @@ def _moves(g: bytearray, pos: bytearray, runs: list[int]) -> list[Step]:
     return late + plain + good
 
 
-def _visit(g: bytearray, pos: bytearray, line: list[Step], phase: Phase, keep: bool) -> list[Step]:
+def _visit(
+    g: bytearray, pos: bytearray, runs: list[int], line: list[Step], phase: Phase, keep: bool
+) -> list[Step]:
     """Score one position into `phase`; its moves (none when won or blocked)."""
-    runs = runs_of(g)
-    progress = sum(runs)
+    progress = runs[0] + runs[1] + runs[2] + runs[3]
     if progress > phase.best:
         phase.best, phase.best_line = progress, list(line)
         if progress == FULL:
@@ -157,11 +161,12 @@ def explore(start: bytes, budget: Budget, cap: int, keep: bool = True) -> Phase:
     line: list[Step] = []
     sources: list[int] = []  # where each card of `line` came from (to undo it)
     seen = {start}
-    stack = [_visit(g, pos, line, phase, keep)]
+    root = runs_of(g)
+    stack = [(_visit(g, pos, root, line, phase, keep), root)]
     spent = 1
     budget.left -= 1
     while stack and not phase.won:
-        moves = stack[-1]
+        moves, runs = stack[-1]
         if not moves:
             stack.pop()
             if line:  # undo the move that led here
@@ -186,7 +191,12 @@ def explore(start: bytes, budget: Budget, cap: int, keep: bool = True) -> Phase:
         pos[card] = cell
         line.append((card, cell))
         sources.append(src)
-        stack.append(_visit(g, pos, line, phase, keep))
+        row, col = divmod(cell, COLS)
+        src_row, src_col = divmod(src, COLS)
+        if col == runs[row] or src_col < runs[src_row]:  # a run grew, or a lone 2 left
+            runs = list(runs)
+            runs[row], runs[src_row] = row_run(g, row), row_run(g, src_row)
+        stack.append((_visit(g, pos, runs, line, phase, keep), runs))
     return phase
 
 
