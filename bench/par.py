@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.par [--deals 200] [--ready 200] [--jobs 1] [--no-write]
 
 Par: for each deal (player id = its index + 1, redeals 2, keep_runs), the search's best
-within gaps_search.PAR_LIMITS (positions, so the result does not depend on the machine):
+within gaps_search.PAR_TIERS (positions, so the result does not depend on the machine):
 the share where par is a win, by redeals used, and the time per deal (median, p95).
 Winnable: the share of the deals' attempt 0 proven won with no redeal within
 gaps.WIN_NODES positions, and over --ready seeds the time GapsRules.prepare_deal takes
@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from bench.report import write_section
 from server.games import gaps
 from server.games.gaps import GAPS, deal_grid
-from server.games.gaps_search import PAR_LIMITS, prove_win, search
+from server.games.gaps_search import PAR_TIERS, prove_win, search_tiers
 
 
 def seeds(n: int, salt: int) -> list[bytes]:
@@ -33,7 +33,7 @@ def seeds(n: int, salt: int) -> list[bytes]:
 def one_par(args: tuple[bytes, int]) -> tuple[int, int, float]:
     seed, player = args
     t0 = time.perf_counter()
-    found = search(deal_grid(seed), seed, player, 2, "keep_runs", PAR_LIMITS)
+    found = search_tiers(deal_grid(seed), seed, player, 2, "keep_runs", PAR_TIERS)
     return found.progress, found.resets, time.perf_counter() - t0
 
 
@@ -85,7 +85,7 @@ def main() -> None:
     ready_t = [t for t, _, _ in ready]
     attempts = [a + 1 for _, a, _ in ready]
     unready = sum(not ok for *_, ok in ready)
-    lim = PAR_LIMITS
+    lim, more = PAR_TIERS
     med, p95 = statistics.median, pct
     rows = [
         (
@@ -117,9 +117,11 @@ def main() -> None:
     ]
     body = f"""
 Par: {n} fixed random deals (player id = index + 1, 2 redeals, keep_runs), budget
-`PAR_LIMITS` = {lim.total:,} positions in all, {lim.first:,} for the deal's phase,
+`PAR_TIERS`: {lim.total:,} positions in all, {lim.first:,} for the deal's phase,
 {lim.later:,} for each later one, the best {lim.breadth} kept-run sets of each level
-redealt. Winnable: attempt 0 of the same deals searched for a win with no redeal within
+redealt; only where that finds no win, again with {more.total:,} / {more.first:,} /
+{more.later:,} / {more.breadth}. Winnable: attempt 0 of the same deals searched for a win
+with no redeal within
 `WIN_NODES` = {gaps.WIN_NODES:,} positions; then `prepare_deal(winnable)` on {len(ready)}
 other seeds (attempts until one is proven, at most {gaps.WIN_ATTEMPTS}). {args.jobs}
 worker process(es); the machine was loaded by other helpers' work (load average

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from server.games.base import ActionError, action_data
 from server.games.gaps import GAPS, GapsOptions, GapsState, Redeal
-from server.games.gaps_search import PAR_LIMITS, Limits, actions, search
+from server.games.gaps_search import PAR_TIERS, Limits, actions, search_tiers
 
 
 class Par(NamedTuple):
@@ -35,18 +35,20 @@ def par_for(
     options: GapsOptions | Mapping[str, Any] | None,
     player_id: int,
     witness_line: Sequence[Mapping[str, Any]] = (),
-    limits: Limits = PAR_LIMITS,
+    limits: Limits | Sequence[Limits] = PAR_TIERS,
     *,
     deal_attempt: int = 0,
 ) -> Par:
     """The par of player `player_id` on the tournament's deal (`seed`, `options`,
     `deal_attempt`), given the entry's own actions as the witness (a trailing resign is
-    ignored). Deterministic given the limits. ValueError when the options are bad or the
-    witness is not a legal line of that player."""
+    ignored). `limits`: one budget, or budgets tried in turn until one finds a win
+    (default gaps_search.PAR_TIERS). Deterministic given the limits. ValueError when the
+    options are bad or the witness is not a legal line of that player."""
     opts = options if isinstance(options, GapsOptions) else GAPS.parse_options(options)
     start = GAPS.new_game(seed, opts, player_id=player_id, deal_attempt=deal_attempt)
     witness = _best_prefix(start, witness_line)
-    found = search(start.grid, seed, player_id, opts.redeals, opts.redeal, limits)
+    tiers = (limits,) if isinstance(limits, Limits) else tuple(limits)
+    found = search_tiers(start.grid, seed, player_id, opts.redeals, opts.redeal, tiers)
     par = witness
     if (found.progress, -found.resets) > (witness.progress, -witness.resets):
         par = Par(found.progress, found.resets, actions(found.line))

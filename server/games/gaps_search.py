@@ -45,6 +45,8 @@ class Limits(NamedTuple):
 
 
 PAR_LIMITS = Limits()
+PAR_TIERS = (PAR_LIMITS, Limits(total=240_000, first=24_000, later=6_000, breadth=24))
+"""Par's budgets: the second is searched only when the first found no win."""
 
 
 class Found(NamedTuple):
@@ -257,6 +259,26 @@ def search(
             blocked.extend((p, prefix + line, g) for p, line, g in phase.blocked.values())
         if k < redeals:
             level = _next_level(blocked, dealer, k + 1, limits.breadth)
+    return best
+
+
+def search_tiers(
+    grid: Sequence[int],
+    seed: bytes,
+    player_id: int,
+    redeals: int,
+    rule: str = KEEP_RUNS,
+    tiers: Sequence[Limits] = PAR_TIERS,
+) -> Found:
+    """`search` under each budget of `tiers` in turn until one finds a win; the best of
+    them (ties: the earlier)."""
+    best = Found(-1, 0, [])
+    for limits in tiers:
+        found = search(grid, seed, player_id, redeals, rule, limits)
+        if (found.progress, -found.resets) > (best.progress, -best.resets):
+            best = found
+        if best.progress == FULL:
+            break
     return best
 
 

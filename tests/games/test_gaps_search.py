@@ -12,7 +12,7 @@ from server.games import gaps, gaps_search
 from server.games.base import Status, action_data
 from server.games.gaps import GAPS, GapsState, deal_grid, parse_grid, redeal_grid
 from server.games.gaps_par import Par, par_for
-from server.games.gaps_search import Limits, Redealer, prove_win, search, to_bytes
+from server.games.gaps_search import Limits, Redealer, prove_win, search, search_tiers, to_bytes
 from server.games.random_play import random_gaps_game
 
 
@@ -145,3 +145,16 @@ def test_prepare_deal_gives_up_after_its_attempts(monkeypatch: pytest.MonkeyPatc
 def test_a_solved_grid_needs_no_move() -> None:
     solved = [" ".join(f"{r}{s}" for r in "23456789TJQK") + " --" for s in "CDHS"]
     assert prove_win(parse_grid(solved), 1) == []
+
+
+def test_search_tiers_use_the_next_budget_only_without_a_win() -> None:
+    seed = seed_of(3)
+    grid = deal_grid(seed)
+    tiny = Limits(total=40, first=40, later=10, breadth=1)
+    first = search(grid, seed, 1, 2, "keep_runs", tiny)
+    assert first.progress < 48
+    second = search(grid, seed, 1, 2, "keep_runs", SMALL)
+    both = search_tiers(grid, seed, 1, 2, "keep_runs", (tiny, SMALL))
+    assert both == max(first, second, key=lambda f: (f.progress, -f.resets))
+    won = search_tiers(deal_grid(QUICK_WIN), QUICK_WIN, 1, 2, "keep_runs", (SMALL, tiny))
+    assert won == search(deal_grid(QUICK_WIN), QUICK_WIN, 1, 2, "keep_runs", SMALL)
