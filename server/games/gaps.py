@@ -81,7 +81,7 @@ RedealRule = Literal["keep_runs", "reshuffle_all"]
 KEEP_RUNS: RedealRule = "keep_runs"
 RESHUFFLE_ALL: RedealRule = "reshuffle_all"
 WIN_ATTEMPTS = 200  # winnable: deal attempts searched before giving up (never seen: ~1e-9)
-WIN_NODES = 20_000  # winnable: positions searched per attempt
+WIN_NODES = 10_000  # winnable: positions searched per attempt
 
 
 class GapsOptions(BaseModel):

@@ -131,8 +131,51 @@ def _moves(g: bytearray, pos: bytearray, runs: list[int]) -> list[Step]:
     return late + plain + good
 
 
+def _conflict(pos: bytearray, a: Step, b: Step) -> bool:
+    """Whether two moves of one position interfere: the same gap or the same 2, one takes
+    away the left neighbour the other's gap needs, or one moves a card whose successor the
+    other puts right of it."""
+    (ca, qa), (cb, qb) = a, b
+    sa, sb = pos[ca], pos[cb]
+    return (
+        qa == qb
+        or ca == cb
+        or (cb == ca + 1 and qb == sa + 1)
+        or (ca == cb + 1 and qa == sb + 1)
+        or (qa % COLS != 0 and sb == qa - 1)
+        or (qb % COLS != 0 and sa == qb - 1)
+    )
+
+
+def _reduced(moves: list[Step], pos: bytearray) -> list[Step]:
+    """A smallest subset of the moves closed under `_conflict`, tried first from the best
+    (a partial-order reduction, heuristic: moves that do not interfere now are taken as
+    independent, so only one order of them is walked). Order kept."""
+    best: set[int] | None = None
+    for seed in range(len(moves) - 1, -1, -1):
+        group, grew = {seed}, True
+        while grew:
+            grew = False
+            for j, m in enumerate(moves):
+                if j not in group and any(_conflict(pos, m, moves[k]) for k in group):
+                    group.add(j)
+                    grew = True
+        if best is None or len(group) < len(best):
+            best = group
+            if len(best) == 1:
+                break
+    assert best is not None
+    return [moves[j] for j in sorted(best)]
+
+
 def _visit(
-    g: bytearray, pos: bytearray, runs: list[int], line: list[Step], phase: Phase, keep: bool
+    g: bytearray,
+    pos: bytearray,
+    runs: list[int],
+    line: list[Step],
+    phase: Phase,
+    keep: bool,
+    reduce: bool = False,
 ) -> list[Step]:
     """Score one position into `phase`; its moves (none when won or blocked)."""
     progress = runs[0] + runs[1] + runs[2] + runs[3]
@@ -142,6 +185,8 @@ def _visit(
             phase.won = True
             return []
     moves = _moves(g, pos, runs)
+    if reduce and len(moves) > 1:
+        moves = _reduced(moves, pos)
     if not moves:
         key = bytes(g[r * COLS] if runs[r] else HOLE for r in range(ROWS)) + bytes(runs)
         if not keep:
@@ -151,10 +196,13 @@ def _visit(
     return moves
 
 
-def explore(start: bytes, budget: Budget, cap: int, keep: bool = True) -> Phase:
+def explore(
+    start: bytes, budget: Budget, cap: int, keep: bool = True, reduce: bool = False
+) -> Phase:
     """Walk one phase from `start` for at most `cap` positions (and what `budget` has
     left). `keep`: blocked positions are told apart by their kept runs (keep_runs), else
-    one is enough (reshuffle_all keeps nothing)."""
+    one is enough (reshuffle_all keeps nothing). `reduce`: walk only `_reduced` moves
+    (finds wins with fewer positions; the kept-run sets it meets are fewer too)."""
     g = bytearray(start)
     pos = bytearray(HOLE + 1)
     for cell, card in enumerate(g):
@@ -164,7 +212,7 @@ def explore(start: bytes, budget: Budget, cap: int, keep: bool = True) -> Phase:
     sources: list[int] = []  # where each card of `line` came from (to undo it)
     seen = {start}
     root = runs_of(g)
-    stack = [(_visit(g, pos, root, line, phase, keep), root)]
+    stack = [(_visit(g, pos, root, line, phase, keep, reduce), root)]
     spent = 1
     budget.left -= 1
     while stack and not phase.won:
@@ -198,7 +246,7 @@ def explore(start: bytes, budget: Budget, cap: int, keep: bool = True) -> Phase:
         if col == runs[row] or src_col < runs[src_row]:  # a run grew, or a lone 2 left
             runs = list(runs)
             runs[row], runs[src_row] = row_run(g, row), row_run(g, src_row)
-        stack.append((_visit(g, pos, runs, line, phase, keep), runs))
+        stack.append((_visit(g, pos, runs, line, phase, keep, reduce), runs))
     return phase
 
 
@@ -302,7 +350,7 @@ def _next_level(
 def prove_win(grid: Sequence[int], nodes: int) -> list[dict[str, Any]] | None:
     """A line winning the dealt `grid` (engine form) with no redeal, found within `nodes`
     positions, as action objects; None when none was found (not a proof of a loss)."""
-    phase = explore(to_bytes(grid), Budget(nodes), nodes)
+    phase = explore(to_bytes(grid), Budget(nodes), nodes, reduce=True)
     return actions(phase.best_line) if phase.won else None
 
 
