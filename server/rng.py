@@ -83,8 +83,9 @@ def shuffled(seed: bytes, label: str, items: Sequence[T]) -> list[T]:
     return out
 
 
-def gaps_deal_label() -> str:
-    return "gaps/deal"
+def gaps_deal_label(attempt: int = 0) -> str:
+    """`gaps/deal` for attempt 0 (every tournament but a winnable one), else `gaps/deal/a`."""
+    return "gaps/deal" if attempt == 0 else f"gaps/deal/{attempt}"
 
 
 def gaps_redeal_label(player_id: int, k: int) -> str:

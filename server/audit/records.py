@@ -63,6 +63,15 @@ class RecordResult(_Model):
     score: int
 
 
+class RecordPar(_Model):
+    """v1.3 `par`: the best result a search found on the entry's deal and stream, and the
+    actions (PROTOCOL.md objects) that reach it."""
+
+    progress: int
+    resets: int
+    line: list[dict[str, Any]]
+
+
 class Record(_Model):
     format: Literal["samedeal-record/1"]
     tournament: RecordTournament
@@ -71,6 +80,7 @@ class Record(_Model):
     actions: list[RecordAction]
     result: RecordResult
     log_hash: str | None = None
+    par: RecordPar | None = None
 
 
 class StandingRow(_Model):

@@ -141,6 +141,7 @@ def _record(
         )
     record: _RecordHead = _parse(_RecordHead, data, what, where)
     _solution_within(record.tournament, limits, what)
+    _par_within(record, limits, what)
     for start in range(0, 0 if actions_checked else len(record.actions), _ACTION_CHUNK):
         try:
             _ACTIONS.validate_python(record.actions[start : start + _ACTION_CHUNK])
@@ -167,6 +168,14 @@ def _solution_within(t: RecordTournament, limits: Limits, what: str) -> None:
     if t.solution is not None and len(t.solution) > limits.max_actions:
         raise Unreadable(
             f"{what} is malformed: a solution of {len(t.solution):,} steps, "
+            f"the limit is {limits.max_actions:,}"
+        )
+
+
+def _par_within(record: Record, limits: Limits, what: str) -> None:
+    if record.par is not None and len(record.par.line) > limits.max_actions:
+        raise Unreadable(
+            f"{what} is malformed: a par line of {len(record.par.line):,} steps, "
             f"the limit is {limits.max_actions:,}"
         )
 
@@ -271,6 +280,7 @@ def _verify_record(
         f"progress {result.progress}, resets {result.resets}, time {result.time_ms} ms"
         + ("" if record.log_hash is None else "; log_hash is their chain")
     )
+    verify_par(rules, options, record, report)
     played = Result(
         record.player.name,
         result.status,
@@ -280,6 +290,39 @@ def _verify_record(
         result.score,
     )
     return played, log_hash
+
+
+def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report: Report) -> None:
+    """A record's `par` (v1.3), when it has one: its line replays legally from the deal
+    under the record's player id (the Gaps redeal stream is the player's) and reaches
+    exactly the progress and resets it claims, which are no worse than the entry's own."""
+    par = record.par
+    if par is None:
+        return
+    who, t = _who(record), record.tournament
+    seed = bytes.fromhex(t.seed or "")
+    state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
+    for i, raw in enumerate(par.line, start=1):
+        try:
+            state, _ = state.apply(rules.parse_action(raw))
+        except ActionError as exc:
+            raise Mismatch(
+                f"{who}: par line step {i}: illegal action {show(raw)}: {exc.message}"
+            ) from None
+    if (state.progress, state.resets) != (par.progress, par.resets):
+        raise Mismatch(
+            f"{who}: par claims progress {par.progress}, resets {par.resets}; its line "
+            f"reaches progress {state.progress}, resets {state.resets}"
+        )
+    if (par.progress, -par.resets) < (record.result.progress, -record.result.resets):
+        raise Mismatch(
+            f"{who}: par (progress {par.progress}, resets {par.resets}) is worse "
+            "than the entry's own result"
+        )
+    report.checked.append(
+        f"{who}: par line ({len(par.line)} actions) replays legally to progress "
+        f"{par.progress}, resets {par.resets}"
+    )
 
 
 def _replay(

@@ -3,6 +3,10 @@
 The grid is 52 cells, row-major (cell = row * 13 + col), each holding a card
 (0..51, see cards.py) or GAP. Aces are removed after the deal and never return,
 so exactly 48 cards and 4 gaps are always on the grid.
+
+Options (v1.3): `redeal` "keep_runs" (default) or "reshuffle_all" (Spaces: a redeal
+keeps nothing), and `winnable` (the deal is searched, attempt after attempt, until
+gaps_search proves a win with no redeal; prepare_deal replays that proof here).
 """
 
 from __future__ import annotations
@@ -25,9 +29,12 @@ from server.games.base import (
     GameState,
     IllegalAction,
     MalformedAction,
+    PreparedDeal,
     Status,
+    action_data,
     first_error,
 )
+from server.games.gaps_search import prove_win
 
 ROWS, COLS = 4, 13
 GAP = -1
@@ -70,9 +77,18 @@ GapsAction = Annotated[Move | Redeal | Resign, Field(discriminator="kind")]
 _ACTION = TypeAdapter(GapsAction)
 
 
+RedealRule = Literal["keep_runs", "reshuffle_all"]
+KEEP_RUNS: RedealRule = "keep_runs"
+RESHUFFLE_ALL: RedealRule = "reshuffle_all"
+WIN_ATTEMPTS = 200  # winnable: deal attempts searched before giving up (never seen: ~1e-9)
+WIN_NODES = 10_000  # winnable: positions searched per attempt
+
+
 class GapsOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     redeals: int = Field(default=2, ge=0, le=MAX_REDEALS, strict=True)
+    redeal: RedealRule = KEEP_RUNS
+    winnable: bool = Field(default=False, strict=True)
 
 
 _CARD_OF = {code: i for i, code in enumerate(cards.CODES)}
@@ -112,15 +128,19 @@ def is_blocked(grid: tuple[int, ...], gaps: tuple[int, ...]) -> bool:
     return all(g % COLS != 0 and needed_card(grid, g) is None for g in gaps)
 
 
-def deal_grid(seed: bytes) -> tuple[int, ...]:
-    """The initial layout: the shuffled deck row-major, aces replaced by gaps."""
-    deck = rng.shuffled(seed, rng.gaps_deal_label(), cards.DECK)
+def deal_grid(seed: bytes, attempt: int = 0) -> tuple[int, ...]:
+    """The initial layout of a deal attempt (0: `gaps/deal`, a >= 1: `gaps/deal/a`): the
+    shuffled deck row-major, aces replaced by gaps."""
+    deck = rng.shuffled(seed, rng.gaps_deal_label(attempt), cards.DECK)
     return tuple(GAP if cards.rank(c) == cards.ACE else c for c in deck)
 
 
-def redeal_grid(grid: tuple[int, ...], seed: bytes, player_id: int, k: int) -> tuple[int, ...]:
-    """Redeal k of a player: keep each row's run, shuffle the rest, one gap after each run."""
-    runs = [run_length(grid, r) for r in range(ROWS)]
+def redeal_grid(
+    grid: tuple[int, ...], seed: bytes, player_id: int, k: int, rule: RedealRule = KEEP_RUNS
+) -> tuple[int, ...]:
+    """Redeal k of a player: keep each row's run (none under reshuffle_all), shuffle the
+    rest, one gap right after each kept run (column 0 where nothing is kept)."""
+    runs = [run_length(grid, r) if rule == KEEP_RUNS else 0 for r in range(ROWS)]
     kept = {cell_of(r, c) for r in range(ROWS) for c in range(runs[r])}
     gathered = sorted(c for i, c in enumerate(grid) if c != GAP and i not in kept)
     deck = iter(rng.shuffled(seed, rng.gaps_redeal_label(player_id, k), gathered))
@@ -162,6 +182,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         "player_id",
         "redeals",
         "redeals_used",
+        "rule",
         "runs",
         "seed",
     )
@@ -175,10 +196,12 @@ class GapsState(GameState[Move | Redeal | Resign]):
         grid: tuple[int, ...],
         redeals_used: int = 0,
         status: Status | None = None,
+        rule: RedealRule = KEEP_RUNS,
     ) -> None:
         self.seed = seed
         self.player_id = player_id
         self.redeals = redeals
+        self.rule = rule
         self.grid = grid
         self.redeals_used = redeals_used
         self.gaps: tuple[int, ...] = tuple(i for i, c in enumerate(grid) if c == GAP)
@@ -192,6 +215,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         """The state after a move: same seed, player and redeals (hot path, no rescans)."""
         state = object.__new__(GapsState)
         state.seed, state.player_id, state.redeals = self.seed, self.player_id, self.redeals
+        state.rule = self.rule
         state.redeals_used = self.redeals_used
         state.grid, state.gaps, state.runs = grid, gaps, runs
         state.cards_in_place = sum(runs)
@@ -309,7 +333,8 @@ class GapsState(GameState[Move | Redeal | Resign]):
         if not self.blocked:
             raise IllegalAction("not_blocked", "a redeal is allowed only when no move is legal")
         k = self.redeals_used + 1
-        state = self._with(redeal_grid(self.grid, self.seed, self.player_id, k), k, None)
+        grid = redeal_grid(self.grid, self.seed, self.player_id, k, self.rule)
+        state = self._with(grid, k, None)
         return state, _with_end(state, [{"type": "redealt", "redeal": k}])
 
     def _with(self, grid: tuple[int, ...], redeals_used: int, status: Status | None) -> GapsState:
@@ -320,6 +345,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
             grid=grid,
             redeals_used=redeals_used,
             status=status,
+            rule=self.rule,
         )
 
     # -- views -----------------------------------------------------------
@@ -368,8 +394,29 @@ class GapsRules(GameRules[Move | Redeal | Resign, GapsOptions]):
         self, seed: bytes, options: GapsOptions, *, player_id: int, deal_attempt: int = 0
     ) -> GapsState:
         return GapsState(
-            seed=seed, player_id=player_id, redeals=options.redeals, grid=deal_grid(seed)
+            seed=seed,
+            player_id=player_id,
+            redeals=options.redeals,
+            grid=deal_grid(seed, deal_attempt),
+            rule=options.redeal,
         )
+
+    def prepare_deal(self, seed: bytes, options: GapsOptions) -> PreparedDeal:
+        """Attempt 0, unproven, unless the options ask for a winnable deal: then the first
+        attempt gaps_search proves won with no redeal (CPU-heavy: run it off the event
+        loop), its solution replayed through this engine before it is returned. After
+        WIN_ATTEMPTS failures: the last attempt, not guaranteed."""
+        if not options.winnable:
+            return PreparedDeal()
+        for attempt in range(WIN_ATTEMPTS):
+            line = prove_win(deal_grid(seed, attempt), WIN_NODES)
+            if line is not None:
+                solution = [action_data(self.parse_action(a)) for a in line]
+                end = self.replay(seed, options, solution, player_id=0, deal_attempt=attempt)
+                if end.status is not WON or end.resets:  # a bug in the search, never a player's
+                    raise AssertionError(f"the search's win of attempt {attempt} does not win")
+                return PreparedDeal(attempt, True, solution)
+        return PreparedDeal(WIN_ATTEMPTS - 1, False, None)
 
 
 GAPS = GapsRules()

@@ -43,13 +43,19 @@ export function isBlocked(grid) {
   return true;
 }
 
-export async function dealGrid(seed) {
-  const deck = await drbg.shuffled(seed, drbg.gapsDealLabel(), cards.DECK);
+export const KEEP_RUNS = "keep_runs";
+export const RESHUFFLE_ALL = "reshuffle_all";
+
+/** The layout of deal attempt `attempt` (0: `gaps/deal`, a >= 1: `gaps/deal/a`). */
+export async function dealGrid(seed, attempt = 0) {
+  const label = attempt ? `${drbg.gapsDealLabel()}/${attempt}` : drbg.gapsDealLabel();
+  const deck = await drbg.shuffled(seed, label, cards.DECK);
   return deck.map((c) => (cards.rank(c) === cards.ACE ? GAP : c));
 }
 
-export async function redealGrid(grid, seed, playerId, k) {
-  const runs = [0, 1, 2, 3].map((r) => runLength(grid, r));
+/** Redeal k: keep each row's run (none under reshuffle_all), shuffle the rest. */
+export async function redealGrid(grid, seed, playerId, k, rule = KEEP_RUNS) {
+  const runs = [0, 1, 2, 3].map((r) => (rule === KEEP_RUNS ? runLength(grid, r) : 0));
   const kept = new Set();
   for (let r = 0; r < ROWS; r++) for (let c = 0; c < runs[r]; c++) kept.add(cellOf(r, c));
   const gathered = grid.filter((c, i) => c !== GAP && !kept.has(i)).sort((a, b) => a - b);
@@ -70,7 +76,7 @@ export function formatGrid(grid) {
 
 /** Options with defaults, or Error("bad gaps options: ...") as GapsRules.parse_options. */
 export function parseOptions(data) {
-  const opts = { redeals: 2 };
+  const opts = { redeals: 2, redeal: KEEP_RUNS, winnable: false };
   const given = isObject(data) ? data : {};
   try {
     if ("redeals" in given) {
@@ -78,8 +84,20 @@ export function parseOptions(data) {
       if (typeof v !== "number" || !Number.isInteger(v)) throw new FieldError(["redeals"], "Input should be a valid integer");
       opts.redeals = strictInt(v, ["redeals"], 0, MAX_REDEALS);
     }
+    if ("redeal" in given) {
+      if (given.redeal !== KEEP_RUNS && given.redeal !== RESHUFFLE_ALL) {
+        throw new FieldError(["redeal"], "Input should be 'keep_runs' or 'reshuffle_all'");
+      }
+      opts.redeal = given.redeal;
+    }
+    if ("winnable" in given) {
+      if (typeof given.winnable !== "boolean") throw new FieldError(["winnable"], "Input should be a valid boolean");
+      opts.winnable = given.winnable;
+    }
     for (const key of Object.keys(given)) {
-      if (key !== "redeals") throw new FieldError([key], "Extra inputs are not permitted");
+      if (!["redeals", "redeal", "winnable"].includes(key)) {
+        throw new FieldError([key], "Extra inputs are not permitted");
+      }
     }
   } catch (exc) {
     throw new Error(`bad gaps options: ${exc.message}`);
@@ -126,8 +144,9 @@ function fieldRequired(i) {
 
 /** A Gaps position. apply() returns the next one (a Promise for a redeal, which draws). */
 export class GapsState {
-  constructor({ seed, playerId, redeals, grid, redealsUsed = 0, status = null }) {
+  constructor({ seed, playerId, redeals, grid, redealsUsed = 0, status = null, rule = KEEP_RUNS }) {
     this.seed = seed;
+    this.rule = rule;
     this.playerId = playerId;
     this.redeals = redeals;
     this.grid = grid;
@@ -173,7 +192,7 @@ export class GapsState {
 
   with(grid, redealsUsed, status) {
     return new GapsState({
-      seed: this.seed, playerId: this.playerId, redeals: this.redeals, grid, redealsUsed, status,
+      seed: this.seed, playerId: this.playerId, redeals: this.redeals, grid, redealsUsed, status, rule: this.rule,
     });
   }
 
@@ -221,7 +240,7 @@ export class GapsState {
     }
     if (!this.blocked) throw new IllegalAction("not_blocked", "a redeal is allowed only when no move is legal");
     const k = this.redealsUsed + 1;
-    return this.with(await redealGrid(this.grid, this.seed, this.playerId, k), k, null);
+    return this.with(await redealGrid(this.grid, this.seed, this.playerId, k, this.rule), k, null);
   }
 
   /** PROTOCOL.md's Gaps view. */
@@ -248,7 +267,8 @@ export const GAPS = {
   name: "gaps",
   parseOptions,
   parseAction,
-  async newGame(seed, options, { playerId }) {
-    return new GapsState({ seed, playerId, redeals: options.redeals, grid: await dealGrid(seed) });
+  async newGame(seed, options, { playerId, dealAttempt = 0 }) {
+    const grid = await dealGrid(seed, dealAttempt);
+    return new GapsState({ seed, playerId, redeals: options.redeals, grid, rule: options.redeal });
   },
 };

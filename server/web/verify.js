@@ -108,7 +108,17 @@ function recordShape(v, loc) {
     status, progress: int(res, "progress", rl), resets: int(res, "resets", rl),
     time_ms: int(res, "time_ms", rl), score: int(res, "score", rl),
   };
-  return { tournament, player, started_at: startedAt, actions, result, log_hash: text(r, "log_hash", loc, { optional: true }) };
+  const logHash = text(r, "log_hash", loc, { optional: true });
+  return { tournament, player, started_at: startedAt, actions, result, log_hash: logHash, par: parShape(r, loc) };
+}
+
+/** v1.3 `par` ({progress, resets, line}), or null when the record has none. */
+function parShape(r, loc) {
+  if (!("par" in r) || r.par === null) return null;
+  const pl = [...loc, "par"];
+  const p = dict(r.par, pl);
+  const line = list(need(p, "line", pl), [...pl, "line"]).map((a, i) => dict(a, [...pl, "line", i]));
+  return { progress: int(p, "progress", pl), resets: int(p, "resets", pl), line };
 }
 
 export const LIMITS = { maxRecords: 100000, maxActions: 1000000 };
@@ -121,6 +131,9 @@ function recordWithin(data, what, where) {
   }
   const record = parse(() => recordShape(data, where ? where.split(".").map((p) => (/^\d+$/.test(p) ? +p : p)) : []), data, what);
   solutionWithin(record.tournament, what);
+  if (record.par !== null && record.par.line.length > LIMITS.maxActions) {
+    throw new Unreadable(`${what} is malformed: a par line of ${thousands(record.par.line.length)} steps, the limit is ${thousands(LIMITS.maxActions)}`);
+  }
   return record;
 }
 
@@ -241,8 +254,12 @@ async function verifySolution({ t, rules, options, seed }, report) {
 function dealt(ctx, playerId) {
   const { rules, options, seed, t } = ctx;
   if (rules === GAPS) {
-    if (!ctx.deals.has("gaps")) ctx.deals.set("gaps", rules.newGame(seed, options, { playerId: 0 }));
-    return ctx.deals.get("gaps").then((s) => new GapsState({ seed, playerId, redeals: s.redeals, grid: s.grid }));
+    if (!ctx.deals.has("gaps")) {
+      ctx.deals.set("gaps", rules.newGame(seed, options, { playerId: 0, dealAttempt: t.deal_attempt }));
+    }
+    return ctx.deals.get("gaps").then(
+      (s) => new GapsState({ seed, playerId, redeals: s.redeals, grid: s.grid, rule: s.rule }),
+    );
   }
   const key = `klondike/${t.deal_attempt}`;
   if (!ctx.deals.has(key)) ctx.deals.set(key, rules.newGame(seed, options, { dealAttempt: t.deal_attempt }));
@@ -275,11 +292,50 @@ async function replayRecord(record, ctx) {
     const hash = await logHash(
       record.tournament.commitment, record.player.id, record.actions.map((a) => [a.seq, a.at_ms, a.action]),
     );
-    return { state, hash };
+    return { state, hash, par: record.par === null ? null : await replayPar(record, ctx) };
   } catch (exc) {
     if (exc instanceof Mismatch) return { mismatch: exc };
     throw exc;
   }
+}
+
+/** The par line replayed from the deal under the record's player id: {state} or
+ * {mismatch} (verify.verify_par). */
+async function replayPar(record, ctx) {
+  const w = who(record);
+  let state = await dealt(ctx, record.player.id);
+  for (let i = 0; i < record.par.line.length; i++) {
+    const raw = record.par.line[i];
+    try {
+      const next = state.apply(ctx.rules.parseAction(raw));
+      state = next instanceof Promise ? await next : next;
+    } catch (exc) {
+      if (exc instanceof ActionError) {
+        return { mismatch: new Mismatch(`${w}: par line step ${i + 1}: illegal action ${show(raw)}: ${exc.message}`) };
+      }
+      throw exc;
+    }
+  }
+  return { state };
+}
+
+/** verify.verify_par's checks on a replayed par line, in the same order. */
+function finishPar(record, outcome, report) {
+  const par = record.par;
+  if (par === null) return;
+  const w = who(record);
+  if (outcome.mismatch) throw outcome.mismatch;
+  const { state } = outcome;
+  if (state.progress !== par.progress || state.resets !== par.resets) {
+    throw new Mismatch(
+      `${w}: par claims progress ${par.progress}, resets ${par.resets}; its line reaches progress ${state.progress}, resets ${state.resets}`,
+    );
+  }
+  const r = record.result;
+  if (par.progress < r.progress || (par.progress === r.progress && par.resets > r.resets)) {
+    throw new Mismatch(`${w}: par (progress ${par.progress}, resets ${par.resets}) is worse than the entry's own result`);
+  }
+  report.checked.push(`${w}: par line (${par.line.length} actions) replays legally to progress ${par.progress}, resets ${par.resets}`);
 }
 
 function same(w, what, expected, claimed) {
@@ -320,6 +376,7 @@ function finishRecord(record, outcome, report) {
     `${w}: ${record.actions.length} actions replay legally; result ${r.status}, progress ${r.progress}, ` +
       `resets ${r.resets}, time ${r.time_ms} ms` + (record.log_hash === null ? "" : "; log_hash is their chain"),
   );
+  finishPar(record, outcome.par, report);
   return [{ player: record.player.name, ...r }, hash];
 }
 
