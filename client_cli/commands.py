@@ -445,6 +445,14 @@ async def close(args: argparse.Namespace, out: TextIO) -> int:
 
 
 async def bot(args: argparse.Namespace, out: TextIO) -> int:
+    if not 1 <= args.players <= 10_000 or args.think_ms < 0:
+        raise CliError("--players is 1 to 10000 and --think-ms 0 or more", code=2)
+    async with Connection(args.server, retries=CLI_RETRIES) as conn:  # reachable? open?
+        listed = {t["id"]: t for t in (await conn.call("tournaments"))["items"]}
+    t = listed.get(args.tournament)
+    if t is None or t["status"] != "open":
+        state = "no such tournament" if t is None else f"it is {t['status']}"
+        raise CliError(f"bots cannot play tournament {args.tournament}: {state}")
     results = await run_bots(
         args.server,
         args.tournament,

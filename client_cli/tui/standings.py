@@ -25,7 +25,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static
-
 from websockets.exceptions import WebSocketException
 
 from client_cli.connection import Connection, ServerError, failure
