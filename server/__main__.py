@@ -182,6 +182,14 @@ def _announce(host: str, bound: int) -> None:
 
 
 def _serve(args: argparse.Namespace, url: str, given: str) -> int:
+    if args.workers < 1:
+        return _fail("--workers is 1 or more", 2)
+    if args.workers > 1 and not url.startswith("postgresql"):
+        return _fail(
+            "--workers N > 1 needs PostgreSQL (--database-url postgresql+asyncpg://...): "
+            "SQLite serves one process",
+            2,
+        )
     if not args.reuse_port and (why := _listen_check(args.host, args.port)):
         return _fail(why, 1)
     try:
@@ -189,17 +197,7 @@ def _serve(args: argparse.Namespace, url: str, given: str) -> int:
     except ConnectionError as exc:
         return _fail(str(exc), 1)
     log.info("database: %s", db.describe(url, given))
-    if args.workers < 1:
-        print("samedeal-server: --workers is 1 or more", file=sys.stderr)
-        return 2
     if args.workers > 1:
-        if not url.startswith("postgresql"):
-            print(
-                "samedeal-server: --workers N > 1 needs PostgreSQL (--database-url "
-                "postgresql+asyncpg://...): SQLite serves one process",
-                file=sys.stderr,
-            )
-            return 2
         from server.net.workers import supervise
 
         db.migrate(url)  # once, before the workers start
