@@ -103,7 +103,7 @@ class PlayApp(App[None]):
         if self.game != self.state["game"]:
             self.game = self.state["game"]
             self.query_one("#cmd", Input).placeholder = HELP[self.state["game"]]
-            self.refresh_bindings()  # the footer shows the gap keys for Gaps only
+            self.call_after_refresh(self.refresh_bindings)  # gap keys in Gaps only
         self._select_default()
         self.refresh_view()
 

@@ -196,15 +196,18 @@ def klondike_status(state: dict[str, Any]) -> str:
 
 
 def standings_text(msg: dict[str, Any] | None, me: str, game: str | None = None) -> Text:
+    """The side panel's short table: rank, player, progress, resets (in the game's word)."""
     out = Text("standings" + (" (final)" if msg and msg["final"] else "") + "\n", style="bold")
-    out.append(f"  # {'player':<14} {'in':>3} {resets_label(game)[:1]} status\n", style="dim")
+    what = "cards home" if game == "klondike" else "cards in place"
+    out.append(f"{'#':>3} {'player':<12} {'in':>3} {resets_label(game)} status\n")
     for row in (msg or {}).get("rows", [])[:20]:
         style = "reverse" if row["player"] == me else ""
         out.append(
-            f"{row['rank']:>3} {row['player'][:14]:<14} {row['progress']:>3} "
-            f"{row['resets']} {row['status'][:7]}\n",
+            f"{row['rank']:>3} {row['player'][:12]:<12} {row['progress']:>3} "
+            f"{row['resets']:>{len(resets_label(game))}} {row['status'][:9]}\n",
             style=style,
         )
+    out.append(f"in: {what}", style="dim")
     return out
 
 
