@@ -72,7 +72,11 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         stranger.mkdir(parents=True)
         forged = {f"ws://localhost:{server.port}/ws": {"name": "boss", "token": "f" * 43}}
         (stranger / "tokens.json").write_text(json.dumps(forged))
-        granted = run([sys.executable, "-m", "server", "--database-url", db, "admin", "grant", "boss"], dict(os.environ), tmp)  # fmt: skip
+        granted = run(
+            [sys.executable, "-m", "server", "--database-url", db, "admin", "grant", "boss"],
+            dict(os.environ),
+            tmp,
+        )
         assert granted.returncode == 0, granted.stderr
         world = World(server.port, tmp, token, 0, 0, homes)
         ids = []
@@ -108,33 +112,33 @@ def client_cases(w: World) -> list[tuple[str, list[str], str, str]]:
             ["--server", "ws://127.0.0.1:99999", "tournaments"],
             "admin",
             "port",
-        ),  # fmt: skip
+        ),
         ("no host", ["--server", "http://", "tournaments"], "admin", "no host"),
         (
             "a dead port",
             ["--server", f"ws://127.0.0.1:{dead}/ws", "tournaments"],
             "admin",
             "cannot connect",
-        ),  # fmt: skip
+        ),
         (
             "a dead port, token needed",
             ["--server", f"127.0.0.1:{dead}", "close", "1"],
             "fresh",
             "cannot connect",
-        ),  # fmt: skip
+        ),
         (
             "not the /ws path",
             ["--server", f"http://127.0.0.1:{w.port}/nothere", "tournaments"],
             "admin",
             "HTTP 404",
-        ),  # fmt: skip
+        ),
         ("play: no token saved", ["play", str(w.open_id)], "fresh", "register"),
         (
             "play: a token the server never gave",
             ["play", str(w.open_id)],
             "stranger",
             "does not accept",
-        ),  # fmt: skip
+        ),
         ("play: a closed tournament", ["play", str(w.closed_id)], "admin", "closed"),
         ("play: no such tournament", ["play", "999"], "admin", "not_found"),
         (
@@ -142,37 +146,37 @@ def client_cases(w: World) -> list[tuple[str, list[str], str, str]]:
             ["create", "--name", "x", "--options", "{redeals: 2}"],
             "admin",
             "--options is not JSON",
-        ),  # fmt: skip
+        ),
         (
             "create: options not an object",
             ["create", "--name", "x", "--options", "[2]"],
             "admin",
             "object",
-        ),  # fmt: skip
+        ),
         (
             "create: bad options",
             ["create", "--name", "x", "--options", '{"redeals": 9}'],
             "admin",
             "bad_request",
-        ),  # fmt: skip
+        ),
         (
             "create: an unreadable start",
             ["create", "--name", "x", "--starts-at", "tomorrow 9am"],
             "admin",
             "--starts-at",
-        ),  # fmt: skip
+        ),
         (
             "create: an unreadable end",
             ["create", "--name", "x", "--ends-at", "soon"],
             "admin",
             "--ends-at",
-        ),  # fmt: skip
+        ),
         (
             "create: an end before the start",
             ["create", "--name", "x", "--starts-at", soon, "--ends-at", "2020-01-01"],
             "admin",
             "bad_request",
-        ),  # fmt: skip
+        ),
         ("create: negative hours", ["create", "--name", "x", "--hours", "-1"], "admin", "--hours"),
         ("create: not an admin", ["create", "--name", "x"], "stranger", "does not accept"),
         ("close: no such tournament", ["close", "999"], "admin", "not_found"),
@@ -183,7 +187,7 @@ def client_cases(w: World) -> list[tuple[str, list[str], str, str]]:
             ["standings", str(w.open_id), "--top", "1000"],
             "fresh",
             "bad_request",
-        ),  # fmt: skip
+        ),
         ("standings: two modes", ["standings", "1", "--all", "--follow"], "fresh", "not allowed"),
         ("record: before the close", ["record", str(w.open_id), "boss"], "fresh", "not_revealed"),
         ("record: no such player", ["record", str(w.closed_id), "nobody"], "fresh", "not_found"),
@@ -192,14 +196,14 @@ def client_cases(w: World) -> list[tuple[str, list[str], str, str]]:
             ["bundle", str(w.closed_id), "-o", "/nonexistent/dir/b.json"],
             "fresh",
             "cannot write",
-        ),  # fmt: skip
+        ),
         ("bundle: not closed", ["bundle", str(w.open_id)], "fresh", "HTTP 404"),
         (
             "bundle: a dead port",
             ["--server", f"http://127.0.0.1:{dead}", "bundle", "1"],
             "fresh",
             "cannot connect",
-        ),  # fmt: skip
+        ),
         ("bot: no such tournament", ["bot", "--tournament", "999"], "fresh", "no such tournament"),
         ("bot: a closed tournament", ["bot", "--tournament", str(w.closed_id)], "fresh", "closed"),
         (
@@ -207,7 +211,7 @@ def client_cases(w: World) -> list[tuple[str, list[str], str, str]]:
             ["bot", "--tournament", str(w.open_id), "--players", "0"],
             "fresh",
             "--players",
-        ),  # fmt: skip
+        ),
         ("register: a token already saved", ["register", "other"], "admin", "--replace"),
         ("register: a bad name", ["register", "no spaces allowed"], "fresh", "bad_request"),
         ("verify: no such file", ["verify", "/nonexistent.json"], "fresh", "nonexistent"),
@@ -229,7 +233,7 @@ def server_cases(w: World) -> list[tuple[str, list[str], dict[str, str], str]]:
             ["--database-url", "bogus", "serve"],
             {},
             "not a database URL",
-        ),  # fmt: skip
+        ),
         ("MySQL", ["--database-url", "mysql://u@h/d", "tournament", "list"], {}, "not supported"),
         ("in-memory SQLite", ["--database-url", "sqlite://", "migrate"], {}, "in-memory"),
         (
@@ -237,26 +241,26 @@ def server_cases(w: World) -> list[tuple[str, list[str], dict[str, str], str]]:
             ["--database-url", "sqlite:////nonexistent/dir/x.db", "migrate"],
             {},
             "no directory",
-        ),  # fmt: skip
+        ),
         (
             "a bad SAMEDEAL_DATABASE_URL",
             ["migrate"],
             {"SAMEDEAL_DATABASE_URL": "bogus"},
             "not a database URL",
-        ),  # fmt: skip
+        ),
         ("PostgreSQL on a closed port", [*pg_dead, "migrate"], {}, "cannot reach PostgreSQL"),
         (
             "PostgreSQL on a closed port, listing",
             [*pg_dead, "tournament", "list"],
             {},
             "cannot reach PostgreSQL",
-        ),  # fmt: skip
+        ),
         (
             "PostgreSQL on a closed port, serving",
             [*pg_dead, "serve", "--port", "0"],
             {"SAMEDEAL_DB_WAIT_S": "1"},
             "cannot reach PostgreSQL",
-        ),  # fmt: skip
+        ),
         ("a port out of range", [*db, "serve", "--port", "99999"], {}, "65535"),
         ("a port that is no number", [*db, "serve", "--port", "http"], {}, "number"),
         ("a bad SAMEDEAL_PORT", [*db, "serve"], {"SAMEDEAL_PORT": "-1"}, "65535"),
@@ -265,25 +269,25 @@ def server_cases(w: World) -> list[tuple[str, list[str], dict[str, str], str]]:
             [*db, "serve", "--port", "0", "--host", "nowhere.invalid"],
             {},
             "no such host",
-        ),  # fmt: skip
+        ),
         (
             "options not JSON",
             [*db, "tournament", "create", "--name", "x", "--options", "{redeals: 2}"],
             {},
             "not JSON",
-        ),  # fmt: skip
+        ),
         (
             "an unreadable start",
             [*db, "tournament", "create", "--name", "x", "--starts-at", "tomorrow 9am"],
             {},
             "--starts-at",
-        ),  # fmt: skip
+        ),
         (
             "bad options",
             [*db, "tournament", "create", "--name", "x", "--options", '{"redeals": 9}'],
             {},
             "bad_request",
-        ),  # fmt: skip
+        ),
         ("close: an id that is no number", [*db, "tournament", "close", "abc"], {}, "invalid int"),
         ("close: no such tournament", [*db, "tournament", "close", "999"], {}, "not_found"),
         ("close: closed already", [*db, "tournament", "close", str(w.closed_id)], {}, "closed"),
@@ -333,7 +337,7 @@ def test_every_server_command_fails_in_one_line(world: World) -> None:
         "ws://127.0.0.1:{port}",
         "localhost:{port}",
         "http://localhost:{port}/t/1",
-    ],  # fmt: skip
+    ],
 )
 def test_the_addresses_a_user_types_reach_the_server_with_the_saved_token(
     world: World, spelling: str
@@ -386,7 +390,7 @@ def test_the_server_says_which_database_and_page(world: World) -> None:
             "--port",
             "0",
             "--no-demo",
-        ],  # fmt: skip
+        ],
         cwd=world.tmp,
         stdout=subprocess.DEVNULL,
         stderr=log.open("w"),

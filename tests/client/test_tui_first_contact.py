@@ -125,7 +125,9 @@ async def entrants(srv: Any, tid: int, n: int) -> None:
                 act = {"kind": "move", **move}
                 state = await c.ok(type="act", tournament=tid, seq=state["seq"] + 1, action=act)
             if i == 1:
-                await c.ok(type="act", tournament=tid, seq=state["seq"] + 1, action={"kind": "resign"})  # fmt: skip
+                await c.ok(
+                    type="act", tournament=tid, seq=state["seq"] + 1, action={"kind": "resign"}
+                )
 
 
 def times_of(text: str) -> dict[str, int]:
