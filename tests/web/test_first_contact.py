@@ -53,10 +53,10 @@ async def table_overflow(page: Any) -> int:
     """How far the standings table overflows its card (0: it fits)."""
     return int(
         await page.evaluate(
-            """() => { const card = document.querySelector('.side');
+            """() => { const card = document.querySelector('.side').getBoundingClientRect();
                        const table = document.querySelector('.standings table');
-                       return table.getBoundingClientRect().right - card.getBoundingClientRect().right
-                         + (table.scrollWidth - table.clientWidth); }"""
+                       const box = table.getBoundingClientRect();
+                       return box.right - card.right + (table.scrollWidth - table.clientWidth); }"""
         )
     )
 
@@ -189,4 +189,3 @@ async def test_register_says_to_save_the_token_and_sign_out_asks(
     await page.wait_for_selector("#reg-name")
     assert await page.evaluate("localStorage.getItem('samedeal.token')") is None
     assert not errors, errors
-
