@@ -115,7 +115,7 @@ class PlayApp(App[None]):
                 self.standings = msg
             elif msg["type"] == "closed":
                 self.message(f"tournament closed; seed {msg['seed'][:16]}…")
-                await self._resync()
+                await self._try_resync()
             self.refresh_view()
 
     # -- showing ---------------------------------------------------------
@@ -292,12 +292,21 @@ class PlayApp(App[None]):
         except ServerError as exc:
             self.message(exc.message)
             if exc.code == "out_of_sync":
-                await self._resync()
-        except ConnectionError:
+                await self._try_resync()
+        except (ConnectionError, OSError, WebSocketException):
             self.message("connection lost; reconnecting…")
-            await self._resync()
+            await self._try_resync()
         self._select_default()
         self.refresh_view()
+
+    async def _try_resync(self) -> None:
+        """Resync, or say why it failed (the next action tries again): never a crash."""
+        try:
+            await self._resync()
+        except ServerError as exc:
+            self.message(f"{exc.code}: {exc.message}")
+        except (ConnectionError, OSError, WebSocketException) as exc:
+            self.message(failure(self.server_url, exc) + "; the next action tries again")
 
 
 PLACES = {"waste", "fC", "fD", "fH", "fS", *(f"t{i}" for i in range(7))}

@@ -166,6 +166,8 @@ async def test_the_standings_viewer_fits_small_terminals_and_its_clocks_run(sqli
                 assert app.query_one("#live-box").display
                 widest = max(len(line) for line in text.splitlines())
                 assert widest <= live.size.width <= size[0], (widest, live.size)
+                box = app.query_one("#live-box")  # nothing cut off: every line in the pane
+                assert len(text.splitlines()) <= box.size.height, (text, box.size)
                 assert "redeals" in text and "resets" not in text
                 before = times_of(text)
                 assert set(before) == {"runner0", "runner1", "runner2"}
