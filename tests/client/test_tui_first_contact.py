@@ -205,3 +205,39 @@ def test_advance_rows_moves_running_clocks_only() -> None:
     clock.t += 4
     assert running.elapsed_ms(msg) == 5000
     assert running.elapsed_ms({**msg, "final": True}) == 0  # a final table stands still
+
+
+def test_the_plain_follow_table_advances_running_rows_too() -> None:
+    """`standings --follow` without a terminal redraws every second with the running
+    rows advanced by the time since `server_time` (commands._follow)."""
+    from client_cli.commands import standings_table
+
+    msg = {
+        "tournament": 1,
+        "final": False,
+        "total": 2,
+        "server_time": "2026-12-01T10:00:00.000Z",
+        "rows": [
+            {
+                "rank": 1,
+                "player": "runner0",
+                "status": "playing",
+                "progress": 3,
+                "resets": 0,
+                "time_ms": 5_000,
+                "score": 3,
+            },
+            {
+                "rank": 2,
+                "player": "runner1",
+                "status": "won",
+                "progress": 3,
+                "resets": 1,
+                "time_ms": 5_000,
+                "score": 3,
+            },
+        ],
+    }
+    table = standings_table(msg, None, "gaps", elapsed_ms=60_000)
+    assert times_of(table) == {"runner0": 65, "runner1": 5}
+    assert "redeals" in table.splitlines()[1]
