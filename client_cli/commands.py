@@ -6,12 +6,11 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import sys
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Coroutine
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -20,6 +19,7 @@ from websockets.exceptions import WebSocketException
 from client_cli import config
 from client_cli.bots import run_bots
 from client_cli.connection import Connection, ServerError, failure
+from client_cli.create_args import create_message
 from client_cli.tui import render
 from server.audit.receipts import check_receipt, record_of_player
 
@@ -370,67 +370,11 @@ def _get(url: str) -> bytes:
         return body
 
 
-def _when(text: str, flag: str) -> datetime:
-    """An ISO 8601 time (a time without a zone is UTC), or CliError naming the flag."""
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        raise CliError(
-            f"{flag} is not an ISO 8601 time (e.g. 2026-12-01T09:00+01:00): {text[:40]!r}",
-            code=2,
-        ) from None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
-def _options(text: str) -> dict[str, Any]:
-    try:
-        options = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CliError(
-            f"--options is not JSON ({exc.msg} at character {exc.pos}); e.g. "
-            "'{\"redeals\": 2}' (keys in double quotes)",
-            code=2,
-        ) from None
-    except (ValueError, RecursionError):
-        raise CliError("--options is not JSON options (too deep or a number too long)", 2) from None
-    if not isinstance(options, dict):
-        raise CliError("--options must be a JSON object, e.g. '{\"redeals\": 2}'", code=2)
-    return options
-
-
-def create_message(args: argparse.Namespace) -> dict[str, Any]:
-    """The create_tournament message the flags ask for, or CliError (exit 2)."""
-    if not math.isfinite(args.hours) or args.hours <= 0:
-        raise CliError(f"--hours is a positive number of hours, not {args.hours}", code=2)
-    if args.time_limit_s is not None and args.time_limit_s <= 0:
-        raise CliError("--time-limit-s is a positive number of seconds", code=2)
-    options = _options(args.options)
-    starts = _when(args.starts_at, "--starts-at") if args.starts_at else datetime.now(UTC)
-    try:
-        ends = (
-            _when(args.ends_at, "--ends-at")
-            if args.ends_at
-            else starts + timedelta(hours=args.hours)
-        )
-    except OverflowError:
-        raise CliError("--starts-at plus --hours ends past the year 9999", code=2) from None
-    msg: dict[str, Any] = {
-        "name": args.name,
-        "game": args.game,
-        "options": options,
-        "ends_at": ends.isoformat(),
-    }
-    if args.starts_at:  # otherwise the server's own now
-        msg["starts_at"] = starts.isoformat()
-    if args.time_limit_s:
-        msg["time_limit_s"] = args.time_limit_s
-    if args.join_until:
-        msg["join_until"] = _when(args.join_until, "--join-until").isoformat()
-    return msg
-
-
 async def create(args: argparse.Namespace, out: TextIO) -> int:
-    msg = create_message(args)
+    try:
+        msg = create_message(args)
+    except ValueError as exc:
+        raise CliError(str(exc), code=2) from None
     async with authed(args) as conn:
         t = (await conn.call("create_tournament", **msg))["tournament"]
     write_json(t, None, out)

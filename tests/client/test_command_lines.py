@@ -399,7 +399,7 @@ def test_the_server_says_which_database_and_page(world: World) -> None:
     try:
         from tests.support.processes import LISTENING
 
-        for _ in range(600):
+        for _ in range(1200):  # up to a minute on a loaded machine
             text = log.read_text()
             if (found := LISTENING.search(text)) and "http://" in text:
                 break
@@ -413,6 +413,10 @@ def test_the_server_says_which_database_and_page(world: World) -> None:
         assert "alembic" not in text
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # a loaded machine: do not leave it behind
+            proc.kill()
+            proc.wait()
     listed = operator(world, "--database-url", f"sqlite:///{world.tmp / 'world.db'}", "migrate")
     assert listed.returncode == 0 and listed.stderr == "", listed.stderr
