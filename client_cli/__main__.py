@@ -3,21 +3,37 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import NoReturn
 
 from client_cli import config, verify
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="samedeal", description=__doc__)
+    parser = OneLineParser(prog="samedeal", description=__doc__)
     parser.add_argument(
         "--server",
         default=None,
         help=f"server URL (env SAMEDEAL_SERVER; default {config.DEFAULT_SERVER})",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("register", help="create a player and save its token")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
+    p = sub.add_parser(
+        "register",
+        help="create a player and save its token",
+        description="Create a player and save its token (the only key to the player: keep "
+        "a copy of the tokens file it names). A token already saved for the server is not "
+        "replaced without --replace.",
+    )
     p.add_argument("name")
+    p.add_argument("--replace", action="store_true", help="replace the token already saved")
     p = sub.add_parser("tournaments", help="list tournaments")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("play", help="play a tournament in the terminal")
@@ -93,10 +109,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Whatever fails says so in one line on stderr, never a traceback
+    (SAMEDEAL_DEBUG=1 shows the traceback of an unexpected error)."""
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print("samedeal: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("SAMEDEAL_DEBUG"):
+            raise
+        where = f"{type(exc).__name__}: {str(exc)[:160]}".replace("\n", " ")
+        print(f"samedeal: unexpected error ({where}); please report it", file=sys.stderr)
+        return 3
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "verify":
         return verify.run(args.file, receipt=args.receipt, player=args.player)
-    args.server = config.server_url(args.server)
+    try:
+        args.server = config.server_url(args.server)
+    except config.BadServer as exc:
+        print(f"samedeal: {exc}", file=sys.stderr)
+        return 2
     from client_cli import commands
 
     if args.command == "play":

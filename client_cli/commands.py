@@ -4,38 +4,82 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import urllib.error
 import urllib.request
-from datetime import UTC, datetime, timedelta
+from collections.abc import AsyncIterator, Coroutine
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
+
+from websockets.exceptions import WebSocketException
 
 from client_cli import config
 from client_cli.bots import run_bots
-from client_cli.connection import Connection, ServerError
+from client_cli.connection import Connection, ServerError, failure
+from client_cli.create_args import create_message
+from client_cli.tui import render
 from server.audit.receipts import check_receipt, record_of_player
 
-
-def saved_token(args: argparse.Namespace) -> str:
-    """The token `register` saved for this server; exits with advice when there is none."""
-    saved = config.token_for(args.server)
-    if saved is None:
-        raise SystemExit(f"no saved token for {args.server}: run `samedeal register NAME` first")
-    return saved[1]
+CLI_RETRIES = 2  # a one-shot command says "cannot connect" within a second
 
 
-def authed(args: argparse.Namespace) -> Connection:
-    """A connection that authenticates with the saved token for this server."""
-    return Connection(args.server, token=saved_token(args))
+class CliError(Exception):
+    """What went wrong, in one line for the user; `code` is the exit status."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
 
 
-def maybe_authed(args: argparse.Namespace) -> Connection:
-    """A connection with the saved token when there is one, else anonymous (for the public
-    messages: standings, records)."""
-    saved = config.token_for(args.server)
-    return Connection(args.server, token=saved[1] if saved else None)
+def no_token(server: str) -> CliError:
+    return CliError(
+        f"no token saved for {server}: `samedeal register NAME` first (or --server with "
+        "the address you registered on)"
+    )
+
+
+async def sign_in(conn: Connection, token: str, server: str) -> None:
+    """Authenticate an open connection with the saved token (and again after reconnects)."""
+    try:
+        reply = await conn.request({"type": "auth", "token": token}, reconnect=False)
+    except ServerError as exc:
+        if exc.code != "unauthorized":
+            raise
+        raise CliError(
+            f"the server at {server} does not accept the token saved for it in "
+            f"{config.tokens_path()} (a different or reset server?)"
+        ) from None
+    conn.token, conn.player = token, reply["player"]
+
+
+@contextlib.asynccontextmanager
+async def authed(args: argparse.Namespace) -> AsyncIterator[Connection]:
+    """A connection signed in with the saved token for this server. It connects first,
+    so a server that cannot be reached is reported as such, not as a missing token."""
+    async with Connection(args.server, retries=CLI_RETRIES) as conn:
+        saved = config.token_for(args.server)
+        if saved is None:
+            raise no_token(args.server)
+        await sign_in(conn, saved[1], args.server)
+        yield conn
+
+
+@contextlib.asynccontextmanager
+async def maybe_authed(args: argparse.Namespace) -> AsyncIterator[Connection]:
+    """A connection signed in when a token is saved, else anonymous: watching (the list,
+    standings, records) is public. A token the server refuses is said on stderr and the
+    command goes on anonymously."""
+    async with Connection(args.server, retries=CLI_RETRIES) as conn:
+        saved = config.token_for(args.server)
+        if saved is not None:
+            try:
+                await sign_in(conn, saved[1], args.server)
+            except CliError as exc:
+                print(f"note: {exc}; watching anonymously", file=sys.stderr)
+        yield conn
 
 
 def http_url(ws_url: str, path: str) -> str:
@@ -46,47 +90,72 @@ def http_url(ws_url: str, path: str) -> str:
 def write_json(data: Any, target: str | None, out: TextIO) -> None:
     text = json.dumps(data, indent=1)
     if target:
-        Path(target).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(target).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
         print(f"written: {target}", file=out)
     else:
         print(text, file=out)
 
 
 async def register(args: argparse.Namespace, out: TextIO) -> int:
-    async with Connection(args.server) as conn:
+    kept = config.token_for(args.server)
+    if kept is not None and not args.replace:
+        raise CliError(
+            f"a token for {kept[0]} is already saved for {args.server}; registering "
+            f"{args.name} would replace it, and a lost token cannot be recovered: keep a "
+            f"copy of {config.tokens_path()}, then add --replace",
+            code=2,
+        )
+    async with Connection(args.server, retries=CLI_RETRIES) as conn:
         reply = await conn.call("register", name=args.name)
     path = config.save_token(args.server, reply["player"]["name"], reply["token"])
     print(
-        f"registered {reply['player']['name']} (id {reply['player']['id']}); token saved in {path}",
+        f"registered {reply['player']['name']} (id {reply['player']['id']}); token saved in "
+        f"{path}\nkeep a copy of that file: the token is the only key to this player, and "
+        "the server cannot recover it",
         file=out,
     )
     return 0
 
 
 async def tournaments(args: argparse.Namespace, out: TextIO) -> int:
-    async with authed(args) as conn:
+    async with maybe_authed(args) as conn:
         items = (await conn.call("tournaments"))["items"]
     if args.json:
         write_json(items, None, out)
         return 0
-    print(f"{'id':>4}  {'name':<24} {'game':<9} {'status':<9} {'entrants':>8}  ends_at", file=out)
+    now = datetime.now(UTC)
+    print(f"{'id':>4}  {'name':<24} {'game':<9} {'status':<9} {'entrants':>8}  when", file=out)
     for t in items:
         print(
             f"{t['id']:>4}  {t['name'][:24]:<24} {t['game']:<9} {t['status']:<9} "
-            f"{t['entrants']:>8}  {t['ends_at']}",
+            f"{t['entrants']:>8}  {render.schedule(t, now)}",
             file=out,
         )
     return 0
 
 
-def standings_table(msg: dict[str, Any], me: str | None = None) -> str:
-    """A plain-text standings table (`…` where a window leaves rows out)."""
-    from client_cli.tui.render import standings_lines
+async def game_of(conn: Connection, tournament: int) -> str | None:
+    """The game of a tournament (from the public list), None when it is not listed."""
+    with contextlib.suppress(ServerError):
+        for t in (await conn.call("tournaments"))["items"]:
+            if t["id"] == tournament:
+                return str(t["game"])
+    return None
 
+
+def standings_table(
+    msg: dict[str, Any], me: str | None = None, game: str | None = None, elapsed_ms: int = 0
+) -> str:
+    """A plain-text standings table (`…` where a window leaves rows out), running clocks
+    advanced by `elapsed_ms` since the message's `server_time`."""
     head = f"tournament {msg['tournament']} — {'final' if msg['final'] else 'live'}"
     if isinstance(msg.get("total"), int):
         head += f" — {msg['total']} entrants"
-    lines = standings_lines(msg["rows"], me, msg.get("gap_after"))
+    rows = render.advance_rows(msg["rows"], elapsed_ms)
+    lines = render.standings_lines(rows, me, msg.get("gap_after"), game=game)
     return head + "\n" + lines.plain.rstrip("\n")
 
 
@@ -101,23 +170,24 @@ async def standings(args: argparse.Namespace, out: TextIO) -> int:
         return await _standings_app(args)
     async with maybe_authed(args) as conn:
         me = conn.player["name"] if conn.player else None
+        game = None if args.json else await game_of(conn, args.id)
         if getattr(args, "all", False):
             msg = await all_standings(conn, args.id)
             if args.json:
                 write_json(msg, None, out)
             else:
-                print(standings_table(msg, me), file=out)
+                print(standings_table(msg, me, game), file=out)
             return 0
         msg = await conn.call("subscribe", tournament=args.id, **window_fields(args))
         if args.json and not args.follow:
             write_json(msg, None, out)
             return 0
         if not args.follow:
-            print(standings_table(msg, me), file=out)
+            print(standings_table(msg, me, game), file=out)
             return 0
         if args.json:
             return await _follow_json(conn, msg, out)
-        return await _follow(conn, msg, out, me)
+        return await _follow(conn, msg, out, me, game)
 
 
 async def _standings_app(args: argparse.Namespace) -> int:
@@ -133,6 +203,8 @@ async def _standings_app(args: argparse.Namespace) -> int:
         around=getattr(args, "around", None),
     )
     await app.run_async()
+    if app.failure is not None:
+        raise CliError(app.failure)
     return app.return_code or 0
 
 
@@ -169,26 +241,37 @@ async def all_standings(conn: Connection, tournament: int, tries: int = 3) -> di
     return msg
 
 
-async def _follow(conn: Connection, msg: dict[str, Any], out: TextIO, me: str | None) -> int:
-    """Redraw the table in place on every push until the tournament closes."""
+async def _follow(
+    conn: Connection, msg: dict[str, Any], out: TextIO, me: str | None, game: str | None
+) -> int:
+    """Redraw the table in place on every push, and every second with the running clocks
+    advanced (render.RunningClock), until the tournament closes."""
     from rich.console import Console
     from rich.live import Live
     from rich.text import Text
 
     console = Console(file=out)
-    with Live(Text(standings_table(msg, me)), console=console, auto_refresh=False) as live:
+    clock = render.RunningClock()
+    clock.seen(msg)
+
+    def table(extra: str = "") -> Text:
+        return Text(standings_table(msg, me, game, clock.elapsed_ms(msg)) + extra)
+
+    with Live(table(), console=console, auto_refresh=False) as live:
         while True:
-            push = await conn.pushes.get()
+            try:
+                push = await asyncio.wait_for(conn.pushes.get(), timeout=1.0)
+            except TimeoutError:
+                live.update(table(), refresh=True)
+                continue
             if push.get("tournament") != msg["tournament"]:
                 continue
             if push["type"] == "standings":
                 msg = push
-                live.update(Text(standings_table(msg, me)), refresh=True)
+                clock.seen(msg)
+                live.update(table(), refresh=True)
             elif push["type"] == "closed":
-                live.update(
-                    Text(standings_table(msg, me) + f"\nclosed; seed {push['seed']}"),
-                    refresh=True,
-                )
+                live.update(table(f"\nclosed; seed {push['seed']}"), refresh=True)
                 return 0
 
 
@@ -225,9 +308,15 @@ async def bundle(args: argparse.Namespace, out: TextIO) -> int:
     try:
         body = await asyncio.to_thread(_get, url)
     except urllib.error.HTTPError as exc:
-        print(f"{url}: HTTP {exc.code} (not closed yet?)", file=sys.stderr)
-        return 1
-    data = json.loads(body)
+        why = "no such tournament, or not closed yet" if exc.code == 404 else "refused"
+        raise CliError(f"{url}: HTTP {exc.code} ({why})") from None
+    except urllib.error.URLError as exc:
+        reason = exc.reason if isinstance(exc.reason, BaseException) else OSError(exc.reason)
+        raise CliError(failure(url, reason)) from None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise CliError(f"{url}: the answer is not JSON (not a samedeal server?)") from None
     write_json(data, args.output, out)
     ok = True
     receipts = sorted(
@@ -282,24 +371,10 @@ def _get(url: str) -> bytes:
 
 
 async def create(args: argparse.Namespace, out: TextIO) -> int:
-    starts = datetime.fromisoformat(args.starts_at) if args.starts_at else datetime.now(UTC)
-    ends = (
-        datetime.fromisoformat(args.ends_at)
-        if args.ends_at
-        else starts + timedelta(hours=args.hours)
-    )
-    msg: dict[str, Any] = {
-        "name": args.name,
-        "game": args.game,
-        "options": json.loads(args.options),
-        "ends_at": ends.isoformat(),
-    }
-    if args.starts_at:  # otherwise the server's own now
-        msg["starts_at"] = starts.isoformat()
-    if args.time_limit_s:
-        msg["time_limit_s"] = args.time_limit_s
-    if args.join_until:
-        msg["join_until"] = args.join_until
+    try:
+        msg = create_message(args)
+    except ValueError as exc:
+        raise CliError(str(exc), code=2) from None
     async with authed(args) as conn:
         t = (await conn.call("create_tournament", **msg))["tournament"]
     write_json(t, None, out)
@@ -314,6 +389,14 @@ async def close(args: argparse.Namespace, out: TextIO) -> int:
 
 
 async def bot(args: argparse.Namespace, out: TextIO) -> int:
+    if not 1 <= args.players <= 10_000 or args.think_ms < 0:
+        raise CliError("--players is 1 to 10000 and --think-ms 0 or more", code=2)
+    async with Connection(args.server, retries=CLI_RETRIES) as conn:  # reachable? open?
+        listed = {t["id"]: t for t in (await conn.call("tournaments"))["items"]}
+    t = listed.get(args.tournament)
+    if t is None or t["status"] != "open":
+        state = "no such tournament" if t is None else f"it is {t['status']}"
+        raise CliError(f"bots cannot play tournament {args.tournament}: {state}")
     results = await run_bots(
         args.server,
         args.tournament,
@@ -331,16 +414,34 @@ async def bot(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if all(not r.status.startswith("error") for r in results) else 1
 
 
+async def _can_play(args: argparse.Namespace) -> str:
+    """The saved token, once the server accepted it and the tournament let it in (join):
+    every reason it cannot be played is one line before the full screen opens."""
+    async with authed(args) as conn:
+        await conn.call("join", tournament=args.id)
+        assert conn.token is not None  # authed signed in
+        return conn.token
+
+
 def play(args: argparse.Namespace, out: TextIO) -> int:
     from client_cli.tui.app import PlayApp
 
+    token = run_command(_can_play(args), args.server)
+    if not isinstance(token, str):
+        return token
     receipts = config.ReceiptBook()
+    app = PlayApp(args.server, token, args.id, receipts=receipts)
     try:
-        PlayApp(args.server, saved_token(args), args.id, receipts=receipts).run()
+        app.run()
     finally:
         receipts.flush(final=True)
+    if app.failure:
+        print(f"samedeal: {app.failure}", file=sys.stderr)
+        return 1
     return 0
 
+
+T = TypeVar("T")
 
 ASYNC_COMMANDS = {
     "register": register,
@@ -355,11 +456,20 @@ ASYNC_COMMANDS = {
 
 
 def dispatch(args: argparse.Namespace, out: TextIO) -> int:
+    result = run_command(ASYNC_COMMANDS[args.command](args, out), args.server)
+    return result if isinstance(result, int) else 1
+
+
+def run_command(command: Coroutine[Any, Any, T], server: str) -> T | int:
+    """Run a command; every way it can fail is one line on stderr and an exit status."""
     try:
-        return asyncio.run(ASYNC_COMMANDS[args.command](args, out))
+        return asyncio.run(command)
+    except CliError as exc:
+        print(f"samedeal: {exc}", file=sys.stderr)
+        return exc.code
     except ServerError as exc:
-        print(f"error: {exc.code}: {exc.message}", file=sys.stderr)
+        print(f"samedeal: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
-    except (OSError, ConnectionError) as exc:
-        print(f"cannot reach {args.server}: {exc}", file=sys.stderr)
+    except (OSError, ConnectionError, TimeoutError, WebSocketException) as exc:
+        print(f"samedeal: {failure(server, exc)}", file=sys.stderr)
         return 1

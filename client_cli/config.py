@@ -13,8 +13,10 @@ save at once): for each (server, player, tournament) the receipt of the higher s
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -22,14 +24,66 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 RECEIPTS_FORMAT = "samedeal-receipts/1"
 MAX_RECEIPTS = 20_000  # beyond this the oldest are dropped (bot swarms would grow it forever)
 
 
+LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
+PAGE_PATH = re.compile(r"/(t/\d+(/replay/[^/]+)?|verify)")  # the browser's pages
+SCHEMES = {"ws": "ws", "wss": "wss", "http": "ws", "https": "wss"}
+
+
+class BadServer(ValueError):
+    """A --server (or SAMEDEAL_SERVER) value that is not a server address."""
+
+
 def server_url(explicit: str | None = None) -> str:
-    return explicit or os.environ.get("SAMEDEAL_SERVER") or DEFAULT_SERVER
+    """--server, else SAMEDEAL_SERVER, else the default: normalised (normalise_server)."""
+    return normalise_server(explicit or os.environ.get("SAMEDEAL_SERVER") or DEFAULT_SERVER)
+
+
+def normalise_server(text: str) -> str:
+    """The WebSocket URL a server address means: http(s):// becomes ws(s)://, no scheme is
+    ws://, an empty path (or "/") is the server's /ws, a trailing slash goes; the host is
+    lower-cased. Raises BadServer (its message fit for one line) otherwise."""
+    raw = text.strip()
+    if "://" not in raw:
+        raw = "ws://" + raw
+    parts = urlsplit(raw)
+    scheme = SCHEMES.get(parts.scheme.lower())
+    if scheme is None:
+        raise BadServer(f"--server {text[:60]!r}: not a ws://, wss://, http:// or https:// address")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        raise BadServer(f"--server {text[:60]!r}: the port is not a number 1-65535") from None
+    if not host:
+        raise BadServer(f"--server {text[:60]!r}: no host (e.g. ws://127.0.0.1:8765/ws)")
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise BadServer(f"--server {text[:60]!r}: an address has no user, query or fragment")
+    path = parts.path.rstrip("/")
+    if not path or PAGE_PATH.fullmatch(path):  # the server itself, or one of its pages
+        path = "/ws"
+    netloc = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{netloc}{'' if port is None else f':{port}'}{path}"
+
+
+@functools.lru_cache(maxsize=256)
+def server_key(url: str) -> str:
+    """What identifies a server for saved tokens and receipts: its normalised address with
+    the default port spelled out and every loopback name (localhost, 127.0.0.1, ::1) one."""
+    try:
+        parts = urlsplit(normalise_server(url))
+    except BadServer:
+        return url
+    host = parts.hostname or ""
+    if host in LOOPBACK:
+        host = "localhost"
+    port = parts.port or (443 if parts.scheme == "wss" else 80)
+    return f"{parts.scheme}://{host}:{port}{parts.path}"
 
 
 def config_dir() -> Path:
@@ -77,8 +131,10 @@ def load_all() -> dict[str, Any]:
 
 
 def save_token(server: str, name: str, token: str) -> Path:
-    """Remember the token for `server` (the file is created readable by the user only)."""
-    data = load_all()
+    """Remember the token for `server` (the file is created readable by the user only),
+    in place of any other kept for the same server under another spelling (server_key)."""
+    key = server_key(server)
+    data = {k: v for k, v in load_all().items() if server_key(k) != key}
     data[server] = {"name": name, "token": token}
     path = tokens_path()
     _write_private(path, data, durable=True)
@@ -86,8 +142,12 @@ def save_token(server: str, name: str, token: str) -> Path:
 
 
 def token_for(server: str) -> tuple[str, str] | None:
-    entry = load_all().get(server)
-    return None if not entry else (entry["name"], entry["token"])
+    """(name, token) saved for `server` under any spelling of its address (server_key)."""
+    data, key = load_all(), server_key(server)
+    entry = data.get(server) or next((v for k, v in data.items() if server_key(k) == key), None)
+    if not isinstance(entry, dict) or not isinstance(entry.get("token"), str):
+        return None
+    return str(entry.get("name", "?")), entry["token"]
 
 
 # -- receipts ------------------------------------------------------------------------
@@ -133,7 +193,7 @@ def _receipts_data(receipts: Iterator[Receipt] | list[Receipt]) -> dict[str, Any
 
 
 def _key(server: str, player: str, tournament: int) -> tuple[str, str, int]:
-    return server, player.casefold(), tournament  # names are unique case-insensitively
+    return server_key(server), player.casefold(), tournament  # names: case-insensitive
 
 
 def load_receipts(path: Path | None = None) -> list[Receipt]:
@@ -151,7 +211,10 @@ def receipt_for(
 
 def receipts_in(server: str, tournament: int, path: Path | None = None) -> list[Receipt]:
     """Every saved receipt of `tournament` on `server` (one per player)."""
-    return [r for r in load_receipts(path) if r.server == server and r.tournament == tournament]
+    key = server_key(server)
+    return [
+        r for r in load_receipts(path) if r.tournament == tournament and server_key(r.server) == key
+    ]
 
 
 @contextlib.contextmanager

@@ -7,10 +7,11 @@ import asyncio
 import contextlib
 import itertools
 import json
+import socket
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from client_cli.config import ReceiptBook
 
@@ -23,6 +24,28 @@ class ServerError(Exception):
         self.code = str(reply.get("code"))
         self.message = str(reply.get("message"))
         self.reply = reply
+
+
+def failure(url: str, exc: BaseException) -> str:
+    """One line saying why `url` could not be reached (or was lost), for a person."""
+    if isinstance(exc, ConnectionRefusedError):
+        why = "connection refused (is the server running on that port?)"
+    elif isinstance(exc, socket.gaierror):
+        why = "unknown host"
+    elif isinstance(exc, TimeoutError):
+        why = "no answer in time"
+    elif isinstance(exc, InvalidStatus):
+        why = (
+            f"HTTP {exc.response.status_code} instead of a WebSocket "
+            "(not a samedeal server, or not its /ws address)"
+        )
+    elif isinstance(exc, WebSocketException):
+        why = "not a samedeal WebSocket server"
+    elif isinstance(exc, ConnectionError | ConnectionClosed):
+        why = "the connection was lost"
+    else:
+        why = (getattr(exc, "strerror", None) or str(exc) or type(exc).__name__)[:120]
+    return f"cannot connect to {url}: {why}"
 
 
 class Connection:

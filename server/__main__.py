@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
 import logging
 import math
 import os
+import socket
 import sys
 from datetime import UTC, datetime, timedelta
+from typing import NoReturn
 
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
@@ -20,18 +23,44 @@ from server.net.limits import networks
 from server.store import db
 from server.store.repository import Store
 
+log = logging.getLogger("samedeal.server")
+DB_WAIT_S = 30.0  # serve waits this long for PostgreSQL to come up (env SAMEDEAL_DB_WAIT_S)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535; anything else is a usage error."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number, not {text[:20]!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 (any free port) to 65535, not {port}")
+    return port
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="samedeal-server", description=__doc__)
+    parser = OneLineParser(prog="samedeal-server", description=__doc__)
     parser.add_argument(
         "--database-url",
         default=None,
         help=f"SQLAlchemy URL (env SAMEDEAL_DATABASE_URL; default {db.DEFAULT_URL})",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     s = sub.add_parser("serve", help="run the server (migrates first)")
     s.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"))
-    s.add_argument("--port", type=int, default=int(os.environ.get("SAMEDEAL_PORT", "8765")))
+    s.add_argument(
+        "--port",
+        type=port_number,
+        default=os.environ.get("SAMEDEAL_PORT", "8765"),  # a string default is parsed too
+        help="TCP port (env SAMEDEAL_PORT; default 8765; 0: any free port)",
+    )
     s.add_argument("--no-demo", action="store_true", help="no demo tournament on an empty db")
     s.add_argument(
         "--workers",
@@ -43,11 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     _limit_flags(s)
     m = sub.add_parser("migrate", help="upgrade the database schema to head and exit")
     a = sub.add_parser("admin", help="operator roles")
-    a_sub = a.add_subparsers(dest="admin_command", required=True)
+    a_sub = a.add_subparsers(dest="admin_command", required=True, parser_class=OneLineParser)
     g = a_sub.add_parser("grant", help="give a registered player the admin role")
     g.add_argument("name")
     t = sub.add_parser("tournament", help="operate tournaments from the command line")
-    t_sub = t.add_subparsers(dest="tournament_command", required=True)
+    t_sub = t.add_subparsers(dest="tournament_command", required=True, parser_class=OneLineParser)
     c = t_sub.add_parser("create", help="create a tournament (prints its summary)")
     c.add_argument("--name", required=True)
     c.add_argument("--game", choices=["gaps", "klondike"], default="gaps")
@@ -157,16 +186,53 @@ def _pass_limits_on(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Whatever fails says so in one line on stderr, never a traceback
+    (SAMEDEAL_DEBUG=1 shows the traceback of an unexpected error)."""
     args = build_parser().parse_args(argv)
+    serving = args.command == "serve"
     logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=logging.INFO if serving else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     access = getattr(args, "access_log", False)  # per request and connection: off by default
     logging.getLogger("samedeal.access").setLevel(logging.INFO if access else logging.WARNING)
-    url = db.database_url(getattr(args, "database_url", None))
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # not a line per migration step
+    given = db.database_url(getattr(args, "database_url", None))
+    try:
+        url = db.check_url(given)
+        return _command(args, url, given)
+    except db.BadDatabaseUrl as exc:
+        return _fail(str(exc), 2)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except Exception as exc:
+        if os.environ.get("SAMEDEAL_DEBUG"):
+            raise
+        return _fail(_unexpected(exc, url if "url" in locals() else given), 1)
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"samedeal-server: {message}", file=sys.stderr)
+    return code
+
+
+def _unexpected(exc: BaseException, url: str) -> str:
+    """One line for an error nothing else caught: a database's own, or a bug."""
+    module = type(exc).__module__.split(".")[0]
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+    if module in ("sqlalchemy", "asyncpg", "sqlite3", "aiosqlite", "alembic"):
+        return f"the database ({db.describe(url, url)}) failed: {first}"
+    return f"unexpected error ({type(exc).__name__}: {first}); please report it"
+
+
+def _command(args: argparse.Namespace, url: str, given: str) -> int:
     if args.command == "serve":
-        return _serve(args, url)
+        return _serve(args, url, given)
+    try:
+        db.wait_reachable(url, 0)
+    except ConnectionError as exc:
+        return _fail(str(exc), 1)
     if args.command == "migrate":
         db.migrate(url)
         print("database at head")
@@ -175,29 +241,63 @@ def main(argv: list[str] | None = None) -> int:
         try:
             spec = _spec(args)
         except UsageError as exc:
-            print(f"samedeal-server: {exc}", file=sys.stderr)
-            return 2
+            return _fail(str(exc), 2)
         return asyncio.run(_operate(args, url, spec))
     return asyncio.run(_operate(args, url, None))
 
 
-def _serve(args: argparse.Namespace, url: str) -> int:
+def _listen_check(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (None: it can), before it opens the
+    database: a port in use or a host that is not this machine's is one line, at once."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        return f"--host {host!r}: no such host"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"cannot listen on {host}:{port}: the port is in use (another server?)"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
+def _db_wait_s() -> float:
+    try:
+        return max(0.0, float(os.environ.get("SAMEDEAL_DB_WAIT_S", DB_WAIT_S)))
+    except ValueError:
+        return DB_WAIT_S
+
+
+def _announce(host: str, bound: int) -> None:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
+    log.info("the page: http://%s:%s/ (players and watchers open it in a browser)", shown, bound)
+
+
+def _serve(args: argparse.Namespace, url: str, given: str) -> int:
     if args.workers < 1:
-        print("samedeal-server: --workers is 1 or more", file=sys.stderr)
-        return 2
+        return _fail("--workers is 1 or more", 2)
     try:
         limits = _serve_limits(args)
     except UsageError as exc:
-        print(f"samedeal-server: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc), 2)
+    if args.workers > 1 and not url.startswith("postgresql"):
+        return _fail(
+            "--workers N > 1 needs PostgreSQL (--database-url postgresql+asyncpg://...): "
+            "SQLite serves one process",
+            2,
+        )
+    if not args.reuse_port and (why := _listen_check(args.host, args.port)):
+        return _fail(why, 1)
+    try:
+        db.wait_reachable(url, _db_wait_s())
+    except ConnectionError as exc:
+        return _fail(str(exc), 1)
+    log.info("database: %s", db.describe(url, given))
     if args.workers > 1:
-        if not url.startswith("postgresql"):
-            print(
-                "samedeal-server: --workers N > 1 needs PostgreSQL (--database-url "
-                "postgresql+asyncpg://...): SQLite serves one process",
-                file=sys.stderr,
-            )
-            return 2
         from server.net.workers import supervise
 
         db.migrate(url)  # once, before the workers start
@@ -205,16 +305,22 @@ def _serve(args: argparse.Namespace, url: str) -> int:
         return supervise(url, args.host, args.port, args.workers, not args.no_demo)
     from server.net.app import run, run_loop
 
-    run_loop(
-        run(
-            args.host,
-            args.port,
-            url,
-            demo=not args.no_demo,
-            reuse_port=args.reuse_port,
-            serve_limits=limits,
+    try:
+        run_loop(
+            run(
+                args.host,
+                args.port,
+                url,
+                demo=not args.no_demo,
+                reuse_port=args.reuse_port,
+                serve_limits=limits,
+                ready=lambda bound: _announce(args.host, bound),
+            )
         )
-    )
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        return _fail(f"cannot listen on {args.host}:{args.port}: the port is in use", 1)
     return 0
 
 
@@ -267,12 +373,10 @@ async def _operate(args: argparse.Namespace, url: str, spec: TournamentSpec | No
             if await store.set_admin(args.name):
                 print(f"{args.name} is now an admin")
                 return 0
-            print(f"no player named {args.name!r}", file=sys.stderr)
-            return 1
+            return _fail(f"no player named {args.name!r} (register first)", 1)
         return await _tournament(args, Competition.build(store), spec)
     except CompetitionError as exc:
-        print(f"{exc.code}: {exc.message}", file=sys.stderr)
-        return 1
+        return _fail(f"{exc.code}: {exc.message}", 1)
     finally:
         await store.close()
 

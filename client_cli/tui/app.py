@@ -3,7 +3,9 @@
 Gaps: Left/Right select a gap, the status line shows the card that fits, Enter plays
 it; or type a card code (6H, 10h, 6♥). `redeal` when blocked; `resign` asks to confirm.
 Klondike: `d` draw, `a` auto, `h` hint, `t3 t5 2` (from, to, count), `w t2`, `t0 f`.
-The server's reason is shown for every refused action. Reconnects by itself.
+The server's reason is shown for every refused action, and the client's own for a line
+it cannot read; nothing typed ends the app. Reconnects by itself. A failure to start
+(the server gone, the token refused) ends the app with `failure` set, for one line.
 With a ReceiptBook, the receipt of every STATE is kept (written at most once a second,
 and when the app exits).
 """
@@ -18,9 +20,10 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
+from websockets.exceptions import WebSocketException
 
 from client_cli.config import ReceiptBook
-from client_cli.connection import Connection, ServerError
+from client_cli.connection import Connection, ServerError, failure
 from client_cli.tui import render
 from server.games import cards
 
@@ -50,6 +53,8 @@ class PlayApp(App[None]):
         self.me = ""
         self.selected: tuple[int, int] | None = None
         self.confirming_resign = False
+        self.failure: str | None = None  # why the app ended early, in one line
+        self.game: str | None = None
         self._pump: asyncio.Task[None] | None = None
 
     def compose(self) -> ComposeResult:
@@ -59,17 +64,25 @@ class PlayApp(App[None]):
                 yield Static("", id="status")
                 yield Static("", id="clock")
                 yield Static("", id="message")
-                yield Input(placeholder="card code, redeal, resign — or d/a/h, t3 t5 2", id="cmd")
+                yield Input(placeholder="", id="cmd")
             yield Static("", id="side")
         yield Footer()
 
     async def on_mount(self) -> None:
         self.conn = Connection(self.server_url, token=self.token)
         self.conn.receipts = self.receipts
-        await self.conn.connect()
-        assert self.conn.player is not None  # connect() authenticated with the token
-        self.me = self.conn.player["name"]
-        await self._resync()
+        try:
+            await self.conn.connect()
+            assert self.conn.player is not None  # connect() authenticated with the token
+            self.me = self.conn.player["name"]
+            await self._resync()
+        except ServerError as exc:
+            self.failure = f"{exc.code}: {exc.message}"
+        except (OSError, ConnectionError, WebSocketException) as exc:
+            self.failure = failure(self.server_url, exc)
+        if self.failure is not None:
+            self.exit(return_code=1)
+            return
         self._pump = asyncio.get_running_loop().create_task(self._pushes())
         self.set_interval(1.0, self._tick)
         self.query_one("#cmd", Input).focus()
@@ -87,6 +100,10 @@ class PlayApp(App[None]):
         assert self.conn is not None
         self.state = await self.conn.call("join", tournament=self.tournament)
         self.standings = await self.conn.call("subscribe", tournament=self.tournament)
+        if self.game != self.state["game"]:
+            self.game = self.state["game"]
+            self.query_one("#cmd", Input).placeholder = HELP[self.state["game"]]
+            self.call_after_refresh(self.refresh_bindings)  # gap keys in Gaps only
         self._select_default()
         self.refresh_view()
 
@@ -98,7 +115,7 @@ class PlayApp(App[None]):
                 self.standings = msg
             elif msg["type"] == "closed":
                 self.message(f"tournament closed; seed {msg['seed'][:16]}…")
-                await self._resync()
+                await self._try_resync()
             self.refresh_view()
 
     # -- showing ---------------------------------------------------------
@@ -113,7 +130,8 @@ class PlayApp(App[None]):
         else:
             board.update(render.klondike_table(self.state["view"]))
             status.update(render.klondike_status(self.state))
-        self.query_one("#side", Static).update(render.standings_text(self.standings, self.me))
+        side = render.standings_text(self.standings, self.me, self.state["game"])
+        self.query_one("#side", Static).update(side)
         self._tick()
 
     def _tick(self) -> None:
@@ -122,14 +140,18 @@ class PlayApp(App[None]):
         if self.state is None:
             return
         st = self.state
+        now = datetime.now(UTC)
+        deadline = datetime.fromisoformat(st["deadline"])
         if st["status"] == "playing":
-            started = datetime.fromisoformat(st["started_at"])
-            elapsed = (datetime.now(UTC) - started).total_seconds()
+            used = (now - datetime.fromisoformat(st["started_at"])).total_seconds() * 1000
+            left = (deadline - now).total_seconds() * 1000
+            text = (
+                f"time {render.duration(used)}   {render.duration(left)} left   "
+                f"deadline {render.local(deadline, seconds=True)}"
+            )
         else:
-            elapsed = st["time_ms"] / 1000
-        self.query_one("#clock", Static).update(
-            f"time {elapsed:7.1f}s   deadline {st['deadline']}   status {st['status']}"
-        )
+            text = f"time {render.duration(st['time_ms'])}   {render.game_over(st)}"
+        self.query_one("#clock", Static).update(text)
 
     def message(self, text: str) -> None:
         self.query_one("#message", Static).update(text)
@@ -147,6 +169,10 @@ class PlayApp(App[None]):
         if self.selected not in gaps:
             self.selected = next((g for g in gaps if g in targets), gaps[0] if gaps else None)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The gap keys exist (and show in the footer) in Gaps only."""
+        return self.game == "gaps" if action == "select" else True
+
     def action_select(self, step: int) -> None:
         gaps = self._gaps()
         if not gaps:
@@ -159,7 +185,13 @@ class PlayApp(App[None]):
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
-        action = self.parse_command(text)
+        if self.state is None:
+            return
+        try:
+            action = self.parse_command(text)
+        except Exception as exc:  # a bug here must not drop the player to the shell
+            self.message(f"cannot read {text[:30]!r} ({type(exc).__name__}); please report it")
+            return
         if action is not None:
             await self.act(action)
 
@@ -213,27 +245,33 @@ class PlayApp(App[None]):
         if low in ("h", "hint"):
             asyncio.get_running_loop().create_task(self._hint())
             return None
-        if len(words) in (2, 3):
-            src = "waste" if words[0] in ("w", "waste") else words[0]
-            dst = words[1]
-            if dst == "f" and self.state is not None:
-                dst = self._foundation_for(src)
-            move: dict[str, Any] = {"kind": "move", "from": src, "to": _place(dst)}
-            if len(words) == 3 and words[2].isdigit():
-                move["count"] = int(words[2])
-            return move
-        self.message("commands: d, a, h, resign, or FROM TO [COUNT] (t0..t6, w, f, fH…)")
-        return None
+        if len(words) not in (2, 3) or (len(words) == 3 and not words[2].isdigit()):
+            self.message(f"{low[:30]!r}? {HELP['klondike']}")
+            return None
+        src, dst = _place(words[0]), _place(words[1])
+        if dst == "f":
+            dst = self._foundation_for(src)
+        bad = next((w for w, p in ((words[0], src), (words[1], dst)) if p not in PLACES), None)
+        if bad is not None:
+            self.message(f"no place {bad!r}: {PLACES_HELP}")
+            return None
+        move: dict[str, Any] = {"kind": "move", "from": src, "to": dst}
+        if len(words) == 3:
+            move["count"] = int(words[2])
+        return move
 
     def _foundation_for(self, src: str) -> str:
+        """The foundation of the suit of the card on top of `src` ("f" when none)."""
         assert self.state is not None
         view = self.state["view"]
         if src == "waste":
             top = view["waste"][-1] if view["waste"] else None
-        else:
-            up = view["tableau"][int(src[1])]["up"] if src[1:].isdigit() else []
+        elif src in PLACES and src.startswith("t"):
+            up = view["tableau"][int(src[1])]["up"]
             top = up[-1] if up else None
-        return "f" + (top[1] if top else "C")
+        else:
+            top = None
+        return "f" + top[1] if top else "f"
 
     async def _hint(self) -> None:
         assert self.conn is not None
@@ -242,7 +280,7 @@ class PlayApp(App[None]):
         except ServerError as exc:
             self.message(exc.message)
             return
-        self.message(f"hint: {hint['action']}" if hint["action"] else "no moves")
+        self.message(f"hint: {render.describe(hint['action'])}" if hint["action"] else "no moves")
 
     async def act(self, action: dict[str, Any]) -> None:
         assert self.conn is not None and self.state is not None
@@ -254,15 +292,33 @@ class PlayApp(App[None]):
         except ServerError as exc:
             self.message(exc.message)
             if exc.code == "out_of_sync":
-                await self._resync()
-        except ConnectionError:
+                await self._try_resync()
+        except (ConnectionError, OSError, WebSocketException):
             self.message("connection lost; reconnecting…")
-            await self._resync()
+            await self._try_resync()
         self._select_default()
         self.refresh_view()
 
+    async def _try_resync(self) -> None:
+        """Resync, or say why it failed (the next action tries again): never a crash."""
+        try:
+            await self._resync()
+        except ServerError as exc:
+            self.message(f"{exc.code}: {exc.message}")
+        except (ConnectionError, OSError, WebSocketException) as exc:
+            self.message(failure(self.server_url, exc) + "; the next action tries again")
+
+
+PLACES = {"waste", "fC", "fD", "fH", "fS", *(f"t{i}" for i in range(7))}
+PLACES_HELP = "columns t0..t6, w the waste, f (the foundation of the card's suit) or fC fD fH fS"
+HELP = {
+    "gaps": "a card code (6H, 10h, 6♥), Enter alone plays the selected gap; redeal; resign",
+    "klondike": "d draw · a auto · h hint · FROM TO [COUNT] (t3 t5 2, w t2, t0 f) · resign",
+}
+
 
 def _place(word: str) -> str:
+    """A typed place in the protocol's spelling (w → waste, fh → fH); others unchanged."""
     if word in ("w", "waste"):
         return "waste"
     if word.startswith("f") and len(word) == 2:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
@@ -10,19 +13,28 @@ SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED = {"D", "H"}
 
 
+def label(code: str) -> str:
+    """A card as the board shows it: 10♠ for TS."""
+    return ("10" if code[0] == "T" else code[0]) + SYMBOL[code[1]]
+
+
 def card_text(code: str) -> Text:
-    rank = "10" if code[0] == "T" else code[0]
     style = "bold red" if code[1] in RED else "bold bright_white"
-    return Text(f"{rank}{SYMBOL[code[1]]}".rjust(3), style=style)
+    return Text(label(code).rjust(3), style=style)
+
+
+def where(cell: tuple[int, int] | list[int]) -> str:
+    """A Gaps cell as people count, from 1 (the protocol's [row, col] count from 0)."""
+    return f"row {cell[0] + 1} col {cell[1] + 1}"
 
 
 def gaps_grid(view: dict[str, Any], selected: tuple[int, int] | None) -> Text:
     """The 4×13 grid: cards in suit colours, `··` a live gap, `××` a dead gap, the selected
     gap in reverse video, the cells that a legal move fills underlined green."""
     targets = {tuple(m["to"]) for m in view["legal"]}
-    out = Text("     " + " ".join(f"{c:>3}" for c in range(13)) + "\n", style="dim")
+    out = Text("     " + " ".join(f"{c + 1:>3}" for c in range(13)) + "\n", style="dim")
     for r, row in enumerate(view["grid"]):
-        out.append(f"{r:>3}  ", style="dim")
+        out.append(f"{r + 1:>3}  ", style="dim")
         for c, code in enumerate(row):
             if code is None:
                 live = (r, c) in targets
@@ -40,21 +52,108 @@ def gaps_grid(view: dict[str, Any], selected: tuple[int, int] | None) -> Text:
 def gaps_status(state: dict[str, Any], selected: tuple[int, int] | None) -> str:
     """One line about the selected gap, the position and the figures."""
     view, progress = state["view"], state["progress"]
-    fits = [m["card"] for m in view["legal"] if selected and tuple(m["to"]) == selected]
+    fits = [label(m["card"]) for m in view["legal"] if selected and tuple(m["to"]) == selected]
     if state["status"] != "playing":
-        where = f"game over: {state['status']}"
+        here = game_over(state)
     elif view["blocked"]:
-        where = "blocked: type `redeal`" if view["redeals_left"] else "blocked, no redeal left"
+        here = "blocked: type `redeal`" if view["redeals_left"] else "blocked, no redeal left"
     elif selected is None:
-        where = "no gap selected"
+        here = "no gap selected"
     elif fits:
-        where = f"gap {list(selected)} takes {' or '.join(fits)} — Enter to play {fits[0]}"
+        here = f"gap {where(selected)} takes {' or '.join(fits)} — Enter plays {fits[0]}"
     else:
-        where = f"gap {list(selected)} is dead"
+        here = f"gap {where(selected)} is dead"
     return (
-        f"{where}   |   in place {progress['cards_in_place']}/48   redeals left "
+        f"{here}   |   in place {progress['cards_in_place']}/48   redeals left "
         f"{view['redeals_left']}   score {progress['score']}"
     )
+
+
+END_TEXT = {
+    "won": "you won",
+    "lost": "blocked with no redeal left: lost",
+    "resigned": "you resigned",
+    "timed_out": "time is up",
+}
+
+
+def closed_early(state: dict[str, Any]) -> datetime | None:
+    """When a game timed out before its deadline, the moment it ended: the organiser's
+    close (the server ends every game at the close, before the time was up)."""
+    if state["status"] != "timed_out":
+        return None
+    started = datetime.fromisoformat(state["started_at"])
+    ended = started.timestamp() + state["time_ms"] / 1000
+    deadline = datetime.fromisoformat(state["deadline"]).timestamp()
+    return datetime.fromtimestamp(ended, UTC) if ended < deadline - 1 else None
+
+
+def game_over(state: dict[str, Any]) -> str:
+    """Why the game is over, in words (an early close says so, not "time is up")."""
+    early = closed_early(state)
+    if early is not None:
+        return f"game over: the organiser closed the tournament at {local(early)}"
+    return "game over: " + END_TEXT.get(state["status"], str(state["status"]))
+
+
+def local(when: datetime | str, seconds: bool = False) -> str:
+    """A moment in the user's local time: 14:05 today, else Tue 2 Dec 14:05."""
+    if isinstance(when, str):
+        when = datetime.fromisoformat(when)
+    mine = when.astimezone()
+    clock = mine.strftime("%H:%M:%S" if seconds else "%H:%M")
+    if mine.date() == datetime.now().astimezone().date():
+        return clock
+    return f"{mine.strftime('%a')} {mine.day} {mine.strftime('%b')} {clock}"
+
+
+def relative(seconds: float) -> str:
+    """'in 51 min' or '4 min ago' (seconds from now, future positive)."""
+    s = round(abs(seconds))
+    if s < 90:
+        text = f"{s} s"
+    elif s < 5400:
+        text = f"{round(s / 60)} min"
+    elif s < 172800:
+        text = f"{s // 3600} h {s % 3600 // 60} min"
+    else:
+        text = f"{round(s / 86400)} days"
+    return f"in {text}" if seconds >= 0 else f"{text} ago"
+
+
+def schedule(t: dict[str, Any], now: datetime) -> str:
+    """When a tournament (a SUMMARY) opens, closes or closed, local and relative."""
+    if t["status"] == "scheduled":
+        verb, at = "opens", t["starts_at"]
+    elif t["status"] == "open":
+        verb, at = "closes", t["ends_at"]
+    else:
+        verb, at = "closed", t.get("closed_at") or t["ends_at"]
+    when = datetime.fromisoformat(at)
+    return f"{verb} {local(when)} ({relative((when - now).total_seconds())})"
+
+
+def duration(ms: float) -> str:
+    """1:02:03 or 2:03."""
+    s = max(0, int(ms // 1000))
+    return f"{s // 3600}:{s % 3600 // 60:02}:{s % 60:02}" if s >= 3600 else f"{s // 60}:{s % 60:02}"
+
+
+def describe(action: dict[str, Any] | None) -> str:
+    """An action in words, with the command that plays it (`t2 t5 3`, `w fH`, `d`)."""
+    if not action:
+        return "no move"
+    kind = action.get("kind")
+    if kind == "move" and "card" in action:
+        return f"move {label(action['card'])} to {where(action['to'])}"
+    if kind == "move":
+        short = {"waste": "w"}
+        src, dst = short.get(action["from"], action["from"]), short.get(action["to"], action["to"])
+        count = int(action.get("count", 1))
+        typed = f"{src} {dst}" + (f" {count}" if count > 1 else "")
+        cards = f"{count} cards " if count > 1 else ""
+        return f"move {cards}from {action['from']} to {action['to']} (type `{typed}`)"
+    return {"draw": "draw (type `d`)", "auto": "auto (type `a`)"}.get(str(kind), str(kind))
 
 
 def klondike_table(view: dict[str, Any]) -> Text:
@@ -89,38 +188,93 @@ def klondike_status(state: dict[str, Any]) -> str:
     p, v = state["progress"], state["view"]
     left = "unlimited" if v["recycles_left"] is None else str(v["recycles_left"])
     warn = "   NO MOVES" if v["no_moves"] else ""
-    head = "playing" if state["status"] == "playing" else f"game over: {state['status']}"
+    head = "playing" if state["status"] == "playing" else game_over(state)
     return (
         f"{head}   home {p['cards_home']}/52   score {p['score']}   moves {p['moves']}   "
         f"recycles left {left}{warn}"
     )
 
 
-def standings_text(msg: dict[str, Any] | None, me: str) -> Text:
+def standings_text(msg: dict[str, Any] | None, me: str, game: str | None = None) -> Text:
+    """The side panel's short table: rank, player, progress, resets (in the game's word)."""
     out = Text("standings" + (" (final)" if msg and msg["final"] else "") + "\n", style="bold")
+    what = "cards home" if game == "klondike" else "cards in place"
+    out.append(f"{'#':>3} {'player':<12} {'in':>3} {resets_label(game)} status\n")
     for row in (msg or {}).get("rows", [])[:20]:
         style = "reverse" if row["player"] == me else ""
         out.append(
-            f"{row['rank']:>3} {row['player'][:14]:<14} {row['progress']:>3} "
-            f"{row['resets']} {row['status'][:7]}\n",
+            f"{row['rank']:>3} {row['player'][:12]:<12} {row['progress']:>3} "
+            f"{row['resets']:>{len(resets_label(game))}} {row['status'][:9]}\n",
             style=style,
         )
+    out.append(f"in: {what}", style="dim")
     return out
 
 
 # -- standings tables (samedeal standings, the standings viewer) --------------------
-STANDINGS_HEADER = (
-    f"{'rank':>4}  {'player':<20} {'status':<10} {'progress':>8} {'resets':>6} "
-    f"{'time':>10} {'score':>6}"
-)
+def resets_label(game: str | None) -> str:
+    """What a row's `resets` counts, in the game's own word."""
+    return {"gaps": "redeals", "klondike": "recycles"}.get(game or "", "resets")
+
+
+def standings_header(game: str | None = None) -> str:
+    return (
+        f"{'rank':>4}  {'player':<20} {'status':<10} {'progress':>8} "
+        f"{resets_label(game):>8} {'time':>8} {'score':>6}"
+    )
+
+
+STANDINGS_HEADER = standings_header()  # 68 columns: fits an 80-column terminal
 
 
 def standings_row(r: dict[str, Any]) -> str:
     return (
         f"{r['rank']:>4}  {r['player'][:20]:<20} {r['status']:<10} "
-        f"{r['progress']:>8} {r['resets']:>6} {r['time_ms'] / 1000:>9.1f}s "
+        f"{r['progress']:>8} {r['resets']:>8} {duration(r['time_ms']):>8} "
         f"{r['score']:>6}"
     )
+
+
+def advance_rows(rows: list[dict[str, Any]], elapsed_ms: int) -> list[dict[str, Any]]:
+    """The rows with the clocks of games still playing advanced by `elapsed_ms` (the time
+    since the window's `server_time`, PROTOCOL.md "Running clocks")."""
+    if elapsed_ms <= 0:
+        return rows
+    return [
+        {**r, "time_ms": r["time_ms"] + elapsed_ms} if r.get("status") == "playing" else r
+        for r in rows
+    ]
+
+
+class RunningClock:
+    """The server's clock as the client knows it: the local clock (`clock`, seconds since
+    the epoch) plus an offset, measured by `sync` from a ping's round trip or, until then,
+    taken from the first standings message seen as if it arrived at once."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.offset: float | None = None
+        self.synced = False
+
+    def sync(self, server_time: str, sent: float, received: float) -> None:
+        """The offset from a pong's `server_time`, sent at `sent`, answered at `received`."""
+        self.offset = datetime.fromisoformat(server_time).timestamp() - (sent + received) / 2
+        self.synced = True
+
+    def seen(self, msg: dict[str, Any]) -> None:
+        stamp = msg.get("server_time")
+        if not self.synced and isinstance(stamp, str):
+            self.offset = datetime.fromisoformat(stamp).timestamp() - self.clock()
+
+    def now(self) -> float:
+        return self.clock() + (self.offset or 0.0)
+
+    def elapsed_ms(self, msg: dict[str, Any] | None) -> int:
+        """Milliseconds of the server's clock since `msg`'s `server_time` (0 without)."""
+        stamp = (msg or {}).get("server_time")
+        if msg is None or msg.get("final") or not isinstance(stamp, str):
+            return 0
+        return max(0, int((self.now() - datetime.fromisoformat(stamp).timestamp()) * 1000))
 
 
 def skipped_before(rows: list[dict[str, Any]]) -> list[bool]:
@@ -138,12 +292,15 @@ def skipped_before(rows: list[dict[str, Any]]) -> list[bool]:
 
 
 def standings_lines(
-    rows: list[dict[str, Any]], me: str | None = None, gap_after: Any = None
+    rows: list[dict[str, Any]],
+    me: str | None = None,
+    gap_after: Any = None,
+    game: str | None = None,
 ) -> Text:
     """The header and one line per row, `…` where the window leaves rows out (after
     `gap_after` rows when the server says so, else where the ranks skip), the row of `me`
     in reverse video."""
-    out = Text(STANDINGS_HEADER + "\n", style="bold")
+    out = Text(standings_header(game) + "\n", style="bold")
     mine = (me or "").casefold()
     gaps = skipped_before(rows)
     if isinstance(gap_after, int) and 0 < gap_after < len(rows):

@@ -1,36 +1,48 @@
 """`samedeal standings ID --follow`: a live standings viewer (Textual).
 
-Left, the live window the server pushes (PROTOCOL.md v1.2 `subscribe`): the top rows and
-the rows around the saved player's own (an anonymous watcher sees the top only). Right,
-one page of the whole table, fetched with `standings_page` and fetched again when the
-standings change. Keys: PgDn/n/space next page, PgUp/p/b previous, Home/g first page,
-End/e last page, m the page with your row, q quit. Reconnects (and subscribes again) by
-itself; a ping every few seconds notices a lost connection.
+The live window the server pushes (PROTOCOL.md v1.2 `subscribe`): the top rows and the
+rows around the saved player's own (an anonymous watcher sees the top only); and one page
+of the whole table, fetched with `standings_page` and fetched again when the standings
+change. A terminal of WIDE columns or more shows both side by side; a narrower one shows
+the window until a paging key shows the page (l or Escape: the window again). Both
+scroll (Up/Down) when taller than the terminal. Running clocks tick every second from
+the window's `server_time` on the server's clock (render.RunningClock, synchronised by
+the keepalive's ping). Keys: PgDn/n/space next page, PgUp/p/b previous, Home/g first
+page, End/e last page, m the page with your row, q quit. Reconnects (and subscribes
+again) by itself; a ping every few seconds notices a lost connection.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static
+from websockets.exceptions import WebSocketException
 
-from client_cli.connection import Connection, ServerError
+from client_cli.connection import Connection, ServerError, failure
 from client_cli.tui import render
 
 PAGE_LIMIT = 100  # the protocol's largest standings_page
+WIDE = 150  # columns from which the window and the page stand side by side
 
 
 class StandingsApp(App[None]):
     CSS = """
     #head, #message { height: auto; padding: 0 1; }
     #message { color: $warning; }
-    #live { width: 1fr; padding: 0 1; }
-    #page { width: 1fr; padding: 0 1; border-left: solid $primary; }
+    #panes { height: 1fr; }
+    #live-box, #page-box { width: 1fr; height: 1fr; padding: 0 1; }
+    #live, #page { width: auto; }
+    .wide #page-box { border-left: solid $primary; }
+    .narrow.show-live #page-box, .narrow.show-page #live-box { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("pagedown,n,space", "page(1)", "next page"),
@@ -38,6 +50,7 @@ class StandingsApp(App[None]):
         Binding("home,g", "first", "first page"),
         Binding("end,e", "last", "last page"),
         Binding("m", "mine", "my page"),
+        Binding("l,escape", "live", "live window"),
         Binding("q", "quit", "quit"),
     ]
 
@@ -50,6 +63,8 @@ class StandingsApp(App[None]):
         around: int | None = None,
         page_size: int = 20,
         keepalive_s: float = 5.0,
+        clock: Callable[[], float] = time.time,
+        game: str | None = None,
     ) -> None:
         super().__init__()
         self.server_url, self.tournament, self.token = server, tournament, token
@@ -70,30 +85,56 @@ class StandingsApp(App[None]):
         self._pump: asyncio.Task[None] | None = None
         self._seen_reconnects = 0
         self._pinging = False
+        self.running = render.RunningClock(clock)
+        self.game = game
+        self.failure: str | None = None  # why the viewer could not start, in one line
+        self.showing = "live"  # on a narrow terminal: the window ("live") or the "page"
 
     def compose(self) -> ComposeResult:
         yield Static("connecting…", id="head")
-        with Horizontal():
-            yield Static("", id="live")
-            yield Static("", id="page")
+        with Horizontal(id="panes", classes="narrow show-live"):
+            with VerticalScroll(id="live-box"):
+                yield Static("", id="live")
+            with VerticalScroll(id="page-box"):
+                yield Static("", id="page")
         yield Static("", id="message")
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._layout(event.size.width)
+
+    def _layout(self, width: int) -> None:
+        panes = self.query_one("#panes", Horizontal)
+        panes.set_class(width >= WIDE, "wide")
+        panes.set_class(width < WIDE, "narrow")
+        panes.set_class(self.showing == "live", "show-live")
+        panes.set_class(self.showing == "page", "show-page")
+
+    def show(self, what: str) -> None:
+        self.showing = what
+        self._layout(self.size.width)
 
     async def on_mount(self) -> None:
         self.conn = Connection(self.server_url, token=self.token)
         try:
             await self.conn.connect()
             self.me = self.conn.player["name"] if self.conn.player else None
+            if self.game is None:
+                self.game = await self._game()
             await self._subscribe()
+            await self._sync_clock()
         except ServerError as exc:
-            self.exit(return_code=1, message=f"error: {exc.code}: {exc.message}")
-            return
-        except (OSError, ConnectionError) as exc:
-            self.exit(return_code=1, message=f"cannot reach {self.server_url}: {exc}")
+            self.failure = f"{exc.code}: {exc.message}"
+        except (OSError, ConnectionError, WebSocketException) as exc:
+            self.failure = failure(self.server_url, exc)
+        if self.failure is not None:
+            self.exit(return_code=1)
             return
         self._pump = asyncio.get_running_loop().create_task(self._pushes())
         self.fetch_page()
         self.set_interval(self.keepalive_s, self._keepalive)
+        self.set_interval(1.0, self.refresh_view)  # the running clocks tick
+        self._layout(self.size.width)
 
     async def on_unmount(self) -> None:
         if self._pump is not None:
@@ -104,11 +145,28 @@ class StandingsApp(App[None]):
             await self.conn.close()
 
     # -- talking ---------------------------------------------------------
+    async def _game(self) -> str | None:
+        assert self.conn is not None
+        with contextlib.suppress(ServerError):
+            for t in (await self.conn.call("tournaments"))["items"]:
+                if t["id"] == self.tournament:
+                    return str(t["game"])
+        return None
+
+    async def _sync_clock(self) -> None:
+        """The server's clock from a ping's round trip (PROTOCOL.md: `pong.server_time`)."""
+        assert self.conn is not None
+        sent = self.running.clock()
+        pong = await self.conn.call("ping")
+        if isinstance(pong.get("server_time"), str):
+            self.running.sync(pong["server_time"], sent, self.running.clock())
+
     async def _subscribe(self) -> None:
         assert self.conn is not None
         self.window = await self.conn.call(
             "subscribe", tournament=self.tournament, **self.window_fields
         )
+        self.running.seen(self.window)
         self._seen_reconnects = self.conn.reconnects
         self.refresh_view()
 
@@ -120,6 +178,7 @@ class StandingsApp(App[None]):
                 continue
             if msg["type"] == "standings":
                 self.window = msg
+                self.running.seen(msg)
                 if self.page is None or self.page.get("version") != msg.get("version"):
                     self.fetch_page()
             elif msg["type"] == "closed":
@@ -158,7 +217,7 @@ class StandingsApp(App[None]):
             return
         self._pinging = True
         try:
-            await self.conn.call("ping")
+            await self._sync_clock()
             await self._resubscribe_if_reconnected()
         except (ServerError, ConnectionError, OSError):
             self.message("connection lost; retrying…")
@@ -182,6 +241,7 @@ class StandingsApp(App[None]):
     def go(self, offset: int) -> None:
         last = max(0, (self.total() - 1) // self.page_size * self.page_size)
         offset = max(0, min(offset, last))
+        self.show("page")
         if offset != self.offset or self.page is None:
             self.offset = offset
             self.fetch_page()
@@ -195,6 +255,9 @@ class StandingsApp(App[None]):
     def action_last(self) -> None:
         self.go(self.total())
 
+    def action_live(self) -> None:
+        self.show("live")
+
     def action_mine(self) -> None:
         rows = (self.window or {}).get("rows", [])
         mine = [r for r in rows if self.me and r["player"].casefold() == self.me.casefold()]
@@ -204,6 +267,7 @@ class StandingsApp(App[None]):
             )
             return
         start = (mine[0]["rank"] - 1) // self.page_size * self.page_size
+        self.show("page")
         self.run_worker(self._find_me(start), group="page", exclusive=True)
 
     async def _find_me(self, offset: int, pages: int = 10) -> None:
@@ -247,16 +311,22 @@ class StandingsApp(App[None]):
         if self.closed is not None:
             head += f"\nclosed; seed {self.closed.get('seed', '')}"
         self.query_one("#head", Static).update(head)
-        live = render.standings_lines(w.get("rows", []), self.me, w.get("gap_after"))
+        rows = render.advance_rows(w.get("rows", []), self.running.elapsed_ms(w))
+        live = render.standings_lines(rows, self.me, w.get("gap_after"), self.game)
         live.append("\nlive: the top" + (" and the rows around yours" if self.me else ""))
+        if self.size.width < WIDE:
+            live.append("   (PgDn/PgUp: the whole table)", style="dim")
         self.query_one("#live", Static).update(live)
         if self.page is not None:
-            rows = self.page.get("rows", [])
+            page_rows = self.page.get("rows", [])
+            rows = render.advance_rows(page_rows, self.running.elapsed_ms(self.page))
             first = self.page["offset"] + 1
-            text = render.standings_lines(rows, self.me)
+            text = render.standings_lines(rows, self.me, game=self.game)
             text.append(
                 f"\nrows {first}–{first + len(rows) - 1} of {self.total()}"
                 if rows
                 else f"\nno rows from {first} (of {self.total()})"
             )
+            if self.size.width < WIDE:
+                text.append("   (l: the live window)", style="dim")
             self.query_one("#page", Static).update(text)

@@ -118,7 +118,7 @@ class App:
         conn.send_text(orjson.dumps(reply))
 
     def _watches(self, conn: WsConnection) -> bool:
-        return any(conn in subs for subs in self.fanout.subscribers.values())
+        return any(conn in room.subscribers for room in self.fanout.rooms.values())
 
     async def respond_http(self, conn: WsConnection, request: Request) -> Response | None:
         """HTTP on the WebSocket's port: None lets /ws upgrade; other paths get an answer.

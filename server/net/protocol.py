@@ -181,6 +181,8 @@ def summary(t: TournamentInfo, seed: str | None) -> dict[str, Any]:
     }
     if seed is not None:
         out["seed"] = seed
+    if t.closed_at is not None:  # a project addition: when it closed (early or at ends_at)
+        out["closed_at"] = timing.iso(t.closed_at)
     return out
 
 

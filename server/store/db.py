@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import socket
+import time
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,8 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from server.store.sqlite_process import PRAGMAS
@@ -33,6 +37,100 @@ _migrating: ContextVar[bool] = ContextVar("_migrating", default=False)  # no lim
 def database_url(explicit: str | None = None) -> str:
     """--database-url, else SAMEDEAL_DATABASE_URL, else the SQLite default."""
     return explicit or os.environ.get("SAMEDEAL_DATABASE_URL") or DEFAULT_URL
+
+
+class BadDatabaseUrl(ValueError):
+    """A database URL the server cannot use; the message fits one line."""
+
+
+EXAMPLES = "e.g. sqlite+aiosqlite:///samedeal.db or postgresql+asyncpg://USER@HOST/DB"
+
+
+def check_url(url: str) -> str:
+    """The URL the server opens for `url`, or BadDatabaseUrl saying why not.
+
+    `sqlite://` and `postgresql://` (and `postgres://`) are taken for their async drivers;
+    a relative SQLite path (three slashes, `sqlite:///x.db`) is made absolute against the
+    current directory (`describe` says which file); other backends are refused."""
+    text = url.strip()
+    if text.startswith("postgres://"):
+        text = "postgresql://" + text[len("postgres://") :]
+    try:
+        parsed = make_url(text)
+    except ArgumentError:
+        raise BadDatabaseUrl(
+            f"--database-url {url[:60]!r} is not a database URL ({EXAMPLES})"
+        ) from None
+    backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+    if backend == "sqlite" and driver in ("pysqlite", "aiosqlite"):
+        return _sqlite_url(parsed, url)
+    if backend == "postgresql" and driver in ("psycopg", "psycopg2", "asyncpg"):
+        if not parsed.database:
+            raise BadDatabaseUrl(f"--database-url {url[:60]!r} names no database ({EXAMPLES})")
+        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    raise BadDatabaseUrl(
+        f"--database-url: {backend}+{driver} is not supported; samedeal runs on SQLite "
+        f"(one process) or PostgreSQL (one or more) ({EXAMPLES})"
+    )
+
+
+def _sqlite_url(parsed: URL, given: str) -> str:
+    name = parsed.database or ""
+    if name in ("", ":memory:") or name.startswith("file:"):
+        raise BadDatabaseUrl(
+            f"--database-url {given[:60]!r}: an in-memory SQLite database loses every game "
+            "when the server stops; give a file (sqlite+aiosqlite:///PATH)"
+        )
+    path = Path(name).expanduser()
+    path = path if path.is_absolute() else Path.cwd() / path
+    if not path.parent.is_dir():
+        raise BadDatabaseUrl(f"--database-url: no directory {path.parent} for the SQLite file")
+    if path.is_dir():
+        raise BadDatabaseUrl(f"--database-url: {path} is a directory, not a SQLite file")
+    return parsed.set(drivername="sqlite+aiosqlite", database=str(path)).render_as_string()
+
+
+def describe(url: str, given: str) -> str:
+    """Which database a checked URL opens, for a log line (`given`: as the user wrote it)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return (
+            f"PostgreSQL database {parsed.database} on {parsed.host or 'localhost'}:"
+            f"{parsed.port or 5432} as {parsed.username or 'the current user'}"
+        )
+    try:
+        name = make_url(given.strip()).database or ""
+    except ArgumentError:
+        name = ""
+    note = ""
+    if given == DEFAULT_URL:
+        note = " (the default: samedeal.db in the current directory; --database-url to choose)"
+    elif not Path(name).expanduser().is_absolute():
+        note = " (sqlite:///NAME is relative to the current directory, sqlite:////PATH absolute)"
+    return f"SQLite file {parsed.database}{note}"
+
+
+def wait_reachable(url: str, wait_s: float, attempt_s: float = 2.0) -> None:
+    """For PostgreSQL over TCP: return once its port accepts a connection, or raise
+    ConnectionError after `wait_s` seconds (0: one attempt) with one line saying so. A
+    database that is down is reported in bounded time, never retried forever."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "postgresql" or not parsed.host:
+        return
+    host, port = parsed.host, parsed.port or 5432
+    end = time.monotonic() + wait_s
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=attempt_s):
+                return
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            if time.monotonic() + 1 >= end:
+                waited = f" (waited {wait_s:g} s)" if wait_s else ""
+                raise ConnectionError(
+                    f"cannot reach PostgreSQL at {host}:{port}: {why}{waited}"
+                ) from None
+        time.sleep(1)
 
 
 def make_engine(url: str) -> AsyncEngine:

@@ -39,7 +39,7 @@ export async function lobbyPage(main, link, refreshAccount) {
       const now = link.now();
       const st = el.dataset.status;
       el.textContent = st === "scheduled" ? `opens ${relative(Date.parse(el.dataset.starts) - now)}`
-        : st === "open" ? `closes ${relative(Date.parse(el.dataset.ends) - now)}` : `closed ${relative(Date.parse(el.dataset.ends) - now)}`;
+        : st === "open" ? `closes ${relative(Date.parse(el.dataset.ends) - now)}` : `closed ${relative(Date.parse(el.dataset.closed || el.dataset.ends) - now)}`;
     }
   };
   const timers = [setInterval(tick, 1000), setInterval(load, 15000)];
@@ -51,6 +51,20 @@ export async function lobbyPage(main, link, refreshAccount) {
   };
 }
 
+async function copyToken(tokenBox) {
+  const code = tokenBox.querySelector("code");
+  try {
+    await navigator.clipboard.writeText(code.textContent);
+    tokenBox.dataset.copied = "1";
+  } catch {
+    const range = document.createRange(); // no clipboard here: select it for Ctrl+C
+    range.selectNodeContents(code);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+}
+
 function card(t, link) {
   const signedIn = !!account.token;
   const action = t.status === "open" ? (signedIn ? "Play" : "Watch") : t.status === "closed" ? "Results, replays, verify" : "Watch";
@@ -59,19 +73,31 @@ function card(t, link) {
     h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "" }, t.name), h(`span.tag.st-${t.status}`, t.status)),
     h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
       t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : ""),
-    h("p.meta.small", h("span.countdown", { "data-status": t.status, "data-starts": t.starts_at, "data-ends": t.ends_at }),
-      ` · ${localTime(t.starts_at)} – ${localTime(t.ends_at)}`),
+    h("p.meta.small", h("span.countdown", { "data-status": t.status, "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "" }),
+      ` · ${localTime(t.starts_at)} – ${localTime(t.closed_at || t.ends_at)}`,
+      t.closed_at && Date.parse(t.closed_at) < Date.parse(t.ends_at) - 1000 ? " (closed early)" : ""),
     h("p.commit.small", "commitment ", h("code", { title: "sha256 of the seed, published before play" }, t.commitment)),
     h("a.button.go", { href: `/t/${t.id}`, "data-nav": "" }, action));
 }
 
-function renderAccount(box, link, changed) {
+function renderAccount(box, link, changed, justRegistered = false) {
   if (account.token) {
+    const tokenBox = h("div.token-box", h("code.token", account.token),
+      h("button.copy", { type: "button", onclick: () => copyToken(tokenBox) }, "Copy"));
+    const keep = h("p.small", "Keep it to sign in elsewhere (it stays in this browser's storage, never in a link). ",
+      h("strong", "It is the only key to this player: there is no recovery."));
+    const details = h("details.your-token", { open: justRegistered }, h("summary", "Your token"), keep, tokenBox);
+    const saveNow = justRegistered ? h("p.save-token.warn", { role: "alert" }, `Registered as ${account.name}. Save your token now (copy it below): `,
+      "it is the only way to sign in again on another device or after signing out, and nobody can recover it.") : null;
+    const out = h("div.signout-area");
+    const ask = () => fill(out, h("div.confirm.signout-confirm", { role: "alertdialog", "aria-label": "Sign out?" },
+      h("p", "Sign out? This browser forgets your token. Without a copy of it you can never sign in as ", h("strong", account.name || "this player"), " again."),
+      h("button.danger.signout-yes", { type: "button", onclick: () => { link.signOut(); changed(); renderAccount(box, link, changed); } }, "I saved it: sign out"),
+      h("button.signout-no", { type: "button", onclick: () => fill(out, signout) }, "Cancel")));
+    const signout = h("button.signout", { type: "button", onclick: () => { details.open = true; ask(); } }, "Sign out");
+    fill(out, signout);
     return fill(box, h("h2", "Signed in"),
-      h("p", "Playing as ", h("strong.me", account.name || "?"), "."),
-      h("details", h("summary", "Your token"), h("p.small", "Keep it to sign in elsewhere (it stays in this browser's storage, never in a link)."),
-        h("code.token", account.token)),
-      h("button.signout", { onclick: () => { link.signOut(); changed(); renderAccount(box, link, changed); } }, "Sign out"));
+      h("p", "Playing as ", h("strong.me", account.name || "?"), "."), saveNow, details, out);
   }
   const msg = h("p.error", { role: "alert" });
   const name = h("input#reg-name", { name: "name", required: true, maxlength: "32", pattern: "[A-Za-z0-9_\\-]{1,32}", autocomplete: "username", placeholder: "letters, digits, _ or -" });
@@ -82,7 +108,7 @@ function renderAccount(box, link, changed) {
       try {
         await link.register(name.value.trim());
         changed();
-        renderAccount(box, link, changed);
+        renderAccount(box, link, changed, true);
       } catch (exc) {
         msg.textContent = exc.message;
       }
@@ -101,7 +127,7 @@ function renderAccount(box, link, changed) {
       }
     },
   }, h("label", { for: "signin-token" }, "Token"), token, h("button", { type: "submit" }, "Sign in"));
-  fill(box, h("h2", "Play"), h("p.small", "Pick a name to register; the server gives you a token, kept in this browser."),
+  fill(box, h("h2", "Play"), h("p.small", "Pick a name to register; the server gives you a token, kept in this browser (save a copy: it cannot be recovered)."),
     register, h("details", h("summary", "Already registered? Sign in with your token"), signin), msg);
   void $;
 }

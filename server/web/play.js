@@ -43,7 +43,7 @@ class PlayPage {
   async start() {
     await this.loadSummary();
     const me = account.name;
-    this.standings = new StandingsPanel(this.link, this.id, me);
+    this.standings = new StandingsPanel(this.link, this.id, me, { game: this.summary ? this.summary.game : null });
     this.standings.onClosed = () => this.closed();
     this.side.append(this.standings.el);
     this.standings.subscribe();
@@ -95,7 +95,7 @@ class PlayPage {
       h("h1", t.name, " ", h(`span.tag.st-${t.status}`, t.status)),
       h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
         t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : "",
-        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-status": t.status })),
+        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status })),
       h("p.commit.small", "commitment ", h("code", t.commitment), t.seed ? [" · seed ", h("code", t.seed)] : null));
     this.tick();
   }
@@ -106,7 +106,7 @@ class PlayPage {
       const now = this.link.now();
       const st = cd.dataset.status;
       cd.textContent = st === "scheduled" ? `opens ${relative(Date.parse(cd.dataset.starts) - now)}`
-        : st === "open" ? `closes ${relative(Date.parse(cd.dataset.ends) - now)}` : `closed ${localTime(cd.dataset.ends)}`;
+        : st === "open" ? `closes ${relative(Date.parse(cd.dataset.ends) - now)}` : closedText(cd.dataset.closed, cd.dataset.ends);
     }
     const el = $(".game-clock", this.boardEl);
     if (el && this.state) {
@@ -163,7 +163,7 @@ class PlayPage {
       `receipt seq ${st.seq} · `, h("code", st.log_hash ? st.log_hash.slice(0, 16) + "…" : "—"));
     return h("div.status-bar",
       h("p.figures", figures, h("span.game-clock")),
-      over ? h(`p.over.st-${st.status}`, END_TEXT[st.status] || st.status) : actions,
+      over ? h(`p.over.st-${st.status}`, endText(st, this.summary)) : actions,
       this.confirm ? this.confirmBox() : null,
       h("p.message", { role: "status" }, this.note || ""), receipt);
   }
@@ -224,8 +224,8 @@ class PlayPage {
     const canRedeal = v.blocked && v.redeals_left > 0;
     const actions = h("div.actions",
       h("p.where", !sel ? "no gap selected" : v.blocked ? (canRedeal ? "Blocked: no move is legal. Redeal?" : "Blocked, no redeal left.")
-        : selFits.length ? `Gap [${sel.join(", ")}] takes ${selFits.map(label).join(" or ")}: Enter plays ${label(selFits[0])}.`
-          : `Gap [${sel.join(", ")}] is dead.`),
+        : selFits.length ? `The gap at ${cellName(sel)} takes ${selFits.map(label).join(" or ")}: Enter plays ${label(selFits[0])}.`
+          : `The gap at ${cellName(sel)} is dead.`),
       h("form.typed", { onsubmit: (e) => { e.preventDefault(); this.typed(e.target.elements.card); } },
         h("label", { for: "card-input" }, "card "),
         h("input#card-input", { name: "card", autocomplete: "off", size: "10", placeholder: "6H, 10h, 6♥", "aria-label": "type a card code and press Enter" })),
@@ -244,7 +244,7 @@ class PlayPage {
       this.selected = [r, c];
       const moves = legal.filter((m) => m.to[0] === r && m.to[1] === c);
       if (moves.length === 1) return this.act({ kind: "move", card: moves[0].card, to: moves[0].to });
-      this.note = moves.length ? `Gap [${r}, ${c}] takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.` : `Gap [${r}, ${c}] is dead: nothing can enter it.`;
+      this.note = moves.length ? `The gap at ${cellName([r, c])} takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.` : `The gap at ${cellName([r, c])} is dead: nothing can enter it.`;
       return this.render();
     }
     const moves = legal.filter((m) => m.card === code);
@@ -401,9 +401,34 @@ class PlayPage {
   }
 }
 
+/** A Gaps cell as people count, from 1 (the protocol's [row, col] count from 0). */
+export function cellName([r, c]) {
+  return `row ${r + 1}, column ${c + 1}`;
+}
+
+/** When a tournament closed: at its end, or early (an operator's close) — then both. */
+export function closedText(closedAt, endsAt) {
+  if (!closedAt) return `closed ${localTime(endsAt)}`;
+  const early = Date.parse(closedAt) < Date.parse(endsAt) - 1000;
+  return early ? `closed early, ${localTime(closedAt)} (it was to end ${localTime(endsAt)})` : `closed ${localTime(closedAt)}`;
+}
+
+/** Why a game is over. A game that timed out before its deadline was ended by the
+ * organiser's close: say that, not "Time is up". */
+export function endText(st, summary) {
+  if (st.status === "timed_out") {
+    const ended = Date.parse(st.started_at) + st.time_ms;
+    if (ended < Date.parse(st.deadline) - 1000) {
+      const at = summary && summary.closed_at ? summary.closed_at : new Date(ended).toISOString();
+      return `The organiser closed the tournament at ${localTime(at)}, before your time was up: your game ended there.`;
+    }
+  }
+  return END_TEXT[st.status] || st.status;
+}
+
 export function describe(action) {
   if (!action) return "";
-  if (action.kind === "move" && action.card) return `move ${label(action.card)} to [${action.to.join(", ")}]`;
+  if (action.kind === "move" && action.card) return `move ${label(action.card)} to ${cellName(action.to)}`;
   if (action.kind === "move") return `move ${action.count > 1 ? `${action.count} cards ` : ""}from ${action.from} to ${action.to}`;
   return action.kind;
 }

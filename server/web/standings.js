@@ -6,15 +6,26 @@ import { ServerError } from "./net.js";
 import { clock, h, fill } from "./dom.js";
 
 const STATUS_TEXT = { playing: "playing", won: "won", lost: "lost", resigned: "resigned", timed_out: "timed out" };
+const RESETS = { gaps: "redeals", klondike: "recycles" }; // what a row's `resets` counts
+
+/** A running row's time at the server's `now` (ms): PROTOCOL.md "Running clocks" — its
+ * `time_ms` at the window's `server_time`, advanced by the time since. */
+export function runningTime(row, serverTime, now) {
+  const at = Date.parse(serverTime);
+  if (row.status !== "playing" || Number.isNaN(at)) return row.time_ms;
+  return row.time_ms + Math.max(0, now - at);
+}
 
 export class StandingsPanel {
-  constructor(link, tournament, me, { top = 10, around = 5 } = {}) {
+  constructor(link, tournament, me, { top = 10, around = 5, game = null } = {}) {
     this.link = link;
     this.tournament = tournament;
     this.me = me;
     this.top = top;
     this.around = around;
+    this.game = game;
     this.msg = null;
+    this.timer = setInterval(() => this.tick(), 1000); // running clocks tick between pushes
     this.el = h("section.standings", { "aria-live": "polite", "aria-label": "standings" });
     this.onClosed = null;
     this.offs = [
@@ -45,6 +56,7 @@ export class StandingsPanel {
   }
 
   close() {
+    clearInterval(this.timer);
     for (const off of this.offs) off();
     this.link.call("unsubscribe", { tournament: this.tournament }).catch(() => {});
   }
@@ -62,8 +74,11 @@ export class StandingsPanel {
     if (this.error) return fill(this.el, head, h("p.muted", this.error));
     if (!m) return fill(this.el, head, h("p.muted", "loading…"));
     const table = h("table.rows");
-    table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), h("th", "status"), h("th.num", "progress"),
-      h("th.num", "resets"), h("th.num", "time"), h("th.num", "score"))));
+    const resets = RESETS[this.game] || "resets";
+    table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), h("th", "status"),
+      h("th.num", { title: this.game === "klondike" ? "cards home" : this.game === "gaps" ? "cards in place" : "progress" },
+        this.game === "klondike" ? "home" : this.game === "gaps" ? "placed" : "progress"),
+      h("th.num", resets), h("th.num", "time"), h("th.num", "score"))));
     const body = h("tbody");
     // where the window leaves rows out: `gap_after` rows come before the gap (ranks alone
     // cannot tell when rows share one); an older server's window is judged by its ranks
@@ -75,7 +90,8 @@ export class StandingsPanel {
       const mine = this.me && row.player.toLowerCase() === this.me.toLowerCase();
       body.append(h(`tr${mine ? ".me" : ""}`, { "data-player": row.player },
         h("td", String(row.rank)), h("td.player", row.player), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
-        h("td.num", String(row.progress)), h("td.num", String(row.resets)), h("td.num", clock(row.time_ms)),
+        h("td.num", String(row.progress)), h("td.num", String(row.resets)),
+        h(`td.num.time${row.status === "playing" && !m.final ? ".running" : ""}`, { "data-ms": String(row.time_ms) }, clock(this.timeOf(row))),
         h("td.num", String(row.score))));
     });
     if (!m.rows.length) body.append(h("tr", h("td.muted", { colspan: "7" }, "no entrants yet")));
@@ -83,6 +99,20 @@ export class StandingsPanel {
     const total = m.total ?? m.rows.length;
     const foot = h("p.muted.small", `${total} entrant${total === 1 ? "" : "s"}`,
       m.version !== undefined ? ` · version ${m.version}` : "");
-    return fill(this.el, head, table, foot);
+    return fill(this.el, head, h("div.table-wrap", table), foot);
+  }
+
+  timeOf(row) {
+    const m = this.msg;
+    return m && !m.final && m.server_time ? runningTime(row, m.server_time, this.link.now()) : row.time_ms;
+  }
+
+  /** Advance the running rows' clocks (no push needed: the server pushes a re-ranking). */
+  tick() {
+    const m = this.msg;
+    if (!m || m.final) return;
+    for (const cell of this.el.querySelectorAll("td.time.running")) {
+      cell.textContent = clock(runningTime({ status: "playing", time_ms: Number(cell.dataset.ms) }, m.server_time, this.link.now()));
+    }
   }
 }

@@ -98,8 +98,10 @@ async def test_cli_without_token_or_server(tmp_path: Path) -> None:
         "XDG_CONFIG_HOME": str(tmp_path / "none"),
         "SAMEDEAL_SERVER": "ws://127.0.0.1:9/ws",
     }
-    code, _, err = await samedeal(env, "tournaments")
-    assert code != 0 and "register" in err
+    code, _, err = await samedeal(env, "tournaments")  # public: no token needed
+    assert code == 1 and err.startswith("samedeal: cannot connect to ws://127.0.0.1:9/ws")
+    code, _, err = await samedeal(env, "close", "1")  # a dead port is no missing token
+    assert code == 1 and "cannot connect" in err and err.count("\n") == 1
 
 
 async def test_bots_play_klondike_too(sqlite_url) -> None:

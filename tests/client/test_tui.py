@@ -7,6 +7,7 @@ from datetime import timedelta
 from textual.widgets import Static
 
 from client_cli.tui.app import PlayApp
+from client_cli.tui.render import label
 from tests.support.harness import T0, create_msg, running_server
 
 
@@ -76,7 +77,7 @@ async def test_whole_gaps_game_in_the_tui(sqlite_url) -> None:
                         if app.selected == target:
                             break
                         await pilot.press("right")
-                    assert f"takes {move['card']}" in shown(app, "status")
+                    assert f"takes {label(move['card'])}" in shown(app, "status")
                     await pilot.press("enter")
                 else:  # type the card code
                     await pilot.press(*move["card"], "enter")
