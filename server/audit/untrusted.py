@@ -205,7 +205,8 @@ class JsonStream:
     a time: `members` yields each key and its value, parsed within `limits` (a value
     within max_bytes, numbers, duplicate keys and NaN as `parse_json`; nesting as deep as
     the parser allows), except the array under `streamed`, which it yields as an
-    iterator of its elements, each parsed when it is reached (then dropped by the
+    iterator of its elements (and so for each key in `streamed`), each parsed when it is
+    reached (then dropped by the
     caller). Memory: a megabyte of text plus the value being read."""
 
     def __init__(self, f: BinaryIO, limits: Limits = LIMITS) -> None:
@@ -224,7 +225,7 @@ class JsonStream:
         )
         self.containers = 0
 
-    def members(self, streamed: str) -> Iterator[tuple[str, Any]]:
+    def members(self, *streamed: str) -> Iterator[tuple[str, Any]]:
         self._skip_bom()
         if self._peek() != "{":
             raise NotAnObject("not JSON: expected '{' at character 0")
@@ -242,7 +243,7 @@ class JsonStream:
                 raise Unreadable(f"an object has the key {show(key)} twice")
             seen.add(key)
             self._expect(":")
-            if key == streamed and self._peek() == "[":
+            if key in streamed and self._peek() == "[":
                 self.pos += 1
                 elements = self._elements()
                 yield key, elements

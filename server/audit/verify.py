@@ -35,6 +35,7 @@ from server.audit.records import (
     Record,
     RecordAction,
     RecordTournament,
+    StandingRow,
 )
 from server.audit.untrusted import (
     LIMITS,
@@ -420,8 +421,20 @@ class _BundleCheck:
         self.old += record.log_hash is None
         return record
 
-    def finish(self, bundle: Bundle) -> None:
-        _finish_bundle(bundle, self.report, self.results, self.chains, self.old)
+    def finish(self, bundle: Bundle, rows: tuple[int, str | None] | None = None) -> None:
+        _finish_bundle(bundle, self.report, self.results, self.chains, self.old, rows)
+
+    def compare_rows(self, rows: Iterator[Any]) -> tuple[int, str | None]:
+        """The bundle's standings as they are read (after every record), each row
+        compared with the one the results give: (rows read, the first difference)."""
+        expected = standings(self.results)
+        count, first = 0, None
+        for i, raw in enumerate(rows):
+            got = _parse(StandingRow, raw, "bundle", f"standings.{i}").model_dump()
+            if first is None and i < len(expected) and (want := expected[i].as_dict()) != got:
+                first = f"standings row {i + 1} is {_row(got)}, the records give {_row(want)}"
+            count += 1
+        return count, first
 
 
 def _finish_bundle(
@@ -430,8 +443,10 @@ def _finish_bundle(
     results: list[Result],
     chains: list[tuple[int, str]],
     old: int,
+    rows: tuple[int, str | None] | None = None,
 ) -> None:
-    """The log root over the records' chains, then the standings from their results."""
+    """The log root over the records' chains, then the standings from their results
+    (`rows`: already compared as they were read, `_BundleCheck.compare_rows`)."""
     if old:
         report.notes.append(f"{old} of {len(chains)} records carry no receipts: {_NO_LOG_HASH}")
     root = receipts.log_root(chains)
@@ -446,6 +461,14 @@ def _finish_bundle(
         )
     else:
         report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
+    if rows is not None:
+        count, first = rows
+        if count != len(results):
+            raise Mismatch(f"standings have {count} rows, the records give {len(results)}")
+        if first is not None:
+            raise Mismatch(first)
+        report.checked.append(f"standings: {count} rows follow from the results")
+        return
     expected = standings(results)
     if len(expected) != len(bundle.standings):
         raise Mismatch(
@@ -472,11 +495,17 @@ def verify_bundle_file(
     kept: dict[str, Any] | None = None
     head: dict[str, Any] = {}
     check: _BundleCheck | None = None
+    rows: tuple[int, str | None] | None = None  # standings compared as they were read
     try:
         for key, value in _members(path, limits):
             if key == "format" and value != BUNDLE_FORMAT:
                 raise NotABundle()
-            if key != "records":
+            if key == "standings" and check is not None and isinstance(value, Iterator):
+                rows = check.compare_rows(value)  # after the records: none kept
+                head[key] = []
+            elif isinstance(value, Iterator) and key != "records":
+                head[key] = list(value)  # standings before the records: kept
+            elif key != "records":
                 head[key] = value
             elif check is None and "tournament" in head and head.get("format") == BUNDLE_FORMAT:
                 check = _start(head, report, limits)
@@ -489,7 +518,7 @@ def verify_bundle_file(
             for key, value in _members(path, limits):
                 if key == "records":
                     kept = _stream_records(check, value, player)
-        check.finish(bundle)
+        check.finish(bundle, rows)
     except Mismatch as exc:
         report.error = one_line(str(exc))
     except NotAnObject:
@@ -505,7 +534,7 @@ class NotABundle(Exception):
 
 def _members(path: str, limits: Limits) -> Iterator[tuple[str, Any]]:
     with open(path, "rb") as f:
-        yield from JsonStream(f, limits).members("records")
+        yield from JsonStream(f, limits).members("records", "standings")
 
 
 def _start(head: dict[str, Any], report: Report, limits: Limits) -> _BundleCheck:
