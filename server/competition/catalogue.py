@@ -21,6 +21,7 @@ from server.competition.tournaments import Tournaments
 from server.domain import timing
 from server.domain.model import NewTournament, PlayerInfo, TournamentInfo, TournamentStatus
 from server.games import RULES, GameRules
+from server.games.base import PreparedDeal
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.catalogue")
@@ -169,7 +170,7 @@ class Catalogue:
         if not starts_at <= join_until <= ends_at:
             raise CompetitionError("bad_request", "join_until must lie between start and end")
         seed = rng.new_seed()
-        deal = await self.compute.run(prepare_deal, rules.name, seed, options.model_dump())
+        deal = await self._prepared(rules, seed, options)
         new = NewTournament(
             name=spec.name,
             game=rules.name,
@@ -190,6 +191,15 @@ class Catalogue:
         self.created(info, seed)
         log.info("tournament %s created (%s), commitment %s", info.id, info.game, info.commitment)
         return info
+
+    async def _prepared(
+        self, rules: GameRules[Any, Any], seed: bytes, options: Any
+    ) -> PreparedDeal:
+        """The deal: at once for rules that search nothing (GameRules' own prepare_deal),
+        else in the compute pool (a search would hold the event loop's interpreter)."""
+        if type(rules).prepare_deal is GameRules.prepare_deal:
+            return rules.prepare_deal(seed, options)
+        return await self.compute.run(prepare_deal, rules.name, seed, options.model_dump())
 
     def created(self, info: TournamentInfo, seed: bytes) -> Tournament:
         """The creation seam: a tournament just stored gets its runtime object, and the
