@@ -22,6 +22,7 @@ from server.competition.events import Events
 from server.competition.exports import Exports
 from server.competition.live import TIMED_OUT, LiveGames
 from server.competition.play import Play
+from server.competition.ratings import rate_closed
 from server.competition.standings import Standings
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store.repository import Store
@@ -159,3 +160,4 @@ class Lifecycle:
         log.info("tournament %s closed; seed revealed", t.id)
         self.standings.tournament_changed(t.id)
         self.events.tournament_closed(t.id, seed, log_root)
+        await rate_closed(self.store, t.id)  # ratings: once per tournament across nodes

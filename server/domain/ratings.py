@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+
+from server.domain.ranking import Result, standings
 
 MU = 25.0
 SIGMA = 25.0 / 3.0
@@ -118,3 +121,144 @@ def streak(placings: list[tuple[int | None, int]]) -> int:
             break
         count += 1
     return count
+
+
+class PlacingRow(NamedTuple):
+    """One entry's final place in a closed tournament; its rating after the tournament
+    (mu, sigma) when it was rated there, else None."""
+
+    tournament_id: int
+    player_id: int
+    game: str
+    rank: int | None
+    ranked: int
+    entrants: int
+    mu: float | None
+    sigma: float | None
+
+
+class RatingRow(NamedTuple):
+    """A player's current rating in a game, after `tournaments` rated tournaments."""
+
+    player_id: int
+    game: str
+    mu: float
+    sigma: float
+    tournaments: int
+
+
+class Entrant(NamedTuple):
+    """One entry of a closed tournament as the rating step sees it."""
+
+    player_id: int
+    rank: int | None  # its final rank; None when it is not ranked
+    rated: bool  # it counts for ratings (not a bot; ranked)
+
+
+def rate_tournament(
+    tournament_id: int,
+    game: str,
+    rated: bool,
+    entrants: list[Entrant],
+    current: dict[int, RatingRow],
+) -> tuple[list[PlacingRow], list[RatingRow]]:
+    """A closed tournament's placings and its rated entrants' new ratings, from their
+    current ones (`current`, by player id; a player without one starts at MU, SIGMA).
+
+    The tournament moves ratings when it is `rated` and at least 2 of its entrants are
+    rated; otherwise it only places its entrants (placings without mu, sigma)."""
+    ranked = sum(e.rank is not None for e in entrants)
+    field = [(e.player_id, e.rank) for e in entrants if e.rated and e.rank is not None]
+    moved: dict[int, RatingRow] = {}
+    if rated and len(field) >= 2:
+        before = [current.get(player) for player, _ in field]
+        mu, sigma = rate(
+            [MU if r is None else r.mu for r in before],
+            [SIGMA if r is None else r.sigma for r in before],
+            [rank for _, rank in field],
+        )
+        for (player, _), r, m, s in zip(field, before, mu.tolist(), sigma.tolist(), strict=True):
+            count = 1 if r is None else r.tournaments + 1
+            moved[player] = RatingRow(player, game, m, s, count)
+    placings = []
+    for e in entrants:
+        new = moved.get(e.player_id)
+        placings.append(
+            PlacingRow(
+                tournament_id,
+                e.player_id,
+                game,
+                e.rank,
+                ranked,
+                len(entrants),
+                None if new is None else new.mu,
+                None if new is None else new.sigma,
+            )
+        )
+    return placings, list(moved.values())
+
+
+class ClosedField(NamedTuple):
+    """A closed tournament as the rebuild replays it."""
+
+    tournament_id: int
+    game: str
+    rated: bool
+    entries: list[FieldEntry]
+
+
+def replay(fields: list[ClosedField]) -> tuple[list[PlacingRow], list[RatingRow]]:
+    """Every placing and every final rating from nothing, the tournaments taken in the
+    given order (close time, then id): what rating each at its close gives."""
+    state: dict[tuple[int, str], RatingRow] = {}
+    placings: list[PlacingRow] = []
+    for f in fields:
+        current = {
+            e.player_id: r for e in f.entries if (r := state.get((e.player_id, f.game)))
+        }
+        rows, moved = rate_closed_field(f.tournament_id, f.game, f.rated, f.entries, current)
+        placings.extend(rows)
+        for r in moved:
+            state[(r.player_id, r.game)] = r
+    return placings, list(state.values())
+
+
+class FieldEntry(NamedTuple):
+    """An entry of a closed tournament with its final figures and its player's kind."""
+
+    player_id: int
+    player: str
+    bot: bool
+    status: str
+    progress: int
+    resets: int
+    time_ms: int
+    score: int
+
+
+def counts_for_rating(entry: FieldEntry) -> bool:
+    """Whether an entrant is rated: not a bot. (The one place of the rule: a
+    disqualified entry, later, is left out here too.)"""
+    return not entry.bot
+
+
+def place(entries: list[FieldEntry]) -> list[Entrant]:
+    """The entries' final ranks (server/domain/ranking.py, the standings' rule) and
+    whether each counts for ratings."""
+    rows = standings(
+        Result(e.player, e.status, e.progress, e.resets, e.time_ms, e.score) for e in entries
+    )
+    rank_of = {r.player: r.rank for r in rows}
+    return [Entrant(e.player_id, rank_of[e.player], counts_for_rating(e)) for e in entries]
+
+
+def rate_closed_field(
+    tournament_id: int,
+    game: str,
+    rated: bool,
+    entries: list[FieldEntry],
+    current: dict[int, RatingRow],
+) -> tuple[list[PlacingRow], list[RatingRow]]:
+    """`rate_tournament` on a closed tournament's entries as stored (what the rating step
+    runs in its worker process)."""
+    return rate_tournament(tournament_id, game, rated, place(entries), current)
