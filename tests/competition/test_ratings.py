@@ -5,6 +5,7 @@ ratings (SQLite and PostgreSQL); leaderboards and player pages made of them."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -260,3 +261,27 @@ async def test_a_bot_name_is_checked_like_any(comp: Competition, clock: Clock) -
         assert refused.value.code == code
     bot, token = await register_bot(comp.store, "robot", clock())
     assert (await comp.players.authenticate(token)) == bot
+
+
+async def test_the_rebuild_command_finds_the_stored_ratings_exact(
+    comp: Competition, clock: Clock
+) -> None:
+    field = await players(comp, ["alice", "bob", "carol"])
+    await play_and_close(comp, clock, field, [1, 6, 3], hours=0)
+    await play_and_close(comp, clock, field[:2], [2, 2], hours=1)
+    before = await stored.snapshot(comp.store)
+    run = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server",
+        "ratings",
+        "rebuild",
+        "--database-url",
+        comp.store.url,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await run.communicate()
+    assert run.returncode == 0, err.decode()
+    assert "from 2 closed tournaments: 3 ratings; the stored ratings were exact" in out.decode()
+    assert await stored.snapshot(comp.store) == before
