@@ -123,8 +123,7 @@ async def rebuild(store: Store, now: Callable[[], datetime] = utcnow) -> Rebuilt
         fields = [ClosedField(t.id, t.game, t.rated, entries[t.id]) for t in closed]
         placings, final = await off_loop(math.replay, fields)
         await stored.replace_all(store, [t.id for t in closed], placings, final, now())
-        after = await stored.snapshot(store)
-    changed = len(set(before[0]) ^ set(after[0])) + len(set(before[1]) ^ set(after[1]))
+    changed = len(set(before[0]) ^ set(final)) + len(set(before[1]) ^ set(placings))
     return Rebuilt(len(closed), len(final), changed)
 
 

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from server.domain.ranking import Result, standings
+from server.domain.ranking import RankKey, rank_key
 
 MU = 25.0
 SIGMA = 25.0 / 3.0
@@ -180,21 +180,17 @@ def rate_tournament(
         for (player, _), r, m, s in zip(field, before, mu.tolist(), sigma.tolist(), strict=True):
             count = 1 if r is None else r.tournaments + 1
             moved[player] = RatingRow(player, game, m, s, count)
-    placings = []
-    for e in entrants:
-        new = moved.get(e.player_id)
-        placings.append(
-            PlacingRow(
-                tournament_id,
-                e.player_id,
-                game,
-                e.rank,
-                ranked,
-                len(entrants),
-                None if new is None else new.mu,
-                None if new is None else new.sigma,
-            )
+    n = len(entrants)
+    after: dict[int, tuple[float | None, float | None]] = {
+        p: (r.mu, r.sigma) for p, r in moved.items()
+    }
+    unrated = (None, None)
+    placings = [
+        PlacingRow(
+            tournament_id, e.player_id, game, e.rank, ranked, n, *after.get(e.player_id, unrated)
         )
+        for e in entrants
+    ]
     return placings, list(moved.values())
 
 
@@ -213,9 +209,7 @@ def replay(fields: list[ClosedField]) -> tuple[list[PlacingRow], list[RatingRow]
     state: dict[tuple[int, str], RatingRow] = {}
     placings: list[PlacingRow] = []
     for f in fields:
-        current = {
-            e.player_id: r for e in f.entries if (r := state.get((e.player_id, f.game)))
-        }
+        current = {e.player_id: r for e in f.entries if (r := state.get((e.player_id, f.game)))}
         rows, moved = rate_closed_field(f.tournament_id, f.game, f.rated, f.entries, current)
         placings.extend(rows)
         for r in moved:
@@ -242,14 +236,27 @@ def counts_for_rating(entry: FieldEntry) -> bool:
     return not entry.bot
 
 
+def ranks_of(entries: list[FieldEntry]) -> list[int]:
+    """Each entry's final rank by the standings' rule (server/domain/ranking.rank_key:
+    equal keys share the rank of the first of them, 1, 2, 2, 4), in entry order."""
+    keys = [rank_key(e.progress, e.resets, e.time_ms) for e in entries]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    ranks = [0] * len(keys)
+    previous: RankKey | None = None
+    rank = 0
+    for position, i in enumerate(order, 1):
+        if keys[i] != previous:
+            rank, previous = position, keys[i]
+        ranks[i] = rank
+    return ranks
+
+
 def place(entries: list[FieldEntry]) -> list[Entrant]:
-    """The entries' final ranks (server/domain/ranking.py, the standings' rule) and
-    whether each counts for ratings."""
-    rows = standings(
-        Result(e.player, e.status, e.progress, e.resets, e.time_ms, e.score) for e in entries
-    )
-    rank_of = {r.player: r.rank for r in rows}
-    return [Entrant(e.player_id, rank_of[e.player], counts_for_rating(e)) for e in entries]
+    """The entries' final ranks and whether each counts for ratings."""
+    return [
+        Entrant(e.player_id, rank, counts_for_rating(e))
+        for e, rank in zip(entries, ranks_of(entries), strict=True)
+    ]
 
 
 def rate_closed_field(
