@@ -28,6 +28,7 @@ from server.domain.timing import utcnow
 from server.net import pages, protocol
 from server.net.fanout import Fanout
 from server.net.metrics import CONTENT_TYPE, Metrics
+from server.net.ratings_http import RatingsHttp
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, MessageHandler, WsConnection, WsServer
 from server.store.cluster import Listener
@@ -58,6 +59,7 @@ class App:
     idle: asyncio.Event = field(default_factory=asyncio.Event)
     pages_cache: dict[tuple[int, int, int], tuple[float, str]] = field(default_factory=dict)
     listener: Listener | None = None  # the other nodes' notices (PostgreSQL)
+    ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -106,7 +108,15 @@ class App:
         found = STANDINGS_PATH.match(path)
         if found:
             return await self._standings(conn, int(found.group(1)), request.path)
+        rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
+        if rated is not None:
+            return rated
         return pages.page(path) or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
+
+    def _ratings_http(self) -> RatingsHttp:
+        if self.ratings_http is None:
+            self.ratings_http = RatingsHttp(self.competition)
+        return self.ratings_http
 
     async def _bundle(self, conn: WsConnection, tournament_id: int) -> Response:
         try:

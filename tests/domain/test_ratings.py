@@ -9,12 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
+from server.domain.ranking import Result, standings
 from server.domain.ratings import (
     MU,
     SIGMA,
+    FieldEntry,
     Rating,
     percentile,
+    ranks_of,
     rate,
+    rate_closed_field,
     rate_field,
     shown,
     streak,
@@ -123,3 +127,45 @@ def test_streak_counts_top_half_placings_newest_back() -> None:
     assert streak([(1, 10), (5, 10), (6, 10), (1, 10)]) == 2
     assert streak([(None, 10), (1, 10)]) == 0
     assert streak([]) == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 3), st.booleans()),
+        min_size=0,
+        max_size=40,
+    )
+)
+def test_ranks_of_follows_the_standings_rule(rows: list[tuple[int, int, int, bool]]) -> None:
+    entries = [
+        FieldEntry(i, f"p{i}", bot, "resigned", progress, resets, time_ms, 0)
+        for i, (progress, resets, time_ms, bot) in enumerate(rows)
+    ]
+    by_standings = {
+        r.player: r.rank
+        for r in standings(
+            Result(e.player, e.status, e.progress, e.resets, e.time_ms, e.score) for e in entries
+        )
+    }
+    assert ranks_of(entries) == [by_standings[e.player] for e in entries]
+
+
+def test_a_closed_field_rates_only_who_counts_and_places_everyone() -> None:
+    entries = [
+        FieldEntry(1, "a", False, "won", 52, 0, 9000, 0),
+        FieldEntry(2, "b", True, "resigned", 40, 0, 100, 0),  # a bot: placed, not rated
+        FieldEntry(3, "c", False, "resigned", 40, 0, 100, 0),
+    ]
+    placings, moved = rate_closed_field(7, "gaps", True, entries, {})
+    assert [(p.player_id, p.rank, p.ranked, p.entrants) for p in placings] == [
+        (1, 1, 3, 3),
+        (2, 2, 3, 3),
+        (3, 2, 3, 3),
+    ]
+    assert placings[1].mu is None and {r.player_id for r in moved} == {1, 3}
+    lib = library([MU, MU], [SIGMA, SIGMA], [1, 2])
+    flat = [x for r in moved for x in (r.mu, r.sigma)]
+    assert flat == pytest.approx([x for pair in lib for x in pair], abs=1e-12)
+    _, none = rate_closed_field(7, "gaps", False, entries, {})  # not a rated tournament
+    assert none == []
