@@ -8,7 +8,7 @@ Measured, each as the median of --rounds runs:
 - the Plackett–Luce update alone (server/domain/ratings.rate) and openskill 6.2.0's
   `PlackettLuce.rate` on the same fields of 1,000 and 4,000 (side by side, a ratio);
 - the worker's whole job at a close of --field entrants (ranking by the standings'
-  rule, then rating: rate_closed_field), and the replay of every tournament (replay);
+  rule, then rating: take_in), and the replay of every tournament (replay);
 - with the store (unless --no-store), on a SQLite file filled directly: the close's
   rating step (catch_up: read the field and the ratings, the worker, write placings
   and ratings in one transaction) and `ratings rebuild` (read every closed
@@ -25,12 +25,13 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
 from bench.report import write_section
 from server.competition.ratings import without_gc
-from server.domain.ratings import ClosedField, FieldEntry, rate, rate_closed_field, replay
+from server.domain.ratings import Field, rate, replay, take_in
 
 T = "2026-12-01 10:00:00.000000"
 
@@ -51,21 +52,16 @@ def random_field(rng: random.Random, n: int) -> tuple[list[float], list[float], 
     return mus, sigmas, ranks
 
 
-def entries(rng: random.Random, players: list[int], bots: int = 0) -> list[FieldEntry]:
+def entries(rng: random.Random, players: list[int], bots: int = 0) -> Field:
     """A closed Gaps field: progress and time random, ties on purpose (few resets)."""
-    return [
-        FieldEntry(
-            p,
-            f"p{p}",
-            i < bots,
-            "resigned",
-            rng.randint(0, 48),
-            rng.randint(0, 2),
-            rng.randint(1, 40) * 1000,
-            0,
-        )
-        for i, p in enumerate(players)
-    ]
+    n = len(players)
+    return Field(
+        list(players),
+        [i < bots for i in range(n)],
+        [rng.randint(0, 48) for _ in range(n)],
+        [rng.randint(0, 2) for _ in range(n)],
+        [rng.randint(1, 40) * 1000 for _ in range(n)],
+    )
 
 
 def math_figures(args: argparse.Namespace, rng: random.Random) -> list[str]:
@@ -86,7 +82,7 @@ def math_figures(args: argparse.Namespace, rng: random.Random) -> list[str]:
     ours = timed(lambda: rate(mus, sigmas, ranks), args.rounds)
     lines.append(f"| Plackett–Luce update | {args.field:,} | {ours * 1e3:.1f} ms | — | |")
     field = entries(rng, list(range(1, args.field + 1)), bots=args.field // 100)
-    close = timed(lambda: without_gc(rate_closed_field, 1, "gaps", True, field, {}), args.rounds)
+    close = timed(lambda: without_gc(take_in, True, field, {}), args.rounds)
     lines.append(
         f"| a close's worker job (rank + rate, 1% bots) | {args.field:,} | {close:.2f} s | — | |"
     )
@@ -100,16 +96,16 @@ def math_figures(args: argparse.Namespace, rng: random.Random) -> list[str]:
     return lines
 
 
-def tournaments(rng: random.Random, args: argparse.Namespace) -> list[ClosedField]:
+def tournaments(rng: random.Random, args: argparse.Namespace) -> list[tuple[str, bool, Field]]:
     pool = list(range(1, args.players + 1))
     return [
-        ClosedField(t, "gaps", True, entries(rng, rng.sample(pool, args.entrants)))
-        for t in range(1, args.tournaments + 1)
+        ("gaps", True, entries(rng, rng.sample(pool, args.entrants)))
+        for _ in range(args.tournaments)
     ]
 
 
 # -- with the store ----------------------------------------------------------------
-def fill(path: Path, n_players: int, fields: list[tuple[int, list[FieldEntry]]]) -> None:
+def fill(path: Path, n_players: int, fields: list[tuple[int, Field]]) -> None:
     """Players, closed tournaments and their entries written straight into the file."""
     conn = sqlite3.connect(path)
     conn.executemany(
@@ -130,7 +126,16 @@ def fill(path: Path, n_players: int, fields: list[tuple[int, list[FieldEntry]]])
             "INSERT INTO entries (tournament_id, player_id, started_at, deadline, status,"
             " progress, resets, score, time_ms, seq, log_hash, log_seq)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, 1, '', 0)",
-            ((tid, e.player_id, T, T, e.status, e.progress, e.resets, e.time_ms) for e in field),
+            zip(
+                repeat(tid),
+                field.players,
+                repeat(T),
+                repeat(T),
+                repeat("resigned"),
+                field.progress,
+                field.resets,
+                field.time_ms,
+            ),
         )
     conn.commit()
     conn.close()
@@ -172,7 +177,7 @@ async def store_figures(args: argparse.Namespace, rng: random.Random) -> list[st
         url = f"sqlite+aiosqlite:///{path}"
         await asyncio.to_thread(db.migrate, url)
         fields = tournaments(rng, args)
-        fill(path, args.players, [(f.tournament_id, f.entries) for f in fields])
+        fill(path, args.players, [(i, f) for i, (_, _, f) in enumerate(fields, 1)])
         store = Store(db.make_engine(url))
         times = []
         for _ in range(max(1, args.rounds - 2)):

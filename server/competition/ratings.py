@@ -31,7 +31,6 @@ from server.competition.errors import CompetitionError
 from server.domain import ratings as math
 from server.domain import timing
 from server.domain.model import TournamentStatus
-from server.domain.ratings import ClosedField
 from server.domain.timing import utcnow
 from server.store import ratings as stored
 from server.store.repository import Store
@@ -106,16 +105,17 @@ async def catch_up(store: Store, game: str, now: Callable[[], datetime] = utcnow
 
 
 async def _take_in(store: Store, t: stored.Closed, now: datetime) -> int:
-    entries = (await stored.field(store, [t.id]))[t.id]
-    players = [e.player_id for e in entries if math.counts_for_rating(e)]
+    taken = (await stored.field(store, [t.id]))[t.id]
+    players = [
+        p for p, bot in zip(taken.players, taken.bots, strict=True) if math.counts_for_rating(bot)
+    ]
     current = await stored.current(store, t.game, players)
-    placings, moved = await off_loop(
-        math.rate_closed_field, t.id, t.game, t.rated, entries, current
-    )
-    taken = await stored.record(store, t.id, placings, moved, set(current), now)
-    if taken:
-        log.info("tournament %s placed %d entrants, rated %d", t.id, len(placings), len(moved))
-    return int(taken)
+    out = await off_loop(math.take_in, t.rated, taken, current)
+    done = await stored.record(store, t.id, t.game, taken, out, set(current), now)
+    if done:
+        rated = sum(m is not None for m in out.mu)
+        log.info("tournament %s placed %d entrants, rated %d", t.id, len(out.ranks), rated)
+    return int(done)
 
 
 class Rebuilt(NamedTuple):
@@ -130,13 +130,20 @@ async def rebuild(store: Store, now: Callable[[], datetime] = utcnow) -> Rebuilt
     async with contextlib.AsyncExitStack() as locks:
         for game in GAMES:
             await locks.enter_async_context(store.exclusively(lock_key(game)))
-        before = await stored.snapshot(store)
+        before_ratings, before_placings = await stored.snapshot(store)
         closed = await stored.closed(store)
-        entries = await stored.field(store, [t.id for t in closed])
-        fields = [ClosedField(t.id, t.game, t.rated, entries[t.id]) for t in closed]
-        placings, final = await off_loop(math.replay, fields)
+        fields = await stored.field(store, [t.id for t in closed])
+        outcomes, final = await off_loop(
+            math.replay, [(t.game, t.rated, fields[t.id]) for t in closed]
+        )
+        placings = [
+            row
+            for t, out in zip(closed, outcomes, strict=True)
+            for row in math.placing_rows(t.id, t.game, fields[t.id], out)
+        ]
         await stored.replace_all(store, [t.id for t in closed], placings, final, now())
-    changed = len(set(before[0]) ^ set(final)) + len(set(before[1]) ^ set(placings))
+    ratings = {(p, g, *r) for (p, g), r in final.items()}
+    changed = len(set(before_ratings) ^ ratings) + len(set(before_placings) ^ set(placings))
     return Rebuilt(len(closed), len(final), changed)
 
 

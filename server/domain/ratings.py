@@ -24,10 +24,10 @@ updated rating with itself), so tied entrants keep their own changes here too.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -147,125 +147,50 @@ class RatingRow(NamedTuple):
     tournaments: int
 
 
-R = TypeVar("R", bound=tuple[Any, ...])
+class Field(NamedTuple):
+    """A closed tournament's entries as columns (what crosses to the worker process:
+    lists of numbers pickle at C speed, named tuples by the hundred thousand do not)."""
+
+    players: list[int]
+    bots: list[bool]
+    progress: list[int]
+    resets: list[int]
+    time_ms: list[int]
 
 
-def _rows(cls: type[R], values: Iterable[tuple[Any, ...]]) -> list[R]:
-    """Named tuples made from plain ones at C speed (tuple.__new__, as `_make` does): a
-    field of 100,000 makes 200,000 of them, and their own __new__ was a third of it."""
-    return list(map(tuple.__new__, repeat(cls), values))
+class Outcome(NamedTuple):
+    """What taking a closed tournament in gives, per entry in the field's order: its rank
+    (None: not ranked), and its rating after (mu, sigma, rated tournaments of the game)
+    when the tournament moved it, else None; `ranked` counts the ranked entries."""
+
+    ranks: list[int | None]
+    ranked: int
+    mu: list[float | None]
+    sigma: list[float | None]
+    tournaments: list[int | None]
 
 
-def rate_tournament(
-    tournament_id: int,
-    game: str,
-    rated: bool,
-    players: list[int],
-    ranks: list[int | None],
-    counted: list[bool],
-    current: dict[int, RatingRow],
-) -> tuple[list[PlacingRow], list[RatingRow]]:
-    """A closed tournament's placings and its rated entrants' new ratings. Per entry, in
-    one order: its player, final rank (None: not ranked) and whether it counts for
-    ratings; `current` holds the players' ratings by id (absent: MU, SIGMA).
-
-    The tournament moves ratings when it is `rated` and at least 2 of its ranked entrants
-    count; otherwise it only places its entrants (placings without mu, sigma)."""
-    n = len(players)
-    ranked = sum(r is not None for r in ranks)
-    field: list[int] = []
-    field_ranks: list[int] = []
-    for i, rank in enumerate(ranks):
-        if counted[i] and rank is not None:
-            field.append(i)
-            field_ranks.append(rank)
-    mu_after: list[float | None] = [None] * n
-    sigma_after: list[float | None] = [None] * n
-    moved: list[RatingRow] = []
-    if rated and len(field) >= 2:
-        before = [current.get(players[i]) for i in field]
-        mu, sigma = rate(
-            [MU if r is None else r.mu for r in before],
-            [SIGMA if r is None else r.sigma for r in before],
-            field_ranks,
-        )
-        mus, sigmas = mu.tolist(), sigma.tolist()
-        for j, i in enumerate(field):
-            mu_after[i], sigma_after[i] = mus[j], sigmas[j]
-        counts = [1 if r is None else r.tournaments + 1 for r in before]
-        ids = [players[i] for i in field]
-        moved = _rows(RatingRow, zip(ids, repeat(game, len(ids)), mus, sigmas, counts, strict=True))
-    placings = _rows(
-        PlacingRow,
-        zip(
-            repeat(tournament_id, n),
-            players,
-            repeat(game, n),
-            ranks,
-            repeat(ranked, n),
-            repeat(n, n),
-            mu_after,
-            sigma_after,
-            strict=True,
-        ),
-    )
-    return placings, moved
+Current = dict[int, tuple[float, float, int]]  # player id -> (mu, sigma, tournaments)
 
 
-class ClosedField(NamedTuple):
-    """A closed tournament as the rebuild replays it."""
-
-    tournament_id: int
-    game: str
-    rated: bool
-    entries: list[FieldEntry]
-
-
-def replay(fields: list[ClosedField]) -> tuple[list[PlacingRow], list[RatingRow]]:
-    """Every placing and every final rating from nothing, the tournaments taken in the
-    given order (close time, then id): what rating each at its close gives."""
-    state: dict[tuple[int, str], RatingRow] = {}
-    placings: list[PlacingRow] = []
-    for f in fields:
-        current = {e.player_id: r for e in f.entries if (r := state.get((e.player_id, f.game)))}
-        rows, moved = rate_closed_field(f.tournament_id, f.game, f.rated, f.entries, current)
-        placings.extend(rows)
-        for r in moved:
-            state[(r.player_id, r.game)] = r
-    return placings, list(state.values())
-
-
-class FieldEntry(NamedTuple):
-    """An entry of a closed tournament with its final figures and its player's kind."""
-
-    player_id: int
-    player: str
-    bot: bool
-    status: str
-    progress: int
-    resets: int
-    time_ms: int
-    score: int
-
-
-def counts_for_rating(entry: FieldEntry) -> bool:
+def counts_for_rating(bot: bool) -> bool:
     """Whether an entrant is rated: not a bot. (The one place of the rule: a
     disqualified entry, later, is left out here too.)"""
-    return not entry.bot
+    return not bot
 
 
-def ranks_of(entries: list[FieldEntry]) -> list[int]:
+def ranks_of(progress: list[int], resets: list[int], time_ms: list[int]) -> list[int]:
     """Each entry's final rank by the standings' rule (server/domain/ranking.rank_key:
     more progress, then fewer resets, then less time; equal keys share the rank of the
     first of them, 1, 2, 2, 4), in entry order. The same ranks as ranking.standings
     (tests/domain/test_ratings.py), computed on arrays for fields of 100,000."""
-    n = len(entries)
+    n = len(progress)
     if n == 0:
         return []
     keys = [
-        -np.fromiter((e.progress for e in entries), np.int64, n),
-        np.fromiter((e.resets for e in entries), np.int64, n),
-        np.fromiter((e.time_ms for e in entries), np.int64, n),
+        -np.asarray(progress, dtype=np.int64),
+        np.asarray(resets, dtype=np.int64),
+        np.asarray(time_ms, dtype=np.int64),
     ]
     order = np.lexsort(keys[::-1])  # the first key primary, as rank_key's tuple
     first = np.zeros(n, dtype=bool)  # the first row of its group of equal keys
@@ -280,22 +205,71 @@ def ranks_of(entries: list[FieldEntry]) -> list[int]:
     return out
 
 
-def rate_closed_field(
-    tournament_id: int,
-    game: str,
-    rated: bool,
-    entries: list[FieldEntry],
-    current: dict[int, RatingRow],
-) -> tuple[list[PlacingRow], list[RatingRow]]:
-    """`rate_tournament` on a closed tournament's entries as stored (what the rating step
-    runs in its worker process)."""
-    ranks: list[int | None] = list(ranks_of(entries))
-    return rate_tournament(
-        tournament_id,
-        game,
-        rated,
-        [e.player_id for e in entries],
-        ranks,
-        [counts_for_rating(e) for e in entries],
-        current,
+def take_in(rated: bool, field: Field, current: Current) -> Outcome:
+    """A closed tournament's outcome from its field and its players' current ratings
+    (absent: MU, SIGMA). It moves ratings when it is `rated` and at least 2 of its ranked
+    entrants count for ratings; otherwise it only places its entrants."""
+    n = len(field.players)
+    ranks: list[int | None] = list(ranks_of(field.progress, field.resets, field.time_ms))
+    ranked = sum(r is not None for r in ranks)
+    chosen: list[int] = []
+    chosen_ranks: list[int] = []
+    for i, (rank, bot) in enumerate(zip(ranks, field.bots, strict=True)):
+        if rank is not None and counts_for_rating(bot):
+            chosen.append(i)
+            chosen_ranks.append(rank)
+    mu_after: list[float | None] = [None] * n
+    sigma_after: list[float | None] = [None] * n
+    count_after: list[int | None] = [None] * n
+    if rated and len(chosen) >= 2:
+        start = (MU, SIGMA, 0)
+        before = [current.get(field.players[i], start) for i in chosen]
+        mu, sigma = rate([b[0] for b in before], [b[1] for b in before], chosen_ranks)
+        for i, m, sg, b in zip(chosen, mu.tolist(), sigma.tolist(), before, strict=True):
+            mu_after[i], sigma_after[i], count_after[i] = m, sg, b[2] + 1
+    return Outcome(ranks, ranked, mu_after, sigma_after, count_after)
+
+
+def replay(
+    fields: list[tuple[str, bool, Field]],
+) -> tuple[list[Outcome], dict[tuple[int, str], tuple[float, float, int]]]:
+    """Every tournament's outcome from nothing, the tournaments (game, rated, field)
+    taken in the given order (close time, then id), and the final ratings by (player,
+    game): what taking each in at its close gives."""
+    state: dict[tuple[int, str], tuple[float, float, int]] = {}
+    outcomes: list[Outcome] = []
+    for game, rated, field in fields:
+        current = {p: r for p in field.players if (r := state.get((p, game)))}
+        out = take_in(rated, field, current)
+        outcomes.append(out)
+        for p, m, sg, c in zip(field.players, out.mu, out.sigma, out.tournaments, strict=True):
+            if m is not None and sg is not None and c is not None:
+                state[(p, game)] = (m, sg, c)
+    return outcomes, state
+
+
+def placing_rows(
+    tournament_id: int, game: str, field: Field, out: Outcome
+) -> Iterator[tuple[Any, ...]]:
+    """The outcome's placings as PlacingRow's values, in the field's order."""
+    n = len(field.players)
+    return zip(
+        repeat(tournament_id, n),
+        field.players,
+        repeat(game, n),
+        out.ranks,
+        repeat(out.ranked, n),
+        repeat(n, n),
+        out.mu,
+        out.sigma,
+        strict=True,
     )
+
+
+def rating_rows(game: str, field: Field, out: Outcome) -> list[RatingRow]:
+    """The ratings the outcome moved, as RatingRows."""
+    return [
+        RatingRow(p, game, m, sg, c)
+        for p, m, sg, c in zip(field.players, out.mu, out.sigma, out.tournaments, strict=True)
+        if m is not None and sg is not None and c is not None
+    ]

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.model import NameTaken, PlayerInfo, TournamentStatus
-from server.domain.ratings import FieldEntry, PlacingRow, RatingRow
+from server.domain.ratings import Current, Field, Outcome, PlacingRow, RatingRow, placing_rows
 from server.store.models import Entry, Placing, Player, PlayerRating, Tournament
 from server.store.repository import Store
 
@@ -36,9 +36,12 @@ UPDATE_RATINGS = (
     " WHERE player_id = ? AND game = ?"
 )
 SELECT_FIELD = (
-    "SELECT e.tournament_id, e.player_id, p.name, p.bot, e.status, e.progress, e.resets,"
-    " e.time_ms, e.score FROM entries e JOIN players p ON p.id = e.player_id"
+    "SELECT e.tournament_id, e.player_id, p.bot, e.progress, e.resets, e.time_ms"
+    " FROM entries e JOIN players p ON p.id = e.player_id"
     " WHERE e.tournament_id >= ? AND e.tournament_id <= ? ORDER BY e.tournament_id, e.id"
+)
+SELECT_RATINGS = (
+    "SELECT player_id, mu, sigma, tournaments FROM ratings WHERE game = ? AND player_id IN "
 )
 
 
@@ -201,47 +204,43 @@ async def pending(store: Store, game: str) -> tuple[list[Closed], bool]:
         return todo, bool(later)
 
 
-async def field(store: Store, tournament_ids: Iterable[int]) -> dict[int, list[FieldEntry]]:
-    """The entries of these tournaments as the rating step reads them, by tournament, in
-    entry order."""
+async def field(store: Store, tournament_ids: Iterable[int]) -> dict[int, Field]:
+    """The entries of these tournaments as columns, by tournament, in entry order."""
     ids = sorted(set(tournament_ids))
-    out: dict[int, list[FieldEntry]] = {i: [] for i in ids}
+    rows: dict[int, list[tuple[Any, ...]]] = {i: [] for i in ids}
     async with store._session() as s:
         for start in range(0, len(ids), 200):  # id ranges, kept to the ids asked for
             span = ids[start : start + 200]
             for r in await _fetch(s, SELECT_FIELD, (span[0], span[-1])):
-                if r[0] in out:
-                    out[r[0]].append(FieldEntry(r[1], r[2], bool(r[3]), *r[4:]))
+                if r[0] in rows:
+                    rows[r[0]].append(r)
+    out = {}
+    for tid, found in rows.items():
+        _, players, bots, progress, resets, time_ms = (
+            (list(c) for c in zip(*found, strict=True)) if found else ([], [], [], [], [], [])
+        )
+        out[tid] = Field(players, [bool(b) for b in bots], progress, resets, time_ms)
     return out
 
 
-async def current(store: Store, game: str, player_ids: list[int]) -> dict[int, RatingRow]:
+async def current(store: Store, game: str, player_ids: list[int]) -> Current:
     """The stored ratings in `game` of these players (those who have one)."""
-    out: dict[int, RatingRow] = {}
+    out: Current = {}
     async with store._session() as s:
         for start in range(0, len(player_ids), CHUNK):
-            rows = await s.execute(
-                select(
-                    PlayerRating.player_id,
-                    PlayerRating.game,
-                    PlayerRating.mu,
-                    PlayerRating.sigma,
-                    PlayerRating.tournaments,
-                ).where(
-                    PlayerRating.game == game,
-                    PlayerRating.player_id.in_(player_ids[start : start + CHUNK]),
-                )
-            )
-            for r in rows.all():
-                out[r[0]] = RatingRow(*r)
+            chunk = player_ids[start : start + CHUNK]
+            sql = SELECT_RATINGS + "(" + ",".join("?" * len(chunk)) + ")"
+            for p, mu, sigma, count in await _fetch(s, sql, (game, *chunk)):
+                out[p] = (mu, sigma, count)
     return out
 
 
 async def record(
     store: Store,
     tournament_id: int,
-    placings: list[PlacingRow],
-    moved: list[RatingRow],
+    game: str,
+    taken: Field,
+    out: Outcome,
     existing: set[int],
     now: datetime,
 ) -> bool:
@@ -262,21 +261,35 @@ async def record(
         if not res.rowcount:  # type: ignore[attr-defined]
             await s.rollback()
             return False
-        await _write(s, placings, moved, existing)
+        await _executemany(s, INSERT_PLACINGS, list(placing_rows(tournament_id, game, taken, out)))
+        moved = _moved(game, taken, out)
+        await _executemany(s, INSERT_RATINGS, [r for r in moved if r[0] not in existing])
+        await _executemany(
+            s, UPDATE_RATINGS, [(*r[2:], r[0], r[1]) for r in moved if r[0] in existing]
+        )
         await s.commit()
         return True
+
+
+def _moved(game: str, taken: Field, out: Outcome) -> list[tuple[Any, ...]]:
+    """(player, game, mu, sigma, tournaments, rating) of the ratings the outcome moved."""
+    return [
+        (p, game, m, sg, c, m - 3.0 * sg)
+        for p, m, sg, c in zip(taken.players, out.mu, out.sigma, out.tournaments, strict=True)
+        if m is not None and sg is not None
+    ]
 
 
 async def replace_all(
     store: Store,
     closed_ids: list[int],
-    placings: list[PlacingRow],
-    ratings: list[RatingRow],
+    placings: list[tuple[Any, ...]],
+    final: dict[tuple[int, str], tuple[float, float, int]],
     now: datetime,
 ) -> None:
     """The rebuild's result instead of every stored placing and rating, every closed
     tournament marked as taken in, in one transaction (the marks first, so on SQLite
-    no other write commits meanwhile)."""
+    no other write commits meanwhile). `placings` holds PlacingRow values."""
     async with store._session() as s:
         for start in range(0, len(closed_ids), CHUNK):
             await s.execute(
@@ -286,22 +299,10 @@ async def replace_all(
             )
         await s.execute(delete(Placing))
         await s.execute(delete(PlayerRating))
-        await _write(s, placings, ratings, set())
+        await _executemany(s, INSERT_PLACINGS, placings)
+        rows = [(p, g, m, sg, c, m - 3.0 * sg) for (p, g), (m, sg, c) in final.items()]
+        await _executemany(s, INSERT_RATINGS, rows)
         await s.commit()
-
-
-async def _write(
-    s: AsyncSession, placings: list[PlacingRow], moved: list[RatingRow], existing: set[int]
-) -> None:
-    await _executemany(s, INSERT_PLACINGS, [tuple(p) for p in placings])
-    new = [(*r, r.mu - 3.0 * r.sigma) for r in moved if r.player_id not in existing]
-    old = [
-        (r.mu, r.sigma, r.tournaments, r.mu - 3.0 * r.sigma, r.player_id, r.game)
-        for r in moved
-        if r.player_id in existing
-    ]
-    await _executemany(s, INSERT_RATINGS, new)
-    await _executemany(s, UPDATE_RATINGS, old)
 
 
 async def snapshot(store: Store) -> tuple[list[RatingRow], list[PlacingRow]]:
@@ -309,8 +310,7 @@ async def snapshot(store: Store) -> tuple[list[RatingRow], list[PlacingRow]]:
     async with store._session() as s:
         ratings = await _fetch(
             s,
-            "SELECT player_id, game, mu, sigma, tournaments FROM ratings"
-            " ORDER BY player_id, game",
+            "SELECT player_id, game, mu, sigma, tournaments FROM ratings ORDER BY player_id, game",
             (),
         )
         placings = await _fetch(

@@ -13,15 +13,18 @@ from server.domain.ranking import Result, standings
 from server.domain.ratings import (
     MU,
     SIGMA,
-    FieldEntry,
+    Field,
+    Outcome,
     Rating,
     percentile,
+    placing_rows,
     ranks_of,
     rate,
-    rate_closed_field,
     rate_field,
+    replay,
     shown,
     streak,
+    take_in,
     top_half,
 )
 
@@ -34,11 +37,11 @@ def library(mus: list[float], sigmas: list[float], ranks: list[int]) -> list[tup
     return [(t[0].mu, t[0].sigma) for t in MODEL.rate(teams, ranks=list(ranks))]
 
 
-Field = tuple[list[float], list[float], list[int]]
+Drawn = tuple[list[float], list[float], list[int]]
 
 
 @st.composite
-def fields(draw: st.DrawFn, max_size: int, min_size: int = 2) -> Field:
+def fields(draw: st.DrawFn, max_size: int, min_size: int = 2) -> Drawn:
     """A field of 2..max_size entrants with ratings and ranks that often tie."""
     n = draw(st.integers(min_size, max_size))
     seed = draw(st.integers(0, 2**32 - 1))
@@ -54,7 +57,7 @@ def fields(draw: st.DrawFn, max_size: int, min_size: int = 2) -> Field:
     return mus, sigmas, ranks
 
 
-def assert_equal_to_library(field: Field) -> None:
+def assert_equal_to_library(field: Drawn) -> None:
     mus, sigmas, ranks = field
     mu, sigma = rate(mus, sigmas, ranks)
     for (m, s), m2, s2 in zip(library(mus, sigmas, ranks), mu, sigma, strict=True):
@@ -63,14 +66,14 @@ def assert_equal_to_library(field: Field) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(fields(max_size=60))
-def test_small_fields_equal_openskill(field: Field) -> None:
+def test_small_fields_equal_openskill(field: Drawn) -> None:
     assert_equal_to_library(field)
 
 
 @settings(max_examples=8, deadline=None)
 @given(fields(max_size=1000))
 def test_fields_of_hundreds_equal_openskill(
-    field: Field,
+    field: Drawn,
 ) -> None:
     assert_equal_to_library(field)
 
@@ -78,7 +81,7 @@ def test_fields_of_hundreds_equal_openskill(
 @settings(max_examples=2, deadline=None)
 @given(fields(max_size=4000, min_size=3000))
 def test_fields_of_thousands_equal_openskill(
-    field: Field,
+    field: Drawn,
 ) -> None:
     assert_equal_to_library(field)
 
@@ -130,42 +133,45 @@ def test_streak_counts_top_half_placings_newest_back() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 3), st.booleans()),
-        min_size=0,
-        max_size=40,
-    )
-)
-def test_ranks_of_follows_the_standings_rule(rows: list[tuple[int, int, int, bool]]) -> None:
-    entries = [
-        FieldEntry(i, f"p{i}", bot, "resigned", progress, resets, time_ms, 0)
-        for i, (progress, resets, time_ms, bot) in enumerate(rows)
-    ]
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 3)), max_size=40))
+def test_ranks_of_follows_the_standings_rule(rows: list[tuple[int, int, int]]) -> None:
     by_standings = {
         r.player: r.rank
         for r in standings(
-            Result(e.player, e.status, e.progress, e.resets, e.time_ms, e.score) for e in entries
+            Result(f"p{i}", "resigned", progress, resets, time_ms, 0)
+            for i, (progress, resets, time_ms) in enumerate(rows)
         )
     }
-    assert ranks_of(entries) == [by_standings[e.player] for e in entries]
+    progress, resets, time_ms = ([r[k] for r in rows] for k in range(3))
+    assert ranks_of(progress, resets, time_ms) == [by_standings[f"p{i}"] for i in range(len(rows))]
 
 
 def test_a_closed_field_rates_only_who_counts_and_places_everyone() -> None:
-    entries = [
-        FieldEntry(1, "a", False, "won", 52, 0, 9000, 0),
-        FieldEntry(2, "b", True, "resigned", 40, 0, 100, 0),  # a bot: placed, not rated
-        FieldEntry(3, "c", False, "resigned", 40, 0, 100, 0),
-    ]
-    placings, moved = rate_closed_field(7, "gaps", True, entries, {})
-    assert [(p.player_id, p.rank, p.ranked, p.entrants) for p in placings] == [
-        (1, 1, 3, 3),
-        (2, 2, 3, 3),
-        (3, 2, 3, 3),
-    ]
-    assert placings[1].mu is None and {r.player_id for r in moved} == {1, 3}
+    field = Field([1, 2, 3], [False, True, False], [52, 40, 40], [0, 0, 0], [9000, 100, 100])
+    out = take_in(True, field, {})
+    assert out.ranks == [1, 2, 2] and out.ranked == 3  # the bot placed, not rated
+    assert out.mu[1] is None and out.tournaments == [1, None, 1]
     lib = library([MU, MU], [SIGMA, SIGMA], [1, 2])
-    flat = [x for r in moved for x in (r.mu, r.sigma)]
-    assert flat == pytest.approx([x for pair in lib for x in pair], abs=1e-12)
-    _, none = rate_closed_field(7, "gaps", False, entries, {})  # not a rated tournament
-    assert none == []
+    assert [out.mu[0], out.sigma[0], out.mu[2], out.sigma[2]] == pytest.approx(
+        [lib[0][0], lib[0][1], lib[1][0], lib[1][1]], abs=1e-12
+    )
+    assert list(placing_rows(7, "gaps", field, out))[1] == (7, 2, "gaps", 2, 3, 3, None, None)
+    assert take_in(False, field, {}).mu == [None, None, None]  # not a rated tournament
+    alone = Field([1, 2], [False, True], [5, 9], [0, 0], [1, 1])
+    assert take_in(True, alone, {}).mu == [None, None]  # one rated entrant: nothing moves
+
+
+def test_replay_carries_ratings_from_one_tournament_to_the_next() -> None:
+    first = Field([1, 2], [False, False], [9, 3], [0, 0], [5, 5])
+    second = Field([2, 1], [False, False], [9, 3], [0, 0], [5, 5])
+    outcomes, final = replay([("gaps", True, first), ("gaps", True, second)])
+    again = take_in(True, second, {p: final_of(outcomes[0], first, p) for p in (1, 2)})
+    assert outcomes[1] == again
+    assert final[(1, "gaps")] == (again.mu[1], again.sigma[1], 2)
+
+
+def final_of(out: Outcome, field: Field, player: int) -> tuple[float, float, int]:
+    i = field.players.index(player)
+    mu, sigma, count = out.mu[i], out.sigma[i], out.tournaments[i]
+    assert mu is not None and sigma is not None and count is not None
+    return (mu, sigma, count)
