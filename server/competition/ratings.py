@@ -56,6 +56,12 @@ def _executor() -> ProcessPoolExecutor:
     return _pool
 
 
+def start_worker() -> None:
+    """Start the worker process now (a server does at start-up), so that the first close
+    does not wait for it: a spawned interpreter imports the server's modules first."""
+    _executor().submit(int)
+
+
 def without_gc(fn: Callable[..., T], *args: Any) -> T:
     """fn(*args) with the garbage collector off. A rating job makes a few hundred
     thousand tuples and no reference cycle; the collections they set off were 80% of the

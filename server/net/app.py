@@ -22,6 +22,7 @@ from websockets.http11 import Request, Response
 
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
+from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
 from server.domain.timing import utcnow
@@ -188,6 +189,7 @@ async def open_store(url: str, attempts: int = 30) -> Store:
 
 async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool = True) -> App:
     store = await open_store(url)
+    start_rating_worker()  # ratings at the close run in it (competition/ratings.py)
     catalogue = Catalogue(store, now)
     standings = Standings(store, catalogue, now)
     fanout = Fanout(standings)
