@@ -200,7 +200,10 @@ async def _tournament(
             print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
         return 0
     if args.tournament_command == "close":
+        from server.competition.ratings import settle
+
         t = await competition.lifecycle.close(args.id)
+        await settle()  # a rating that waited for another taker's turn (ratings.py)
         print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
         return 0
     assert spec is not None

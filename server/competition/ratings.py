@@ -85,20 +85,49 @@ def lock_key(game: str) -> int:
 
 async def rate_closed(store: Store, tournament_id: int) -> None:
     """The close's hook: take the closed tournament (and any of its game closed before it
-    and still waiting) in, once across nodes. Never raises: a failure is logged, and the
+    and still waiting) in, once across nodes. When no other taker holds the game it is
+    done before this returns (a single node's close includes its rating); when one does
+    (another node is taking in this close or an earlier one), a task here waits its turn
+    and catches up after it, and this returns at once: a node learning of a close never
+    holds up its other notices for a rating. Never raises: a failure is logged, and the
     next close of the game, or `ratings rebuild`, takes it in."""
     try:
         t = await store.tournament(tournament_id)
-        if t is not None and t.status == TournamentStatus.CLOSED:
-            await catch_up(store, t.game)
+        if t is None or t.status != TournamentStatus.CLOSED:
+            return
+        if await catch_up(store, t.game, wait=False) is None:
+            task = asyncio.get_running_loop().create_task(_catch_up_later(store, t.game))
+            _later.add(task)
+            task.add_done_callback(_later.discard)
     except Exception:
         log.exception("rating tournament %s failed; the next close retries", tournament_id)
 
 
-async def catch_up(store: Store, game: str, now: Callable[[], datetime] = utcnow) -> int:
+_later: set[asyncio.Task[None]] = set()  # catch-ups waiting for another taker
+
+
+async def _catch_up_later(store: Store, game: str) -> None:
+    try:
+        await catch_up(store, game)
+    except Exception:
+        log.exception("rating %s failed; the next close retries", game)
+
+
+async def settle() -> None:
+    """Wait for the catch-ups still waiting their turn (a command line before it exits)."""
+    while _later:
+        await asyncio.gather(*_later, return_exceptions=True)
+
+
+async def catch_up(
+    store: Store, game: str, now: Callable[[], datetime] = utcnow, *, wait: bool = True
+) -> int | None:
     """Take in every closed tournament of `game` not yet taken in; how many this call
-    took in (0: none waited, or another node did them)."""
-    async with store.exclusively(lock_key(game)):
+    took in (0: none waited, or another node did them). With wait=False, None at once
+    when another taker holds the game."""
+    async with stored.game_lock(store, lock_key(game), wait) as held:
+        if not held:
+            return None
         todo, out_of_order = await stored.pending(store, game)
         if not out_of_order:
             done = 0

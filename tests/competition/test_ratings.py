@@ -285,3 +285,19 @@ async def test_the_rebuild_command_finds_the_stored_ratings_exact(
     assert run.returncode == 0, err.decode()
     assert "from 2 closed tournaments: 3 ratings; the stored ratings were exact" in out.decode()
     assert await stored.snapshot(comp.store) == before
+
+
+async def test_a_close_meeting_another_taker_returns_at_once_and_is_taken_in_after(
+    comp: Competition, clock: Clock
+) -> None:
+    field = await players(comp, ["alice", "bob"])
+    busy = stored.game_lock(comp.store, ratings.lock_key("gaps"), True)
+    await busy.__aenter__()  # another node taking a close of the game in
+    try:
+        t = await play_and_close(comp, clock, field, [3, 0], hours=0)  # returns meanwhile
+        assert (await stored.snapshot(comp.store))[1] == []
+    finally:
+        await busy.__aexit__(None, None, None)
+    await ratings.settle()
+    rows, placings = await stored.snapshot(comp.store)
+    assert len(rows) == 2 and {p.tournament_id for p in placings} == {t.id}
