@@ -10,7 +10,11 @@ const PAGE = 50;
 const SVG = "http://www.w3.org/2000/svg";
 const STATUS_TEXT = { won: "won", lost: "lost", resigned: "resigned", timed_out: "timed out", playing: "playing" };
 
-const num = (x, digits = 1) => (typeof x === "number" ? x.toFixed(digits) : "–");
+const num = (x, digits = 1) => {
+  if (typeof x !== "number") return "–";
+  const rounded = Number(x.toFixed(digits));
+  return (rounded === 0 ? 0 : rounded).toFixed(digits); // never "-0.0"
+};
 const playerLink = (name) => h("a.player", { href: `/players/${encodeURIComponent(name)}`, "data-nav": "" }, name);
 
 function tabs(current) {
