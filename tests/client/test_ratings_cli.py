@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+from server.competition import ratings
 from tests.support.harness import create_msg, running_server
 from tests.support.processes import samedeal
 
@@ -29,6 +30,7 @@ async def test_leaderboard_and_player_in_the_terminal(sqlite_url, tmp_path: Path
                 await c.ok(type="act", tournament=tid, seq=seq, action={"kind": "resign"})
         await op.ok(type="close_tournament", tournament=tid)
         await op.close()
+        await ratings.settle()  # the rating task of the server (in this process)
         env = {
             **os.environ,
             "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
@@ -57,3 +59,16 @@ async def test_leaderboard_and_player_in_the_terminal(sqlite_url, tmp_path: Path
         assert code == 1 and "not_found" in err
         code, _, err = await samedeal(env, "leaderboard", "chess")
         assert code == 2 and "invalid choice" in err
+
+
+async def test_samedeal_bots_register_as_bots(sqlite_url) -> None:
+    from client_cli.bots import play_bot
+
+    async with running_server(sqlite_url) as srv:
+        op = await srv.admin("op")
+        tid = (await op.ok(**create_msg(time_limit_s=None)))["tournament"]["id"]
+        await op.close()
+        result = await play_bot(srv.ws_url, tid, "botty", strategy="random", seed=1)
+        assert result.status in ("won", "lost", "resigned")
+        async with srv.client() as c:
+            assert (await c.ok(type="player", name="botty"))["player"]["bot"] is True

@@ -68,7 +68,8 @@ async def play_and_close(
         clock.advance(1)
         await comp.play.act(p, t.id, seq, {"kind": "resign"})
     clock.t = start + timedelta(minutes=50)
-    await comp.lifecycle.tick()  # the close, and with it the rating step
+    await comp.lifecycle.tick()  # the close, and with it the rating step (a task)
+    await ratings.settle()
     return comp.catalogue.get(t.id)
 
 
@@ -149,6 +150,7 @@ async def test_a_tournament_is_taken_in_once_however_often_or_concurrently_asked
     t = await play_and_close(comp, clock, field, [2, 0], hours=0)
     once = await stored.snapshot(comp.store)
     await asyncio.gather(*(ratings.rate_closed(comp.store, t.id) for _ in range(4)))
+    await ratings.settle()
     assert await ratings.catch_up(comp.store, "gaps") == 0
     assert await stored.snapshot(comp.store) == once
     assert [r.tournaments for r in once[0]] == [1, 1]
@@ -171,6 +173,7 @@ async def test_unrated_tournaments_and_lone_rated_entrants_place_without_rating(
         await comp.play.join(p, t.id)
     clock.t = start + timedelta(minutes=5)
     await comp.lifecycle.tick()
+    await ratings.settle()
     rows, placings = await stored.snapshot(comp.store)
     assert rows == [] and len(placings) == 4 and all(p.mu is None for p in placings)
 
@@ -294,7 +297,11 @@ async def test_a_close_meeting_another_taker_returns_at_once_and_is_taken_in_aft
     busy = stored.game_lock(comp.store, ratings.lock_key("gaps"), True)
     await busy.__aenter__()  # another node taking a close of the game in
     try:
-        t = await play_and_close(comp, clock, field, [3, 0], hours=0)  # returns meanwhile
+        settle, ratings.settle = ratings.settle, (lambda: asyncio.sleep(0.2))  # type: ignore[assignment]
+        try:
+            t = await play_and_close(comp, clock, field, [3, 0], hours=0)  # returns meanwhile
+        finally:
+            ratings.settle = settle
         assert (await stored.snapshot(comp.store))[1] == []
     finally:
         await busy.__aexit__(None, None, None)

@@ -13,6 +13,7 @@ import json
 import pytest
 from websockets.asyncio.client import connect
 
+from server.competition import ratings
 from tests.support.harness import Client, create_msg, http_get, running_server
 
 
@@ -55,7 +56,8 @@ async def test_a_close_rates_and_everything_reads_back_anonymously(srv) -> None:
 
     code, body = await get(srv, f"/tournaments/{tid}/results.csv")
     assert code == 404 and b"not closed" in body  # nothing before the reveal
-    await op.ok(type="close_tournament", tournament=tid)  # rated as part of the close
+    await op.ok(type="close_tournament", tournament=tid)  # the close starts the rating
+    await ratings.settle()  # (a task in the server, which runs in this process)
 
     async with srv.client() as anon:  # no account needed
         board = await anon.ok(type="leaderboard", game="gaps")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.competition import ratings
 from tests.support.harness import Client, Running
 from tests.web.conftest import close, create, new_page, shot
 
@@ -25,6 +26,7 @@ async def play_tournament(server: Running, tokens: dict[str, str], moves: dict[s
                 seq += 1
             await c.ok(type="act", tournament=t["id"], seq=seq, action={"kind": "resign"})
     await close(server, t["id"])
+    await ratings.settle()  # the server's rating task (in this process)
     return int(t["id"])
 
 
