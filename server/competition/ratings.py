@@ -32,6 +32,7 @@ from server.domain import ratings as math
 from server.domain import timing
 from server.domain.model import TournamentStatus
 from server.domain.timing import utcnow
+from server.store import rating_reads as reads
 from server.store import ratings as stored
 from server.store.repository import Store
 
@@ -186,7 +187,7 @@ def _check_game(game: str) -> None:
 async def leaderboard(store: Store, game: str, offset: int = 0, limit: int = 100) -> dict[str, Any]:
     """The `leaderboard` message: players of `game` by rating (mu - 3 sigma), then name."""
     _check_game(game)
-    total, rows = await stored.leaderboard(store, game, offset, limit)
+    total, rows = await reads.leaderboard(store, game, offset, limit)
     return {
         "type": "leaderboard",
         "game": game,
@@ -210,7 +211,7 @@ async def leaderboard(store: Store, game: str, offset: int = 0, limit: int = 100
 async def player(store: Store, name: str) -> dict[str, Any]:
     """The `player` message: ratings, recent results, streaks, and (beyond the contract)
     `history`, the rating after each rated tournament per game, for the plot."""
-    me = await stored.profile(store, name)
+    me = await reads.profile(store, name)
     if me is None:
         raise CompetitionError("not_found", f"no player named {name[:32]!r}")
     ratings = {
@@ -222,9 +223,9 @@ async def player(store: Store, name: str) -> dict[str, Any]:
             "rank": rank,
             "provisional": r.tournaments < math.PROVISIONAL_BELOW,
         }
-        for game, (r, rank) in (await stored.ratings_of(store, me.id)).items()
+        for game, (r, rank) in (await reads.ratings_of(store, me.id)).items()
     }
-    results = await stored.results_of(store, me.id, None)
+    results = await reads.results_of(store, me.id, None)
     streaks = {
         game: math.streak([(r.rank, r.ranked) for r in results if r.game == game])
         for game in sorted({r.game for r in results})
@@ -246,12 +247,12 @@ async def player(store: Store, name: str) -> dict[str, Any]:
                 }
                 for p in points
             ]
-            for game, points in (await stored.history(store, me.id)).items()
+            for game, points in (await reads.history(store, me.id)).items()
         },
     }
 
 
-def _recent(r: stored.Result) -> dict[str, Any]:
+def _recent(r: reads.Result) -> dict[str, Any]:
     return {
         "tournament": r.tournament_id,
         "name": r.name,

@@ -8,7 +8,7 @@ import io
 
 from server.competition.catalogue import Catalogue
 from server.domain.ranking import Result, standings
-from server.store import ratings as stored
+from server.store import rating_reads as stored
 from server.store.repository import Store
 
 COLUMNS = ("rank", "player", "bot", "status", "progress", "resets", "time_ms", "score")
