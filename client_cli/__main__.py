@@ -7,7 +7,7 @@ import os
 import sys
 from typing import NoReturn
 
-from client_cli import config, verify
+from client_cli import config, ratings, verify
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
     p.add_argument("--think-ms", type=int, default=0)
+    ratings.add_commands(sub)
     return parser
 
 

@@ -148,7 +148,7 @@ async def _play(
     max_actions: int,
 ) -> BotResult:
     """Play one game on an open connection (see play_bot)."""
-    registered = await conn.call("register", name=name)
+    registered = await conn.call("register", name=name, bot=True)  # never rated (v1.3)
     conn.token, conn.player = registered["token"], registered["player"]
     state = await conn.call("join", tournament=tournament)
     acted = errors = idle = 0

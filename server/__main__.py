@@ -1,4 +1,5 @@
-"""samedeal-server: serve | migrate | admin grant NAME | tournament create|close|list."""
+"""samedeal-server: serve | migrate | admin grant NAME | tournament create|close|list |
+ratings rebuild."""
 
 from __future__ import annotations
 
@@ -89,7 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     cl = t_sub.add_parser("close", help="close a tournament now and reveal its seed")
     cl.add_argument("id", type=int)
     ls = t_sub.add_parser("list", help="list tournaments")
-    for p in (s, m, a, g, t, c, cl, ls):
+    r = sub.add_parser("ratings", help="ratings (docs/COMPETITION.md)")
+    r_sub = r.add_subparsers(dest="ratings_command", required=True)
+    rb = r_sub.add_parser(
+        "rebuild", help="recompute every placing and rating from the closed tournaments"
+    )
+    for p in (s, m, a, g, t, c, cl, ls, r, rb):
         p.add_argument("--database-url", default=argparse.SUPPRESS)
     return parser
 
@@ -369,6 +375,8 @@ async def _operate(args: argparse.Namespace, url: str, spec: TournamentSpec | No
     """The operator's commands. They never run the lifecycle clock: only servers do."""
     store = await Store.open(url)
     try:
+        if args.command == "ratings":
+            return await _ratings_rebuild(store)
         if args.command == "admin":
             if await store.set_admin(args.name):
                 print(f"{args.name} is now an admin")
@@ -379,6 +387,21 @@ async def _operate(args: argparse.Namespace, url: str, spec: TournamentSpec | No
         return _fail(f"{exc.code}: {exc.message}", 1)
     finally:
         await store.close()
+
+
+async def _ratings_rebuild(store: Store) -> int:
+    from server.competition.ratings import rebuild
+
+    done = await rebuild(store)
+    print(
+        f"rebuilt from {done.tournaments} closed tournaments: {done.ratings} ratings; "
+        + (
+            "the stored ratings were exact"
+            if not done.changed
+            else f"{done.changed} stored rows differed from the recomputation and were replaced"
+        )
+    )
+    return 0
 
 
 async def _tournament(
@@ -392,7 +415,10 @@ async def _tournament(
             print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
         return 0
     if args.tournament_command == "close":
+        from server.competition.ratings import settle
+
         t = await competition.lifecycle.close(args.id)
+        await settle()  # a rating that waited for another taker's turn (ratings.py)
         print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
         return 0
     assert spec is not None

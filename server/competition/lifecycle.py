@@ -20,6 +20,7 @@ from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.exports import Exports
 from server.competition.play import Play
+from server.competition.ratings import rate_closed
 from server.competition.tournament import Changed, Closed, Ticked, Tournament
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store.repository import Store
@@ -158,3 +159,4 @@ class Lifecycle:
             raise
         log.info("tournament %s closed; seed revealed", t.id)
         self.tournaments.receive(t.id, Closed(t, seed, log_root))
+        await rate_closed(self.store, t.id)  # ratings: once per tournament across nodes

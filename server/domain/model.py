@@ -74,6 +74,7 @@ class PlayerInfo:
     id: int
     name: str
     admin: bool
+    bot: bool = False  # bots play but are never rated (v1.3)
 
 
 class Summary(NamedTuple):

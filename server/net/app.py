@@ -25,6 +25,7 @@ from websockets.http11 import Request, Response
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
+from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
 from server.domain.timing import utcnow
@@ -39,6 +40,7 @@ from server.net.limits import (
     raise_nofile,
 )
 from server.net.metrics import CONTENT_TYPE, Metrics
+from server.net.ratings_http import RatingsHttp
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, MessageHandler, WsConnection, WsServer, access_log
 from server.store.cluster import Listener
@@ -81,6 +83,7 @@ class App:
     serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
     bundles: BundleCache | None = None  # built by build_app
+    ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -177,7 +180,15 @@ class App:
         found = STANDINGS_PATH.match(path)
         if found:
             return await self._standings(conn, int(found.group(1)), request.path)
+        rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
+        if rated is not None:
+            return rated
         return pages.page(path) or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
+
+    def _ratings_http(self) -> RatingsHttp:
+        if self.ratings_http is None:
+            self.ratings_http = RatingsHttp(self.competition)
+        return self.ratings_http
 
     async def _bundle(self, conn: WsConnection, tournament_id: int, request: Request) -> Response:
         """The bundle's bytes from the cache (built once per closed tournament); gzip
@@ -287,6 +298,7 @@ async def build_app(
     serve_limits: ServeLimits | None = None,
 ) -> App:
     store = await open_store(url)
+    start_rating_worker()  # ratings at the close run in it (competition/ratings.py)
     catalogue = Catalogue(store, now)
     standings = Standings(store, catalogue, now)
     fanout = Fanout(standings)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+)
 
 from server.competition.live import Snapshot
 from server.competition.standings import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
@@ -39,6 +48,7 @@ class _Msg(BaseModel):
 class Register(_Msg):
     type: Literal["register"]
     name: Annotated[StrictStr, Field(max_length=64)]
+    bot: StrictBool = False  # v1.3: a bot plays but is never rated
 
 
 class Auth(_Msg):
@@ -117,6 +127,18 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
+class LeaderboardRequest(_Msg):  # v1.3, public
+    type: Literal["leaderboard"]
+    game: Annotated[StrictStr, Field(max_length=32)]
+    offset: Annotated[StrictInt, Field(ge=0, le=MAX_ID)] = 0
+    limit: Annotated[StrictInt, Field(ge=1, le=MAX_PAGE)] = MAX_PAGE
+
+
+class PlayerRequest(_Msg):  # v1.3, public
+    type: Literal["player"]
+    name: Annotated[StrictStr, Field(max_length=64)]
+
+
 ClientMessage = Annotated[
     Register
     | Auth
@@ -131,7 +153,9 @@ ClientMessage = Annotated[
     | StandingsPage
     | Unsubscribe
     | RecordRequest
-    | Ping,
+    | Ping
+    | LeaderboardRequest
+    | PlayerRequest,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -152,6 +176,8 @@ MESSAGE_TYPES = frozenset(
         Unsubscribe,
         RecordRequest,
         Ping,
+        LeaderboardRequest,
+        PlayerRequest,
     )
 )
 

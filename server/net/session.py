@@ -12,6 +12,8 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from server.competition import ratings
+from server.competition.bots import register_bot
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
@@ -32,6 +34,7 @@ ABUSE_STRIKES = 500  # rate-limited messages in a row before the connection is c
 OPEN_TYPES = frozenset(
     {"register", "auth", "ping", "tournaments", "subscribe", "unsubscribe", "standings_page"}
     | {"record"}  # after the close, records are public (the bundle is, over HTTP)
+    | {"leaderboard", "player"}  # v1.3: ratings are public
 )
 _NOT_JSON = object()
 ACT_NOT_ACKNOWLEDGED = (
@@ -124,11 +127,15 @@ class Session:
             raise CompetitionError(
                 "rate_limited", "too many registrations from your address: try again later"
             )
-        player, token = await self.competition.players.register(m.name)
+        if m.bot:
+            now = self.competition.players.now()
+            player, token = await register_bot(self.competition.store, m.name, now)
+        else:
+            player, token = await self.competition.players.register(m.name)
         self.player = player
         return {
             "type": "registered",
-            "player": {"id": player.id, "name": player.name},
+            "player": {"id": player.id, "name": player.name, **_bot(player)},
             "token": token,
         }
 
@@ -137,7 +144,7 @@ class Session:
         self.player = player
         return {
             "type": "authed",
-            "player": {"id": player.id, "name": player.name, "admin": player.admin},
+            "player": {"id": player.id, "name": player.name, "admin": player.admin, **_bot(player)},
         }
 
     async def _on_tournaments(self, m: protocol.Tournaments) -> dict[str, Any]:
@@ -215,6 +222,17 @@ class Session:
             "type": "record",
             "record": await self.competition.exports.record(m.tournament, m.player),
         }
+
+    async def _on_leaderboard(self, m: protocol.LeaderboardRequest) -> dict[str, Any]:
+        return await ratings.leaderboard(self.competition.store, m.game, m.offset, m.limit)
+
+    async def _on_player(self, m: protocol.PlayerRequest) -> dict[str, Any]:
+        return await ratings.player(self.competition.store, m.name)
+
+
+def _bot(player: PlayerInfo) -> dict[str, bool]:
+    """`bot: true` for a bot (v1.3), nothing for anyone else."""
+    return {"bot": True} if player.bot else {}
 
 
 _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = {

@@ -13,7 +13,9 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Double,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -22,6 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import false, true
 from sqlalchemy.types import TypeDecorator
 
 NAMING = {
@@ -65,6 +68,7 @@ class Player(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
     admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    bot: Mapped[bool] = mapped_column(Boolean, server_default=false())  # never rated
 
 
 class Tournament(Base):
@@ -84,6 +88,10 @@ class Tournament(Base):
     solution: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=true())  # counts for ratings
+    # when the rating step took this closed tournament in (placings written, ratings
+    # updated when rated): once per tournament, the mark is the step's idempotency key
+    rated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class TournamentSecret(Base):
@@ -126,3 +134,33 @@ class Action(Base):
     seq: Mapped[int] = mapped_column(Integer)
     at_ms: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)  # the canonical JSON of the action
+
+
+class PlayerRating(Base):
+    """A player's current rating in one game (docs/COMPETITION.md "Ratings")."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_rating", "game", "rating"),)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    rating: Mapped[float] = mapped_column(Double)  # mu - 3 sigma, what leaderboards order
+    tournaments: Mapped[int] = mapped_column(Integer)  # rated tournaments of the game
+
+
+class Placing(Base):
+    """One entry's final place in a closed tournament, and for a rated entrant of a rated
+    tournament its rating after it (the rating's history: one row per rated tournament)."""
+
+    __tablename__ = "placings"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id"), primary_key=True, index=True
+    )
+    game: Mapped[str] = mapped_column(String(16))
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: not ranked
+    ranked: Mapped[int] = mapped_column(Integer)  # ranked entrants of the tournament
+    entrants: Mapped[int] = mapped_column(Integer)  # all its entrants
+    mu: Mapped[float | None] = mapped_column(Double, nullable=True)  # None: not rated
+    sigma: Mapped[float | None] = mapped_column(Double, nullable=True)

@@ -121,12 +121,12 @@ class Store:
     async def player_by_token_hash(self, token_hash: str) -> PlayerInfo | None:
         async with self._session() as s:
             row = await s.scalar(select(Player).where(Player.token_hash == token_hash))
-            return None if row is None else PlayerInfo(row.id, row.name, row.admin)
+            return None if row is None else PlayerInfo(row.id, row.name, row.admin, row.bot)
 
     async def player_by_name(self, name: str) -> PlayerInfo | None:
         async with self._session() as s:
             row = await s.scalar(select(Player).where(Player.name_key == name.casefold()))
-            return None if row is None else PlayerInfo(row.id, row.name, row.admin)
+            return None if row is None else PlayerInfo(row.id, row.name, row.admin, row.bot)
 
     async def set_admin(self, name: str, admin: bool = True) -> bool:
         """Grant (or revoke) the admin role; False when no such player."""

@@ -1,11 +1,12 @@
 // The browser client: routes by path (server/net/pages.py serves this page for /, /t/ID,
-// /t/ID/replay/NAME and /verify) over one same-origin WebSocket.
+// /t/ID/replay/NAME, /verify, /leaderboard/G and /players/NAME) over one same-origin WebSocket.
 
 import { $, fill, h } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
 import { Link } from "./net.js";
 import { playPage } from "./play.js";
 import { replayPage } from "./replay.js";
+import { GAMES, leaderboardPage, playerPage } from "./ratingspage.js";
 import { account } from "./store.js";
 import { verifyPage } from "./verifypage.js";
 
@@ -47,6 +48,12 @@ async function route() {
   } else if ((m = /^\/t\/(\d+)$/.exec(path))) {
     document.body.dataset.page = "play";
     leave = await playPage(main, link, Number(m[1]));
+  } else if ((m = /^\/leaderboard\/([a-z]{1,16})$/.exec(path)) && GAMES.includes(m[1])) {
+    document.body.dataset.page = "leaderboard";
+    leave = await leaderboardPage(main, link, m[1]);
+  } else if ((m = /^\/players\/([A-Za-z0-9_-]{1,32})$/.exec(path))) {
+    document.body.dataset.page = "player";
+    leave = await playerPage(main, link, m[1]);
   } else if (path === "/verify") {
     document.body.dataset.page = "verify";
     verifyPage(main);

@@ -89,7 +89,7 @@ export class StandingsPanel {
       prev = row.rank;
       const mine = this.me && row.player.toLowerCase() === this.me.toLowerCase();
       body.append(h(`tr${mine ? ".me" : ""}`, { "data-player": row.player },
-        h("td", String(row.rank)), h("td.player", row.player), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
+        h("td", String(row.rank)), h("td.player", h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "" }, row.player)), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
         h("td.num", String(row.progress)), h("td.num", String(row.resets)),
         h(`td.num.time${row.status === "playing" && !m.final ? ".running" : ""}`, { "data-ms": String(row.time_ms) }, clock(this.timeOf(row))),
         h("td.num", String(row.score))));

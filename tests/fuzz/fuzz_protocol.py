@@ -31,7 +31,7 @@ with instrumented(__name__ == "__main__"):
 
 REPLY_TYPES = {
     "pong", "registered", "authed", "tournaments", "tournament", "state", "hint",
-    "standings", "unsubscribed", "record",
+    "standings", "unsubscribed", "record", "leaderboard", "player",
 }  # fmt: skip
 
 
@@ -60,7 +60,8 @@ def _not_found(*_: Any) -> Any:
 
 
 COMPETITION: Any = _Parts(
-    players=_Parts(register=_register, authenticate=_refuse("unauthorized")),
+    store=None,  # only the stubbed ratings and bot registration below are handed it
+    players=_Parts(register=_register, authenticate=_refuse("unauthorized"), now=lambda: None),
     catalogue=_Parts(
         summaries=lambda: asyncio.sleep(0, []),
         get=_not_found,
@@ -77,6 +78,12 @@ COMPETITION: Any = _Parts(
     standings=_Parts(window=_window, page=_window),
     exports=_Parts(record=_refuse("not_revealed")),
 )
+# the ratings' handlers and bot registration reach the store through modules of their own
+session.ratings = _Parts(  # type: ignore[assignment]
+    leaderboard=lambda *_: asyncio.sleep(0, {"type": "leaderboard", "rows": []}),
+    player=_refuse("not_found"),
+)
+session.register_bot = lambda _store, name, _now: _register(name)  # type: ignore[assignment]
 FANOUT: Any = _Parts(
     subscribe=lambda *_: None, unsubscribe=lambda *_: None, watching=lambda *_: False
 )

@@ -1,0 +1,83 @@
+"""`samedeal leaderboard GAME` and `samedeal player NAME`: ratings in the terminal
+(PROTOCOL v1.3 `leaderboard` and `player`, public: no token needed)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+from client_cli.connection import Connection
+
+
+def add_commands(sub: Any) -> None:
+    """The two subcommands' arguments (called by __main__.build_parser)."""
+    p = sub.add_parser("leaderboard", help="a game's leaderboard (ratings)")
+    p.add_argument("game", choices=["gaps", "klondike"])
+    p.add_argument("--offset", type=int, default=0, help="rows to skip (paging)")
+    p.add_argument("--limit", type=int, default=20, help="rows to show (at most 100)")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("player", help="a player's ratings, recent results and streaks")
+    p.add_argument("name")
+    p.add_argument("--json", action="store_true")
+
+
+def leaderboard_text(msg: dict[str, Any]) -> str:
+    """The leaderboard as a plain table: rank, player, rating (μ − 3σ), μ, σ, tournaments."""
+    lines = [f"{msg['game']} leaderboard — {msg['total']} rated players"]
+    lines.append(f"{'#':>5}  {'player':<32} {'rating':>7} {'mu':>7} {'sigma':>6} {'rated':>5}")
+    for r in msg["rows"]:
+        lines.append(
+            f"{r['rank']:>5}  {r['player']:<32} {r['rating']:>7.2f} {r['mu']:>7.2f} "
+            f"{r['sigma']:>6.2f} {r['tournaments']:>5}"
+            + ("  provisional" if r["provisional"] else "")
+        )
+    if not msg["rows"]:
+        lines.append("  (nobody here)")
+    return "\n".join(lines)
+
+
+def player_text(msg: dict[str, Any]) -> str:
+    """A player's page as text: ratings per game, streaks, recent results."""
+    p = msg["player"]
+    lines = [f"{p['name']}{' (bot)' if p['bot'] else ''} — registered {p['created_at']}"]
+    if not msg["ratings"]:
+        lines.append("  not rated" + (" (bots never are)" if p["bot"] else " yet"))
+    for game, r in sorted(msg["ratings"].items()):
+        lines.append(
+            f"  {game:<9} rating {r['rating']:.2f} (#{r['rank']}) mu {r['mu']:.2f} "
+            f"sigma {r['sigma']:.2f}, {r['tournaments']} rated"
+            + (", provisional" if r["provisional"] else "")
+        )
+    for game, n in sorted(msg["streak"].items()):
+        lines.append(f"  streak in {game}: {n} in a row in the top half")
+    if msg["recent"]:
+        lines.append("recent results:")
+        lines.append(f"  {'id':>5} {'tournament':<24} {'game':<9} {'rank':>11} {'pct':>6}  status")
+        for r in msg["recent"]:
+            rank = "–" if r["rank"] is None else f"{r['rank']}/{r['entrants']}"
+            pct = "–" if r["percentile"] is None else f"{r['percentile']:.1f}"
+            lines.append(
+                f"  {r['tournament']:>5} {r['name'][:24]:<24} {r['game']:<9} {rank:>11} "
+                f"{pct:>6}  {r['status']}"
+            )
+    return "\n".join(lines)
+
+
+async def leaderboard(args: argparse.Namespace, out: TextIO) -> int:
+    async with Connection(args.server) as conn:
+        msg = await conn.call("leaderboard", game=args.game, offset=args.offset, limit=args.limit)
+    print(_json(msg) if args.json else leaderboard_text(msg), file=out)
+    return 0
+
+
+async def player(args: argparse.Namespace, out: TextIO) -> int:
+    async with Connection(args.server) as conn:
+        msg = await conn.call("player", name=args.name)
+    print(_json(msg) if args.json else player_text(msg), file=out)
+    return 0
+
+
+def _json(msg: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps({k: v for k, v in msg.items() if k != "re"}, indent=1)

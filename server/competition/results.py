@@ -1,0 +1,34 @@
+"""A closed tournament's final standings as CSV (`GET /tournaments/ID/results.csv`):
+a header line, then one row per entry in standings order, after the reveal only."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from server.competition.catalogue import Catalogue
+from server.domain.ranking import Result, standings
+from server.store import rating_reads as stored
+from server.store.repository import Store
+
+COLUMNS = ("rank", "player", "bot", "status", "progress", "resets", "time_ms", "score")
+
+
+async def results_csv(store: Store, catalogue: Catalogue, tournament_id: int) -> str:
+    """The CSV text (RFC 4180, CRLF line ends); `not_found` for no such tournament and
+    `not_revealed` before its close (CompetitionError)."""
+    t = await catalogue.find(tournament_id)
+    await catalogue.revealed(t)
+    entries = await store.entries(t.id)
+    bot_ids = await stored.bots_in(store, t.id)
+    bots = {e.player_name for e in entries if e.player_id in bot_ids}
+    rows = standings(
+        Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score) for e in entries
+    )
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for r in rows:
+        bot = "true" if r.player in bots else "false"
+        writer.writerow((r.rank, r.player, bot, r.status, r.progress, r.resets, r.time_ms, r.score))
+    return out.getvalue()

@@ -1,0 +1,98 @@
+"""HTTP of ratings (PROTOCOL v1.3): `GET /leaderboard/G.json?offset=O&limit=L`,
+`GET /players/NAME.json`, `GET /tournaments/ID/results.csv` (after the reveal).
+
+Anonymous, and cached as standings.json is: a body may be up to CACHE_S old."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+
+import orjson
+from websockets.http11 import Response
+
+from server.competition import ratings
+from server.competition.errors import CompetitionError
+from server.competition.results import results_csv
+from server.competition.service import Competition
+from server.net.transport import WsConnection
+
+LEADERBOARD_PATH = re.compile(r"^/leaderboard/([a-z]{1,16})\.json$")
+PLAYER_PATH = re.compile(r"^/players/([A-Za-z0-9_-]{1,32})\.json$")
+RESULTS_PATH = re.compile(r"^/tournaments/(\d{1,10})/results\.csv$")
+CACHE_S = 1.0
+MAX_CACHED = 10_000
+JSON = "application/json"
+CSV = "text/csv; charset=utf-8"
+STATUS = {"not_found": HTTPStatus.NOT_FOUND, "not_revealed": HTTPStatus.NOT_FOUND}
+
+
+class RatingsHttp:
+    """The three routes with their cache of bodies."""
+
+    def __init__(self, competition: Competition) -> None:
+        self.competition = competition
+        self._cache: dict[str, tuple[float, str, str]] = {}  # key: (expires, type, body)
+
+    async def respond(
+        self,
+        conn: WsConnection,
+        path: str,
+        query: Callable[[], tuple[int, int]],
+    ) -> Response | None:
+        """The answer for one of the routes; None for any other path. `query` parses the
+        request's offset and limit (ValueError saying what is wrong)."""
+        store = self.competition.store
+        found = LEADERBOARD_PATH.match(path)
+        if found:
+            try:
+                offset, limit = query()
+            except ValueError as exc:
+                return conn.respond(HTTPStatus.BAD_REQUEST, f"{exc}\n")
+            game = found.group(1)
+            return await self._cached(
+                conn,
+                f"l/{game}/{offset}/{limit}",
+                JSON,
+                lambda: _json(ratings.leaderboard(store, game, offset, limit)),
+            )
+        found = PLAYER_PATH.match(path)
+        if found:
+            name = found.group(1)
+            return await self._cached(
+                conn, f"p/{name.casefold()}", JSON, lambda: _json(ratings.player(store, name))
+            )
+        found = RESULTS_PATH.match(path)
+        if found:
+            tid = int(found.group(1))
+            catalogue = self.competition.catalogue
+            return await self._cached(
+                conn, f"r/{tid}", CSV, lambda: results_csv(store, catalogue, tid)
+            )
+        return None
+
+    async def _cached(
+        self, conn: WsConnection, key: str, kind: str, make: Callable[[], Awaitable[str]]
+    ) -> Response:
+        now = time.monotonic()
+        cached = self._cache.get(key)
+        if cached is None or cached[0] <= now:
+            try:
+                body = await make()
+            except CompetitionError as exc:
+                return conn.respond(
+                    STATUS.get(exc.code, HTTPStatus.BAD_REQUEST), exc.message + "\n"
+                )
+            if len(self._cache) > MAX_CACHED:
+                self._cache.clear()
+            cached = self._cache[key] = (now + CACHE_S, kind, body)
+        response = conn.respond(HTTPStatus.OK, cached[2])
+        response.headers["Content-Type"] = cached[1]
+        response.headers["Cache-Control"] = f"max-age={int(CACHE_S)}"
+        return response
+
+
+async def _json(message: Awaitable[dict[str, object]]) -> str:
+    return orjson.dumps(await message).decode()
