@@ -14,6 +14,7 @@ arkworks); points are decoded with their subgroup check.
 from __future__ import annotations
 
 import hashlib
+import re
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -194,23 +195,24 @@ def round_from_json(network: Network, data: Any, expected_round: int) -> Round:
     number = data.get("round")
     if type(number) is not int or number != expected_round:
         raise BeaconError(f"the round is {number!r}, not {expected_round}")
-    signature = _hex(data.get("signature"), "signature")
+    signature = parse_hex(data.get("signature"), "signature")
     previous = data.get("previous_signature")
-    prev = _hex(previous, "previous_signature") if network.chained else None
+    prev = parse_hex(previous, "previous_signature") if network.chained else None
     r = Round(number, signature, prev)
     randomness = data.get("randomness")
-    if randomness is not None and _hex(randomness, "randomness") != r.randomness:
+    if randomness is not None and parse_hex(randomness, "randomness") != r.randomness:
         raise BeaconError("the randomness is not sha256 of the signature")
     return r
 
 
-def _hex(value: Any, what: str) -> bytes:
-    if not isinstance(value, str) or len(value) % 2 or len(value) > 1024:
+_HEX = re.compile(r"(?:[0-9a-fA-F]{2}){0,512}")
+
+
+def parse_hex(value: Any, what: str) -> bytes:
+    """Bytes from hex digits only (no spaces, at most 512 bytes); BeaconError otherwise."""
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
         raise BeaconError(f"the {what} is not hex")
-    try:
-        return bytes.fromhex(value)
-    except ValueError:
-        raise BeaconError(f"the {what} is not hex") from None
+    return bytes.fromhex(value)
 
 
 def network_from_json(name: str, data: Any) -> Network:
@@ -243,8 +245,8 @@ def network_from_json(name: str, data: Any) -> Network:
         beacon_id=beacon_id,
         period=period,
         genesis_time=genesis,
-        public_key=_hex(data.get("public_key"), f"network {name!r}'s public_key"),
-        genesis_seed=_hex(data.get("genesis_seed"), f"network {name!r}'s genesis_seed"),
+        public_key=parse_hex(data.get("public_key"), f"network {name!r}'s public_key"),
+        genesis_seed=parse_hex(data.get("genesis_seed"), f"network {name!r}'s genesis_seed"),
         relays=tuple(u.rstrip("/") for u in relays),
     )
     _check_public_key(net)

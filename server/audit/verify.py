@@ -16,24 +16,30 @@ bounds records per bundle and actions per record, and checks a bundle's records 
 a time and a record's actions a chunk at a time (all their shapes first, then the
 replays), so memory holds the parsed file and one record's fields, no model per action.
 Every message quotes what the file says through `show`: short, one line.
+
+A tournament with a public beacon (RECORD.md v1.3) has its round verified against its
+network's pinned public key (`verify_beacon`; networks beyond the built-in ones come with
+`networks`), and every deal is replayed from the deal seed derived from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from server import rng
-from server.audit import receipts
+from server.audit import beacon, receipts
+from server.audit.beacon import BeaconError, Network
 from server.audit.records import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,
     Bundle,
     Record,
     RecordAction,
+    RecordBeacon,
     RecordTournament,
 )
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, show
@@ -61,7 +67,12 @@ class Report:
         return self.error is None
 
 
-def verify_document(data: Any, limits: Limits = LIMITS) -> Report:
+BUILT_IN: Mapping[str, Network] = beacon.BUILT_IN
+
+
+def verify_document(
+    data: Any, limits: Limits = LIMITS, networks: Mapping[str, Network] = BUILT_IN
+) -> Report:
     """Verify a parsed record or bundle; raises Unreadable if it is neither, or if it is
     past `limits` (records in a bundle, actions in a record or solution). Every shape is
     checked before anything is compared: a malformed record anywhere in a bundle makes
@@ -71,11 +82,11 @@ def verify_document(data: Any, limits: Limits = LIMITS) -> Report:
     try:
         if fmt == RECORD_FORMAT:
             record = _record(data, limits, "record")
-            verify_record(record, report)
+            verify_record(record, report, networks=networks)
             if record.log_hash is None:
                 report.notes.append(f"{_who(record)} carries no receipts: {_NO_LOG_HASH}")
         elif fmt == BUNDLE_FORMAT:
-            verify_bundle(_bundle(data, limits), report, limits)
+            verify_bundle(_bundle(data, limits), report, limits, networks)
         else:
             raise Unreadable(f"not a samedeal record or bundle (format {show(fmt)})")
     except Mismatch as exc:
@@ -185,8 +196,14 @@ def _who(record: Record) -> str:
     return f"record of {show(record.player.name)} (player {record.player.id})"
 
 
-def verify_tournament(t: RecordTournament, report: Report) -> tuple[GameRules[Any, Any], Any]:
-    """Seed against commitment, game and options; returns the rules and options."""
+def verify_tournament(
+    t: RecordTournament,
+    report: Report,
+    networks: Mapping[str, Network] = BUILT_IN,
+    dealt: bool = True,
+) -> tuple[GameRules[Any, Any], Any]:
+    """Seed against commitment, the beacon, game and options; returns the rules and
+    options. `dealt`: games were dealt (false for a bundle with no records)."""
     if t.seed is None:
         raise Mismatch(f"tournament {t.id}: the seed is not revealed")
     try:
@@ -199,6 +216,7 @@ def verify_tournament(t: RecordTournament, report: Report) -> tuple[GameRules[An
             f"not the commitment {_bare(t.commitment)}"
         )
     report.checked.append(f"tournament {t.id}: sha256(seed) equals the commitment")
+    seed = verify_beacon(t, seed, report, networks, dealt)
     rules = RULES.get(t.game)
     if rules is None:
         raise Mismatch(f"tournament {t.id}: unknown game {show(t.game)}")
@@ -209,6 +227,72 @@ def verify_tournament(t: RecordTournament, report: Report) -> tuple[GameRules[An
     if t.solution is not None:
         verify_solution(rules, seed, options, t, report)
     return rules, options
+
+
+def verify_beacon(
+    t: RecordTournament,
+    seed: bytes,
+    report: Report,
+    networks: Mapping[str, Network] = BUILT_IN,
+    dealt: bool = True,
+) -> bytes:
+    """The seed every label reads: without a beacon the seed itself; with one, its round
+    verified against the network's key (a known network, its chain, a round not before
+    the start, a valid signature), the deal seed derived from it."""
+    b = t.beacon
+    if b is None:
+        return seed
+    what = f"tournament {t.id}: beacon round {b.round} of {show(b.network)}"
+    net = networks.get(b.network)
+    if net is None:
+        raise Mismatch(f"tournament {t.id}: unknown beacon network {show(b.network)}")
+    if b.chain_hash.lower() != net.chain_hash:
+        raise Mismatch(
+            f"{what}: chain_hash {_bare(b.chain_hash)} is not the network's {net.chain_hash}"
+        )
+    if b.round < 1 or b.round >= 1 << 64:
+        raise Mismatch(f"{what}: not a round number (1 or more)")
+    try:
+        start_ms = timing.epoch_ms(timing.parse_iso(t.starts_at))
+    except (ValueError, OverflowError) as exc:
+        raise Unreadable(f"tournament {t.id}: its start cannot be read: {exc}") from None
+    if net.round_time(b.round) * 1000 < start_ms:
+        first = net.first_round_at(start_ms / 1000)
+        raise Mismatch(f"{what}: it comes before the start (the rule gives round {first} or later)")
+    if b.signature is None:
+        if dealt:
+            raise Mismatch(f"{what}: no signature")
+        report.notes.append(f"{what} was never verified: the tournament was void, no game dealt")
+        return seed
+    try:
+        r = _beacon_round(net, b)
+        beacon.verify_round(net, r)
+    except BeaconError as exc:
+        raise Mismatch(f"{what}: {exc}") from None
+    report.checked.append(
+        f"{what} verifies against the network's public key; the deals come from its deal seed"
+    )
+    return beacon.deal_seed(seed, net, r)
+
+
+def _beacon_round(net: Network, b: RecordBeacon) -> beacon.Round:
+    prev = None
+    if net.chained and b.previous_signature is not None:
+        prev = beacon.parse_hex(b.previous_signature, "previous_signature")
+    return beacon.Round(b.round, beacon.parse_hex(b.signature or "", "signature"), prev)
+
+
+def dealing_seed(t: RecordTournament) -> bytes:
+    """The seed the tournament's labels read (its beacon's deal seed, when it has one);
+    `verify_beacon` has checked the beacon first."""
+    seed = bytes.fromhex(t.seed or "")
+    b = t.beacon
+    if b is None or b.signature is None:
+        return seed
+    signature = beacon.parse_hex(b.signature, "signature")
+    return rng.beacon_deal_seed(
+        seed, bytes.fromhex(b.chain_hash), b.round, beacon.Round(b.round, signature).randomness
+    )
 
 
 def verify_solution(
@@ -229,13 +313,21 @@ def verify_solution(
     )
 
 
-def verify_record(record: Record, report: Report, checked_tournament: bool = False) -> Result:
+def verify_record(
+    record: Record,
+    report: Report,
+    checked_tournament: bool = False,
+    networks: Mapping[str, Network] = BUILT_IN,
+) -> Result:
     """Replay one record, compare its claimed result and log hash; returns the result."""
-    return _verify_record(record, report, checked_tournament)[0]
+    return _verify_record(record, report, checked_tournament, networks)[0]
 
 
 def _verify_record(
-    record: Record, report: Report, checked_tournament: bool = False
+    record: Record,
+    report: Report,
+    checked_tournament: bool = False,
+    networks: Mapping[str, Network] = BUILT_IN,
 ) -> tuple[Result, str]:
     """The record's result and the log hash its actions give."""
     t = record.tournament
@@ -243,7 +335,7 @@ def _verify_record(
         rules = RULES[t.game]
         options = rules.parse_options(t.options)
     else:
-        rules, options = verify_tournament(t, report)
+        rules, options = verify_tournament(t, report, networks)
     who = _who(record)
     state, last_ms, log_hash = _replay(rules, options, record, who)
     result = record.result
@@ -280,7 +372,7 @@ def _replay(
     """The state after the record's actions, the last at_ms, and their log hash (the
     samedeal-log/1 chain, made in the same pass)."""
     t = record.tournament
-    seed = bytes.fromhex(t.seed or "")
+    seed = dealing_seed(t)
     state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
     head = receipts.genesis(t.commitment, record.player.id)
     last_ms = 0
@@ -321,12 +413,17 @@ def _same(who: str, what: str, expected: object, claimed: object) -> None:
         )
 
 
-def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> None:
+def verify_bundle(
+    bundle: Bundle,
+    report: Report,
+    limits: Limits = LIMITS,
+    networks: Mapping[str, Network] = BUILT_IN,
+) -> None:
     """Every record, the log root over their chains, then the standings recomputed
     from their results. Records may still be raw (as `verify_document` passes them):
     each is read when its turn comes and dropped after, so memory holds one."""
     t = bundle.tournament
-    verify_tournament(t, report)
+    verify_tournament(t, report, networks, dealt=bool(bundle.records))
     bundle_tournament = t.model_dump()
     results: list[Result] = []
     chains: list[tuple[int, str]] = []
