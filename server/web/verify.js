@@ -3,9 +3,12 @@
 // checks, same lines, same first difference: the seed against the commitment; every action
 // replayed from the deal (seq 1, 2, 3..., at_ms never decreasing); the claimed result; the
 // record's log_hash (samedeal-log/1); a guaranteed Klondike solution; for a bundle its
-// log_root and the standings recomputed from the results.
+// log_root and the standings recomputed from the results. A tournament with a public beacon
+// has its round verified against the network's pinned key (beacon.js) and its deals
+// replayed from the beacon's deal seed.
 
 import { bare, oneLine, row as showRow, show, thousands } from "./pyfmt.js";
+import { BUILT_IN, BeaconError, dealSeed, firstRoundAt, parseHex, roundTime, verifyRound } from "./beacon.js";
 import { commitment, hexToBytes } from "./drbg.js";
 import { GAPS, GapsState } from "./gaps.js";
 import { KLONDIKE } from "./klondike.js";
@@ -83,7 +86,18 @@ function tournamentShape(v, loc) {
     out.solution = list(t.solution, [...loc, "solution"]).map((a, i) => dict(a, [...loc, "solution", i]));
   }
   out.closed_at = text(t, "closed_at", loc, { optional: true });
+  out.beacon = null;
+  if ("beacon" in t && t.beacon !== null) out.beacon = beaconShape(t.beacon, [...loc, "beacon"]);
   return out;
+}
+
+function beaconShape(v, loc) {
+  if (!isObject(v)) throw new ShapeError(loc, "Input should be a valid dictionary or instance of RecordBeacon");
+  return {
+    network: text(v, "network", loc), chain_hash: text(v, "chain_hash", loc), round: int(v, "round", loc),
+    signature: text(v, "signature", loc, { optional: true }),
+    previous_signature: text(v, "previous_signature", loc, { optional: true }),
+  };
 }
 
 function recordShape(v, loc) {
@@ -167,18 +181,18 @@ function parse(shape, data, what) {
 const who = (record) => `record of ${show(record.player.name)} (player ${record.player.id})`;
 
 /** {checked, notes, error} for a parsed record or bundle; throws Unreadable if neither. */
-export async function verifyDocument(data) {
+export async function verifyDocument(data, { networks = BUILT_IN } = {}) {
   const fmt = isObject(data) ? data.format : undefined;
   const report = { checked: [], notes: [], error: null, ok: true };
   try {
     if (fmt === RECORD_FORMAT) {
       const record = recordWithin(data, "record", "");
-      const ctx = await verifyTournament(record.tournament, report);
+      const ctx = await verifyTournament(record.tournament, report, networks);
       const outcome = await replayRecord(record, ctx);
       finishRecord(record, outcome, report);
       if (record.log_hash === null) report.notes.push(`${who(record)} carries no receipts: ${NO_LOG_HASH}`);
     } else if (fmt === BUNDLE_FORMAT) {
-      await verifyBundle(bundleWithin(data), report);
+      await verifyBundle(bundleWithin(data), report, networks);
     } else {
       throw new Unreadable(`not a samedeal record or bundle (format ${fmt === undefined ? "None" : show(fmt)})`);
     }
@@ -201,14 +215,15 @@ function parseSeed(t) {
 }
 
 /** Seed against commitment, game, options, solution: the rules, options and seed. */
-async function verifyTournament(t, report) {
+async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
   if (t.seed === null) throw new Mismatch(`tournament ${t.id}: the seed is not revealed`);
-  const seed = parseSeed(t);
+  let seed = parseSeed(t);
   const made = await commitment(seed);
   if (made !== t.commitment) {
     throw new Mismatch(`tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${bare(t.commitment)}`);
   }
   report.checked.push(`tournament ${t.id}: sha256(seed) equals the commitment`);
+  seed = await verifyBeacon(t, seed, report, networks, dealt);
   const rules = Object.hasOwn(RULES, t.game) ? RULES[t.game] : null;
   if (!rules) throw new Mismatch(`tournament ${t.id}: unknown game ${show(t.game)}`);
   let options;
@@ -220,6 +235,60 @@ async function verifyTournament(t, report) {
   const ctx = { t, rules, options, seed, deals: new Map() };
   if (t.solution !== null) await verifySolution(ctx, report);
   return ctx;
+}
+
+/** The seed every label reads: the seed itself, or the deal seed of the tournament's beacon
+ * round once verified (a known network, its chain, a round not before the start, a valid
+ * signature). server/audit/verify.py's verify_beacon, word for word. */
+async function verifyBeacon(t, seed, report, networks, dealt) {
+  const b = t.beacon;
+  if (b === null) return seed;
+  const what = `tournament ${t.id}: beacon round ${b.round} of ${show(b.network)}`;
+  const net = Object.hasOwn(networks, b.network) ? networks[b.network] : null;
+  if (net === null) throw new Mismatch(`tournament ${t.id}: unknown beacon network ${show(b.network)}`);
+  if (b.chain_hash.toLowerCase() !== net.chainHash) {
+    throw new Mismatch(`${what}: chain_hash ${bare(b.chain_hash)} is not the network's ${net.chainHash}`);
+  }
+  if (b.round < 1 || b.round >= 2 ** 64) throw new Mismatch(`${what}: not a round number (1 or more)`);
+  let startMs;
+  try {
+    startMs = Math.floor(parseIso(t.starts_at) / 1000);
+  } catch (exc) {
+    throw new Unreadable(`tournament ${t.id}: its start cannot be read: ${exc.message}`);
+  }
+  if (roundTime(net, b.round) * 1000 < startMs) {
+    throw new Mismatch(`${what}: it comes before the start (the rule gives round ${firstRoundAt(net, startMs / 1000)} or later)`);
+  }
+  if (b.signature === null) {
+    if (dealt) throw new Mismatch(`${what}: no signature`);
+    report.notes.push(`${what} was never verified: the tournament was void, no game dealt`);
+    return seed;
+  }
+  let r;
+  try {
+    r = beaconRound(net, b);
+    await verifyRound(net, r);
+  } catch (exc) {
+    if (exc instanceof BeaconError) throw new Mismatch(`${what}: ${exc.message}`);
+    throw exc;
+  }
+  report.checked.push(`${what} verifies against the network's public key; the deals come from its deal seed`);
+  return dealSeed(seed, net, r);
+}
+
+function beaconRound(net, b) {
+  const previousSignature = net.chained && b.previous_signature !== null ? parseHex(b.previous_signature, "previous_signature") : null;
+  return { round: b.round, signature: parseHex(b.signature ?? "", "signature"), previousSignature };
+}
+
+/** The seed a tournament's labels read, for a replay of a document already verified: its
+ * beacon's deal seed when it has one. */
+export async function dealingSeed(t, networks = BUILT_IN) {
+  const seed = hexToBytes(t.seed);
+  const b = t.beacon;
+  if (!b || !b.signature || !Object.hasOwn(networks, b.network)) return seed;
+  const net = networks[b.network];
+  return dealSeed(seed, net, beaconRound(net, { previous_signature: null, ...b }));
 }
 
 async function verifySolution({ t, rules, options, seed }, report) {
@@ -347,8 +416,8 @@ async function pool(items, limit, fn) {
   return out;
 }
 
-async function verifyBundle(bundle, report) {
-  const ctx = await verifyTournament(bundle.tournament, report);
+async function verifyBundle(bundle, report, networks = BUILT_IN) {
+  const ctx = await verifyTournament(bundle.tournament, report, networks, bundle.records.length > 0);
   const outcomes = await pool(bundle.records, 32, (record) => replayRecord(record, ctx));
   const results = [];
   const chains = [];
@@ -405,7 +474,7 @@ export async function replayStates(record) {
   const t = record.tournament;
   const rules = RULES[t.game];
   const options = rules.parseOptions(t.options);
-  const seed = hexToBytes(t.seed);
+  const seed = await dealingSeed(t);
   let state = await rules.newGame(seed, options, { playerId: record.player.id, dealAttempt: t.deal_attempt || 0 });
   const states = [state];
   let error = null;
