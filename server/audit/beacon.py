@@ -18,6 +18,7 @@ import re
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from py_arkworks_bls12381 import GT, G1Point, G2Point
@@ -138,7 +139,7 @@ DEFAULT = Network(
     genesis_seed=bytes.fromhex("176f93498eac9ca337150b46d21dd58673ea4e3581185f869672e59fa4cb390a"),
     relays=QUICKNET.relays,
 )
-BUILT_IN: Mapping[str, Network] = {QUICKNET.name: QUICKNET, DEFAULT.name: DEFAULT}
+BUILT_IN: Mapping[str, Network] = MappingProxyType({QUICKNET.name: QUICKNET, DEFAULT.name: DEFAULT})
 
 
 def message(network: Network, r: Round) -> bytes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -110,3 +110,68 @@ async def fetch_round(
             continue
         return r
     return None
+
+
+@dataclass(frozen=True)
+class BeaconConfig:
+    """What a server knows of beacons: networks (the built-in ones, plus
+    --beacon-networks), the relays to ask (--beacon-relay; none: each network's own),
+    how to fetch, and each relay's timeout."""
+
+    networks: Mapping[str, Network] = field(default_factory=lambda: beacon.BUILT_IN)
+    relays: tuple[str, ...] = ()
+    fetch: Fetch | None = None  # None: competition/relays.fetch_json
+    timeout_s: float = RELAY_TIMEOUT_S
+
+    def network(self, planned: Mapping[str, Any]) -> Network | None:
+        return self.networks.get(str(planned.get("network")))
+
+    def dealing_seed(
+        self, tournament_id: int, planned: Mapping[str, Any] | None, seed: bytes
+    ) -> bytes:
+        """The seed the tournament's labels read: the seed itself without a beacon, the
+        deal seed of its verified round with one; `not_open` while it is not verified."""
+        if planned is None:
+            return seed
+        net = self.network(planned)
+        signature = planned.get("signature")
+        if net is None or not isinstance(signature, str):
+            raise CompetitionError(
+                "not_open", f"tournament {tournament_id} awaits its beacon round"
+            )
+        prev = planned.get("previous_signature")
+        r = Round(
+            int(planned["round"]),
+            bytes.fromhex(signature),
+            bytes.fromhex(prev) if isinstance(prev, str) else None,
+        )
+        return beacon.deal_seed(seed, net, r)
+
+
+def verified_beacon(planned: Mapping[str, Any], r: Round) -> dict[str, Any]:
+    """The tournament's beacon once round r is verified: the plan and its signature(s)."""
+    out = {**planned, "signature": r.signature.hex()}
+    if r.previous_signature is not None:
+        out["previous_signature"] = r.previous_signature.hex()
+    return out
+
+
+def config_from(relays: Sequence[str], networks_file: str | None) -> BeaconConfig:
+    """The server's beacon configuration from --beacon-relay and --beacon-networks;
+    ValueError saying what is wrong (an unreadable file, a wrong network, a relay that is
+    not an http(s) URL)."""
+    for url in relays:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"--beacon-relay {url!r} is not an http(s) URL")
+    networks: Mapping[str, Network] = field(default_factory=lambda: beacon.BUILT_IN)
+    if networks_file is not None:
+        import json
+
+        try:
+            with open(networks_file, "rb") as f:
+                networks = beacon.networks_from_json(json.loads(f.read(1 << 20)))
+        except OSError as exc:
+            raise ValueError(f"--beacon-networks {networks_file}: {exc.strerror or exc}") from None
+        except (ValueError, BeaconError) as exc:
+            raise ValueError(f"--beacon-networks {networks_file}: {exc}") from None
+    return BeaconConfig(networks=networks, relays=tuple(u.rstrip("/") for u in relays))

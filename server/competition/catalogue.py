@@ -15,10 +15,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from server import rng
+from server.competition.beacon import BeaconConfig, plan
 from server.competition.errors import CompetitionError
 from server.domain import timing
 from server.domain.model import NewTournament, PlayerInfo, TournamentInfo, TournamentStatus
 from server.games import RULES, GameRules
+from server.games.base import PreparedDeal
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.catalogue")
@@ -37,6 +39,7 @@ class TournamentSpec:
     starts_at: datetime | None = None
     time_limit_s: int | None = None
     join_until: datetime | None = None
+    beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon (beacons.py)
 
 
 def default_demo_spec(now: datetime) -> TournamentSpec:
@@ -60,6 +63,7 @@ class Catalogue:
         self._tournaments: dict[int, TournamentInfo] = {}
         self._seeds: dict[int, bytes] = {}
         self.closing: set[int] = set()  # closes in progress in this process
+        self.beacon_config = BeaconConfig()  # set by the composition root (--beacon-*)
 
     # -- what is known -----------------------------------------------------
     def known(self) -> list[TournamentInfo]:
@@ -110,7 +114,9 @@ class Catalogue:
         """`closed` after the close, `not_open` before the start."""
         if t.status == CLOSED or t.id in self.closing:
             raise CompetitionError("closed", f"tournament {t.id} is closed")
-        if t.status == TournamentStatus.SCHEDULED and self.now() < t.starts_at:
+        if t.status == TournamentStatus.SCHEDULED and (
+            self.now() < t.starts_at or t.beacon is not None  # opens once R is verified
+        ):
             raise CompetitionError(
                 "not_open", f"tournament {t.id} opens at {timing.iso(t.starts_at)}"
             )
@@ -120,9 +126,15 @@ class Catalogue:
         """The secret seed, to deal with. Never sent anywhere before the close."""
         seed = self._seeds.get(tournament_id)
         if seed is None:
-            seed = bytes.fromhex(await self.store.secret_seed(tournament_id))
+            raw = bytes.fromhex(await self.store.secret_seed(tournament_id))
+            t = await self.find(tournament_id)  # with a beacon, its deal seed
+            seed = self.beacon_config.dealing_seed(tournament_id, t.beacon, raw)
             self._seeds[tournament_id] = seed
         return seed
+
+    def forget_seed(self, tournament_id: int) -> None:
+        """Drop the cached dealing seed (its beacon round was just verified)."""
+        self._seeds.pop(tournament_id, None)
 
     async def revealed_seed(self, t: TournamentInfo) -> str | None:
         """The seed once the tournament is closed; None before."""
@@ -160,7 +172,12 @@ class Catalogue:
         if not starts_at <= join_until <= ends_at:
             raise CompetitionError("bad_request", "join_until must lie between start and end")
         seed = rng.new_seed()
-        deal = await asyncio.to_thread(rules.prepare_deal, seed, options)  # may search
+        planned = None
+        if spec.beacon is not None:  # the deal is prepared once the round is verified
+            planned = plan(self.beacon_config.networks, spec.beacon, now, starts_at).as_dict()
+            deal = PreparedDeal()
+        else:
+            deal = await asyncio.to_thread(rules.prepare_deal, seed, options)  # may search
         new = NewTournament(
             name=spec.name,
             game=rules.name,
@@ -171,15 +188,19 @@ class Catalogue:
             ends_at=ends_at,
             join_until=join_until,
             time_limit_s=spec.time_limit_s,
-            status=TournamentStatus.OPEN if starts_at <= now else TournamentStatus.SCHEDULED,
+            status=TournamentStatus.OPEN
+            if starts_at <= now and planned is None
+            else TournamentStatus.SCHEDULED,
             deal_attempt=deal.deal_attempt,
             guaranteed=deal.guaranteed,
             solution=deal.solution,
             created_at=now,
+            beacon=planned,
         )
         t = await self.store.create_tournament(new)
         self._tournaments[t.id] = t
-        self._seeds[t.id] = seed
+        if planned is None:
+            self._seeds[t.id] = seed
         log.info("tournament %s created (%s), commitment %s", t.id, t.game, t.commitment)
         return t
 

@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+from server.competition.beacons import Beacons
 from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.events import Events
@@ -52,6 +53,7 @@ class Lifecycle:
         self.events = events
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
+        self.beacons = Beacons(store, catalogue, events, self.close)
         self._closed: set[int] = set()  # closes announced (or found at the first refresh)
         self._refreshed = False
 
@@ -61,6 +63,7 @@ class Lifecycle:
         await self.tick()
 
     async def stop(self) -> None:
+        await self.beacons.stop()
         if self.leadership is not None:
             await self.leadership.close()
 
@@ -76,7 +79,9 @@ class Lifecycle:
     async def _due(self) -> None:
         now = self.now()
         for t in self.catalogue.known():
-            if t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:
+            if t.status == TournamentStatus.SCHEDULED and t.beacon is not None:
+                await self.beacons.step(t.id, t.beacon, t.starts_at)  # opens once verified
+            elif t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:
                 await self.store.open_tournament(t.id)  # False: another node did
                 self.events.tournament_changed(await self.catalogue.reload(t.id))
             if t.status != CLOSED and now >= t.ends_at and t.id not in self.catalogue.closing:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import orjson
 from websockets.http11 import Request, Response
 
+from server.competition.beacon import BeaconConfig
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
@@ -176,9 +177,16 @@ async def open_store(url: str, attempts: int = 30) -> Store:
     raise RuntimeError("unreachable")
 
 
-async def build_app(url: str, now: Callable[[], datetime] = utcnow, demo: bool = True) -> App:
+async def build_app(
+    url: str,
+    now: Callable[[], datetime] = utcnow,
+    demo: bool = True,
+    beacon: BeaconConfig | None = None,
+) -> App:
     store = await open_store(url)
     catalogue = Catalogue(store, now)
+    if beacon is not None:
+        catalogue.beacon_config = beacon
     standings = Standings(store, catalogue, now)
     fanout = Fanout(standings)
     competition = Competition.build(store, fanout, now, catalogue=catalogue, standings=standings)
@@ -213,9 +221,10 @@ async def run(
     now: Callable[[], datetime] = utcnow,
     demo: bool = True,
     reuse_port: bool = False,
+    beacon: BeaconConfig | None = None,
 ) -> None:
     """Serve until `stop` resolves (or SIGTERM/SIGINT), then shut down gracefully."""
-    app = await build_app(url, now, demo)
+    app = await build_app(url, now, demo, beacon)
     tune_gc()
     loop = asyncio.get_running_loop()
     if stop is None:

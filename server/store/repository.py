@@ -11,6 +11,7 @@ import collections
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
+from typing import Any
 
 import orjson
 from sqlalchemy import case, event, func, select, text, update
@@ -54,6 +55,8 @@ def _tournament(row: Tournament, entrants: int = 0) -> TournamentInfo:
         created_at=row.created_at,
         closed_at=row.closed_at,
         entrants=entrants,
+        beacon=dict(row.beacon) if row.beacon else None,
+        void=bool(row.void),
     )
 
 
@@ -206,6 +209,7 @@ class Store:
                 guaranteed=new.guaranteed,
                 solution=new.solution,
                 created_at=new.created_at,
+                beacon=new.beacon,
             )
             s.add(row)
             await s.flush()
@@ -268,6 +272,54 @@ class Store:
             await self._notify(s, [cluster.tournament_line(tournament_id)])
             await s.commit()
             return True
+
+    async def open_with_beacon(
+        self,
+        tournament_id: int,
+        beacon: dict[str, Any],
+        deal_attempt: int,
+        guaranteed: bool,
+        solution: list[dict[str, Any]] | None,
+    ) -> bool:
+        """Scheduled -> open with its verified beacon round and the deal prepared on the deal
+        seed, in one conditional update; False when it was not scheduled (another node
+        opened it first, or it was voided)."""
+        async with self._session() as s:
+            res = await s.execute(
+                update(Tournament)
+                .where(
+                    Tournament.id == tournament_id,
+                    Tournament.status == TournamentStatus.SCHEDULED,
+                )
+                .values(
+                    status=TournamentStatus.OPEN,
+                    beacon=beacon,
+                    deal_attempt=deal_attempt,
+                    guaranteed=guaranteed,
+                    solution=solution,
+                )
+            )
+            if not res.rowcount:  # type: ignore[attr-defined]
+                await s.rollback()
+                return False
+            await self._notify(s, [cluster.tournament_line(tournament_id)])
+            await s.commit()
+            return True
+
+    async def mark_void(self, tournament_id: int) -> bool:
+        """A scheduled tournament whose beacon round could not be had is void (then
+        closed); False when it was not scheduled any more."""
+        async with self._session() as s:
+            res = await s.execute(
+                update(Tournament)
+                .where(
+                    Tournament.id == tournament_id,
+                    Tournament.status == TournamentStatus.SCHEDULED,
+                )
+                .values(void=True)
+            )
+            await s.commit()
+            return bool(res.rowcount)  # type: ignore[attr-defined]
 
     async def close_tournament(
         self, tournament_id: int, closed_at: datetime
