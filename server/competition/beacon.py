@@ -122,6 +122,7 @@ class BeaconConfig:
     relays: tuple[str, ...] = ()
     fetch: Fetch | None = None  # None: competition/relays.fetch_json
     timeout_s: float = RELAY_TIMEOUT_S
+    retry_s: float = 1.0  # between two rounds of asking the relays
 
     def network(self, planned: Mapping[str, Any]) -> Network | None:
         return self.networks.get(str(planned.get("network")))

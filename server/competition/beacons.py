@@ -4,8 +4,9 @@ closed with its seed revealed, when the round cannot be had in time (RNG.md).
 
 The lifecycle's clock calls `step` for each such tournament on the leading node; fetches
 run as background tasks, so a slow relay never holds the clock; a failed attempt is tried
-again after RETRY_S. Everything it decides is in the store (the tournament's row), so a
-restart simply resumes waiting, and the open is a conditional update only one node wins.
+again after the configuration's retry_s. Everything it decides is in the store (the
+tournament's row), so a restart simply resumes waiting, and the open is a conditional
+update only one node wins.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from server.games import RULES
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.beacon")
-RETRY_S = 1.0  # between two rounds of asking the relays
 
 
 class Beacons:
@@ -78,7 +78,7 @@ class Beacons:
         del self._fetching[tournament_id]
         r = task.result()
         if r is None:
-            self._next_try[tournament_id] = time.monotonic() + RETRY_S
+            self._next_try[tournament_id] = time.monotonic() + self.config.retry_s
             return
         await self._open(tournament_id, planned, net, r)
 
@@ -120,6 +120,11 @@ class Beacons:
         self.cancel(tournament_id)
         with contextlib.suppress(CompetitionError):  # closed meanwhile
             await self.close(tournament_id)
+
+    async def fetches_done(self) -> None:
+        """Wait for the fetches in flight to end (tests drive the clock with it)."""
+        if self._fetching:
+            await asyncio.wait(list(self._fetching.values()))
 
     def cancel(self, tournament_id: int) -> None:
         task = self._fetching.pop(tournament_id, None)
