@@ -49,10 +49,15 @@ class Planned:
 
 
 def plan(
-    networks: Mapping[str, Network], spec: Any, created_at: datetime, starts_at: datetime
+    networks: Mapping[str, Network],
+    spec: Any,
+    created_at: datetime,
+    starts_at: datetime,
+    ends_at: datetime | None = None,
 ) -> Planned:
     """The round for a `beacon` option ({"network": N}): the first round of N whose time
-    is at or after both created_at + 30 s and starts_at; `bad_request` for anything else."""
+    is at or after both created_at + 30 s and starts_at; `bad_request` for anything else,
+    or when that round would come at or after `ends_at` (nothing left to play)."""
     if not isinstance(spec, dict) or set(spec) != {"network"}:
         raise CompetitionError("bad_request", 'beacon is {"network": NAME}')
     name = spec["network"]
@@ -62,7 +67,12 @@ def plan(
             "bad_request", f"unknown beacon network {name!r}; known: {sorted(networks)}"
         )
     earliest = max(created_at + AFTER_CREATION, starts_at)
-    return Planned(net.name, net.chain_hash, net.first_round_at(earliest.timestamp()))
+    round_ = net.first_round_at(earliest.timestamp())
+    if ends_at is not None and net.round_time(round_) >= ends_at.timestamp():
+        raise CompetitionError(
+            "bad_request", f"the beacon round {round_} of {net.name} comes at or after ends_at"
+        )
+    return Planned(net.name, net.chain_hash, round_)
 
 
 def due_at(net: Network, round_: int) -> datetime:

@@ -174,7 +174,8 @@ class Catalogue:
         seed = rng.new_seed()
         planned = None
         if spec.beacon is not None:  # the deal is prepared once the round is verified
-            planned = plan(self.beacon_config.networks, spec.beacon, now, starts_at).as_dict()
+            networks = self.beacon_config.networks
+            planned = plan(networks, spec.beacon, now, starts_at, ends_at).as_dict()
             deal = PreparedDeal()
         else:
             deal = await asyncio.to_thread(rules.prepare_deal, seed, options)  # may search

@@ -193,3 +193,11 @@ async def test_a_bad_beacon_option_is_refused_and_creates_nothing(
         await competition.catalogue.create(gaps_spec(beacon=beacon))
     assert err.value.code == "bad_request"
     assert await competition.catalogue.summaries() == []
+
+
+async def test_a_round_after_the_end_is_refused(competition: Competition) -> None:
+    configure(competition, [])
+    spec = gaps_spec(ends_at=T0 + timedelta(seconds=20), beacon={"network": "local-test"})
+    with pytest.raises(CompetitionError, match="comes at or after ends_at"):
+        await competition.catalogue.create(spec)
+    assert await competition.catalogue.summaries() == []
