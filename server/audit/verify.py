@@ -18,8 +18,8 @@ replays), so memory holds the parsed file and one record's fields, no model per 
 Every message quotes what the file says through `show`: short, one line.
 
 A tournament with a public beacon (RECORD.md v1.3) has its round verified against its
-network's pinned public key (`verify_beacon`; networks beyond the built-in ones come with
-`networks`), and every deal is replayed from the deal seed derived from it.
+network's pinned public key (server/audit/beacon_check.py; networks beyond the built-in
+ones come with `networks`), and every deal is replayed from the deal seed derived from it.
 """
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ from pydantic import TypeAdapter, ValidationError
 
 from server import rng
 from server.audit import beacon, receipts
-from server.audit.beacon import BeaconError, Network
+from server.audit.beacon import Network
+from server.audit.beacon_check import BeaconDifference, check_beacon, dealing_seed
 from server.audit.records import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,
     Bundle,
     Record,
     RecordAction,
-    RecordBeacon,
     RecordTournament,
 )
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, show
@@ -216,7 +216,10 @@ def verify_tournament(
             f"not the commitment {_bare(t.commitment)}"
         )
     report.checked.append(f"tournament {t.id}: sha256(seed) equals the commitment")
-    seed = verify_beacon(t, seed, report, networks, dealt)
+    try:
+        seed = check_beacon(t, seed, report.checked, report.notes, networks, dealt)
+    except BeaconDifference as exc:
+        raise Mismatch(str(exc)) from None
     rules = RULES.get(t.game)
     if rules is None:
         raise Mismatch(f"tournament {t.id}: unknown game {show(t.game)}")
@@ -227,72 +230,6 @@ def verify_tournament(
     if t.solution is not None:
         verify_solution(rules, seed, options, t, report)
     return rules, options
-
-
-def verify_beacon(
-    t: RecordTournament,
-    seed: bytes,
-    report: Report,
-    networks: Mapping[str, Network] = BUILT_IN,
-    dealt: bool = True,
-) -> bytes:
-    """The seed every label reads: without a beacon the seed itself; with one, its round
-    verified against the network's key (a known network, its chain, a round not before
-    the start, a valid signature), the deal seed derived from it."""
-    b = t.beacon
-    if b is None:
-        return seed
-    what = f"tournament {t.id}: beacon round {b.round} of {show(b.network)}"
-    net = networks.get(b.network)
-    if net is None:
-        raise Mismatch(f"tournament {t.id}: unknown beacon network {show(b.network)}")
-    if b.chain_hash.lower() != net.chain_hash:
-        raise Mismatch(
-            f"{what}: chain_hash {_bare(b.chain_hash)} is not the network's {net.chain_hash}"
-        )
-    if b.round < 1 or b.round >= 1 << 64:
-        raise Mismatch(f"{what}: not a round number (1 or more)")
-    try:
-        start_ms = timing.epoch_ms(timing.parse_iso(t.starts_at))
-    except (ValueError, OverflowError) as exc:
-        raise Unreadable(f"tournament {t.id}: its start cannot be read: {exc}") from None
-    if net.round_time(b.round) * 1000 < start_ms:
-        first = net.first_round_at(start_ms / 1000)
-        raise Mismatch(f"{what}: it comes before the start (the rule gives round {first} or later)")
-    if b.signature is None:
-        if dealt:
-            raise Mismatch(f"{what}: no signature")
-        report.notes.append(f"{what} was never verified: the tournament was void, no game dealt")
-        return seed
-    try:
-        r = _beacon_round(net, b)
-        beacon.verify_round(net, r)
-    except BeaconError as exc:
-        raise Mismatch(f"{what}: {exc}") from None
-    report.checked.append(
-        f"{what} verifies against the network's public key; the deals come from its deal seed"
-    )
-    return beacon.deal_seed(seed, net, r)
-
-
-def _beacon_round(net: Network, b: RecordBeacon) -> beacon.Round:
-    prev = None
-    if net.chained and b.previous_signature is not None:
-        prev = beacon.parse_hex(b.previous_signature, "previous_signature")
-    return beacon.Round(b.round, beacon.parse_hex(b.signature or "", "signature"), prev)
-
-
-def dealing_seed(t: RecordTournament) -> bytes:
-    """The seed the tournament's labels read (its beacon's deal seed, when it has one);
-    `verify_beacon` has checked the beacon first."""
-    seed = bytes.fromhex(t.seed or "")
-    b = t.beacon
-    if b is None or b.signature is None:
-        return seed
-    signature = beacon.parse_hex(b.signature, "signature")
-    return rng.beacon_deal_seed(
-        seed, bytes.fromhex(b.chain_hash), b.round, beacon.Round(b.round, signature).randomness
-    )
 
 
 def verify_solution(

@@ -8,7 +8,8 @@
 // replayed from the beacon's deal seed.
 
 import { bare, oneLine, row as showRow, show, thousands } from "./pyfmt.js";
-import { BUILT_IN, BeaconError, dealSeed, firstRoundAt, parseHex, roundTime, verifyRound } from "./beacon.js";
+import { BUILT_IN } from "./beacon.js";
+import { BeaconDifference, BeaconUnreadable, checkBeacon, dealingSeed } from "./beaconcheck.js";
 import { commitment, hexToBytes } from "./drbg.js";
 import { GAPS, GapsState } from "./gaps.js";
 import { KLONDIKE } from "./klondike.js";
@@ -223,7 +224,13 @@ async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
     throw new Mismatch(`tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${bare(t.commitment)}`);
   }
   report.checked.push(`tournament ${t.id}: sha256(seed) equals the commitment`);
-  seed = await verifyBeacon(t, seed, report, networks, dealt);
+  try {
+    seed = await checkBeacon(t, seed, report, networks, dealt);
+  } catch (exc) {
+    if (exc instanceof BeaconDifference) throw new Mismatch(exc.message);
+    if (exc instanceof BeaconUnreadable) throw new Unreadable(exc.message);
+    throw exc;
+  }
   const rules = Object.hasOwn(RULES, t.game) ? RULES[t.game] : null;
   if (!rules) throw new Mismatch(`tournament ${t.id}: unknown game ${show(t.game)}`);
   let options;
@@ -235,60 +242,6 @@ async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
   const ctx = { t, rules, options, seed, deals: new Map() };
   if (t.solution !== null) await verifySolution(ctx, report);
   return ctx;
-}
-
-/** The seed every label reads: the seed itself, or the deal seed of the tournament's beacon
- * round once verified (a known network, its chain, a round not before the start, a valid
- * signature). server/audit/verify.py's verify_beacon, word for word. */
-async function verifyBeacon(t, seed, report, networks, dealt) {
-  const b = t.beacon;
-  if (b === null) return seed;
-  const what = `tournament ${t.id}: beacon round ${b.round} of ${show(b.network)}`;
-  const net = Object.hasOwn(networks, b.network) ? networks[b.network] : null;
-  if (net === null) throw new Mismatch(`tournament ${t.id}: unknown beacon network ${show(b.network)}`);
-  if (b.chain_hash.toLowerCase() !== net.chainHash) {
-    throw new Mismatch(`${what}: chain_hash ${bare(b.chain_hash)} is not the network's ${net.chainHash}`);
-  }
-  if (b.round < 1 || b.round >= 2 ** 64) throw new Mismatch(`${what}: not a round number (1 or more)`);
-  let startMs;
-  try {
-    startMs = Math.floor(parseIso(t.starts_at) / 1000);
-  } catch (exc) {
-    throw new Unreadable(`tournament ${t.id}: its start cannot be read: ${exc.message}`);
-  }
-  if (roundTime(net, b.round) * 1000 < startMs) {
-    throw new Mismatch(`${what}: it comes before the start (the rule gives round ${firstRoundAt(net, startMs / 1000)} or later)`);
-  }
-  if (b.signature === null) {
-    if (dealt) throw new Mismatch(`${what}: no signature`);
-    report.notes.push(`${what} was never verified: the tournament was void, no game dealt`);
-    return seed;
-  }
-  let r;
-  try {
-    r = beaconRound(net, b);
-    await verifyRound(net, r);
-  } catch (exc) {
-    if (exc instanceof BeaconError) throw new Mismatch(`${what}: ${exc.message}`);
-    throw exc;
-  }
-  report.checked.push(`${what} verifies against the network's public key; the deals come from its deal seed`);
-  return dealSeed(seed, net, r);
-}
-
-function beaconRound(net, b) {
-  const previousSignature = net.chained && b.previous_signature !== null ? parseHex(b.previous_signature, "previous_signature") : null;
-  return { round: b.round, signature: parseHex(b.signature ?? "", "signature"), previousSignature };
-}
-
-/** The seed a tournament's labels read, for a replay of a document already verified: its
- * beacon's deal seed when it has one. */
-export async function dealingSeed(t, networks = BUILT_IN) {
-  const seed = hexToBytes(t.seed);
-  const b = t.beacon;
-  if (!b || !b.signature || !Object.hasOwn(networks, b.network)) return seed;
-  const net = networks[b.network];
-  return dealSeed(seed, net, beaconRound(net, { previous_signature: null, ...b }));
 }
 
 async function verifySolution({ t, rules, options, seed }, report) {

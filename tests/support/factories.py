@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from server import rng
+from server.audit.beacon_check import dealing_seed
 from server.audit.records import RecordTournament, bundle_of, record_of, result_of
-from server.audit.verify import dealing_seed
 from server.domain.model import NewTournament, Summary
 from server.domain.ranking import Result, standings
 from server.games import RULES, random_play
