@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -84,6 +85,10 @@ class Tournament(Base):
     solution: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # A public beacon (migration 0005): {"network","chain_hash","round"}, plus the round's
+    # signature(s) once verified; `void`: closed for want of the round.
+    beacon: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    void: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class TournamentSecret(Base):
