@@ -11,7 +11,8 @@ import pytest
 
 from client_cli import verify as cli
 from server.audit import beacon
-from server.audit.verify import verify_document
+from server.audit.untrusted import Limits
+from server.audit.verify import verify_bundle_file, verify_document
 from tests.support.beacon import KEYED_NETWORKS, beacon_documents
 
 DOCS = beacon_documents()
@@ -128,3 +129,23 @@ def test_the_command_line_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str
     nets.write_text(json.dumps(KEYED_NETWORKS))
     assert main(["verify", str(doc), "--beacon-networks", str(nets)]) == 0
     assert "verified: " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("network", ["quicknet", "default"])
+def test_a_streamed_bundle_checks_the_beacon_as_one_read_whole(
+    network: str, tmp_path: Path
+) -> None:
+    """Streamed, the records' count is not known when the tournament is read: a void
+    bundle (no records) has its note, and a record under an unsigned round is refused."""
+    every = Limits(stream_from=0)
+    n = 1000 if network == "quicknet" else 72785
+    for name in (f"beacon {network}", f"beacon {network}: void", f"beacon {network}: no signature"):
+        path = tmp_path / "b.json"
+        path.write_text(json.dumps(DOCS[name]))
+        streamed, _ = verify_bundle_file(str(path), every)
+        whole = verify_document(DOCS[name])
+        assert (streamed.ok, streamed.error) == (whole.ok, whole.error), name
+        if name.endswith("void"):
+            assert streamed.ok and any("never verified" in note for note in streamed.notes)
+        if name.endswith("no signature"):
+            assert streamed.error == f"tournament 7: beacon round {n} of '{network}': no signature"
