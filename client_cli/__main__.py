@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--receipt", metavar="SEQ:HASH", type=verify.parse_receipt, help=verify.RECEIPT_HELP
     )
     p.add_argument("--player", metavar="NAME", help=verify.PLAYER_HELP)
+    p.add_argument("--beacon-networks", metavar="FILE", help=verify.NETWORKS_HELP)
     p = sub.add_parser("create", help="create a tournament (admin)")
     p.add_argument("--name", required=True)
     p.add_argument("--game", choices=["gaps", "klondike"], default="gaps")
@@ -128,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "verify":
-        return verify.run(args.file, receipt=args.receipt, player=args.player)
+        return verify.run(
+            args.file, receipt=args.receipt, player=args.player, networks=args.beacon_networks
+        )
     try:
         args.server = config.server_url(args.server)
     except config.BadServer as exc:

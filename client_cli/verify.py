@@ -1,5 +1,5 @@
-"""`samedeal verify FILE [--receipt SEQ:HASH [--player NAME]]`: thin wrapper over
-server.audit.verify and server.audit.receipts (offline).
+"""`samedeal verify FILE [--receipt SEQ:HASH [--player NAME]] [--beacon-networks FILE]`:
+thin wrapper over server.audit.verify and server.audit.receipts (offline).
 
 Files come from strangers: whatever the file holds, the verdict is one of the exit
 statuses below with one line saying why, never a traceback (docs/RECORDS.md)."""
@@ -12,8 +12,10 @@ import io
 import os
 import re
 import sys
+from collections.abc import Mapping
 from typing import Any, TextIO
 
+from server.audit.beacon import BUILT_IN, BeaconError, Network, networks_from_json
 from server.audit.receipts import check_receipt, record_of_player
 from server.audit.records import BUNDLE_FORMAT
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_json, show
@@ -37,6 +39,25 @@ PLAYER_HELP = (
     "must be that player's"
 )
 
+NETWORKS_HELP = (
+    "a JSON file of drand networks beyond the built-in quicknet and default (shaped like "
+    "the vectors' `networks`: chain_hash, scheme, beacon_id, period, genesis_time, "
+    "public_key, genesis_seed); it cannot replace a built-in network"
+)
+
+
+def read_networks(path: str | None) -> Mapping[str, Network]:
+    """The built-in networks plus a --beacon-networks file's; Unreadable when the file
+    cannot be read or a network in it is not right."""
+    if path is None:
+        return BUILT_IN
+    try:
+        return networks_from_json(parse_json(read_file(path)))
+    except OSError as exc:
+        raise Unreadable(f"cannot open the networks file: {path}: {exc.strerror or exc}") from None
+    except (Unreadable, BeaconError) as exc:
+        raise Unreadable(f"the networks file {path}: {exc}") from None
+
 
 def parse_receipt(text: str) -> tuple[int, str]:
     """'SEQ:HASH' -> (seq, lowercase hex); argparse's type for --receipt."""
@@ -54,6 +75,7 @@ def run(
     receipt: tuple[int, str] | None = None,
     player: str | None = None,
     limits: Limits = LIMITS,
+    networks: str | None = None,
 ) -> int:
     """Verify the record or bundle in `path` (and a receipt against it); print what was
     checked; return the exit status. Nothing escapes: an unexpected exception is a bug
@@ -63,7 +85,7 @@ def run(
         out.reconfigure(errors="backslashreplace")  # a name the terminal cannot show
     lines: list[str] = []
     try:
-        status = _verdict(path, lines, receipt, player, limits)
+        status = _verdict(path, lines, receipt, player, limits, networks)
     except KeyboardInterrupt:
         lines.append("interrupted")
         status = EXIT_INTERRUPTED
@@ -99,12 +121,18 @@ def _verdict(
     receipt: tuple[int, str] | None,
     player: str | None,
     limits: Limits,
+    networks_file: str | None = None,
 ) -> int:
+    try:
+        networks = read_networks(networks_file)
+    except Unreadable as exc:
+        lines.append(f"unreadable: {exc}")
+        return EXIT_UNREADABLE
     if player is not None and receipt is None:
         lines.append("usage: --player goes with --receipt")
         return EXIT_UNREADABLE
     try:
-        streamed = _streamed(path, lines, receipt, player, limits)
+        streamed = _streamed(path, lines, receipt, player, limits, networks)
         if streamed is not None:
             return streamed
         data = parse_json(read_file(path, limits), limits)  # no name keeps the bytes alive
@@ -114,7 +142,7 @@ def _verdict(
             return EXIT_UNREADABLE
         gc.freeze()  # the parsed file lives to the verdict: full collections skip it
         try:
-            report = verify_document(data, limits)
+            report = verify_document(data, limits, networks)
         finally:
             gc.unfreeze()
     except OSError as exc:
@@ -142,6 +170,7 @@ def _streamed(
     receipt: tuple[int, str] | None,
     player: str | None,
     limits: Limits,
+    networks: Mapping[str, Network],
 ) -> int | None:
     """A bundle over limits.stream_from, verified a record at a time (bounded memory,
     RECORD.md v1.3 "Size"); None when the file is smaller or not a bundle (read whole)."""
@@ -151,7 +180,7 @@ def _streamed(
         lines.append("usage: a receipt on a bundle needs --player NAME")
         return EXIT_UNREADABLE
     try:
-        report, kept = verify_bundle_file(path, limits, player)
+        report, kept = verify_bundle_file(path, limits, player, networks)
     except NotABundle:
         return None
     lines.extend(f"ok   {line}" for line in report.checked)

@@ -15,6 +15,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import NoReturn
 
+from server.competition.beacon import BeaconConfig, config_from
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker
     _limit_flags(s)
+    _beacon_flags(s, relays=True)
     m = sub.add_parser("migrate", help="upgrade the database schema to head and exit")
     a = sub.add_parser("admin", help="operator roles")
     a_sub = a.add_subparsers(dest="admin_command", required=True, parser_class=OneLineParser)
@@ -87,6 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--hours", type=float, default=1.0)
     c.add_argument("--time-limit-s", type=int, default=None)
     c.add_argument("--join-until", default=None)
+    c.add_argument(
+        "--beacon", metavar="NETWORK", help="take the deal from a drand round (quicknet)"
+    )
+    _beacon_flags(c, relays=False)
     cl = t_sub.add_parser("close", help="close a tournament now and reveal its seed")
     cl.add_argument("id", type=int)
     ls = t_sub.add_parser("list", help="list tournaments")
@@ -191,6 +197,37 @@ def _pass_limits_on(args: argparse.Namespace) -> None:
     os.environ["SAMEDEAL_ACCESS_LOG"] = "1" if args.access_log else ""
 
 
+def _beacon_flags(p: argparse.ArgumentParser, relays: bool) -> None:
+    """--beacon-networks FILE (and for serve --beacon-relay URL, repeatable); their defaults
+    come from SAMEDEAL_BEACON_NETWORKS and SAMEDEAL_BEACON_RELAYS (space-separated), which
+    is also how serve --workers hands them to its workers."""
+    p.add_argument(
+        "--beacon-networks",
+        metavar="FILE",
+        default=os.environ.get("SAMEDEAL_BEACON_NETWORKS"),
+        help="JSON drand networks beyond quicknet and default (docs/GENERATOR.md)",
+    )
+    if relays:
+        p.add_argument(
+            "--beacon-relay",
+            metavar="URL",
+            action="append",
+            default=None,
+            help="a drand HTTP relay to fetch beacon rounds from (repeatable; default: the "
+            "network's public relays)",
+        )
+
+
+def _beacon_config(args: argparse.Namespace) -> BeaconConfig:
+    relays = args.beacon_relay
+    if relays is None:
+        relays = os.environ.get("SAMEDEAL_BEACON_RELAYS", "").split()
+    try:
+        return config_from(relays, args.beacon_networks)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command. Whatever fails says so in one line on stderr, never a traceback
     (SAMEDEAL_DEBUG=1 shows the traceback of an unexpected error)."""
@@ -284,6 +321,14 @@ def _announce(host: str, bound: int) -> None:
 
 
 def _serve(args: argparse.Namespace, url: str, given: str) -> int:
+    try:
+        beacon = _beacon_config(args)
+    except UsageError as exc:
+        return _fail(str(exc), 2)
+    if beacon.relays:  # for the workers (they read these as their flags' defaults)
+        os.environ["SAMEDEAL_BEACON_RELAYS"] = " ".join(beacon.relays)
+    if args.beacon_networks:
+        os.environ["SAMEDEAL_BEACON_NETWORKS"] = args.beacon_networks
     if args.workers < 1:
         return _fail("--workers is 1 or more", 2)
     try:
@@ -320,6 +365,7 @@ def _serve(args: argparse.Namespace, url: str, given: str) -> int:
                 demo=not args.no_demo,
                 reuse_port=args.reuse_port,
                 serve_limits=limits,
+                beacon=beacon,
                 ready=lambda bound: _announce(args.host, bound),
             )
         )
@@ -359,7 +405,15 @@ def _spec(args: argparse.Namespace) -> TournamentSpec:
         starts_at=starts,
         time_limit_s=args.time_limit_s,
         join_until=_when(args.join_until, "--join-until"),
+        beacon={"network": args.beacon} if args.beacon else None,
     )
+
+
+def _beacon_config_of_file(path: str) -> BeaconConfig:
+    try:
+        return config_from([], path)
+    except ValueError as exc:
+        raise CompetitionError("bad_request", str(exc)) from None
 
 
 def _when(text: str | None, flag: str) -> datetime | None:
@@ -382,7 +436,10 @@ async def _operate(args: argparse.Namespace, url: str, spec: TournamentSpec | No
                 print(f"{args.name} is now an admin")
                 return 0
             return _fail(f"no player named {args.name!r} (register first)", 1)
-        return await _tournament(args, Competition.build(store), spec)
+        competition = Competition.build(store)
+        if getattr(args, "beacon_networks", None):
+            competition.catalogue.beacon_config = _beacon_config_of_file(args.beacon_networks)
+        return await _tournament(args, competition, spec)
     except CompetitionError as exc:
         return _fail(f"{exc.code}: {exc.message}", 1)
     finally:

@@ -94,3 +94,18 @@ def gaps_redeal_label(player_id: int, k: int) -> str:
 
 def klondike_deal_label(attempt: int) -> str:
     return f"klondike/deal/{attempt}"
+
+
+BEACON_LABEL = b"samedeal/beacon/v1"
+
+
+def beacon_deal_seed(seed: bytes, chain_hash: bytes, round_: int, randomness: bytes) -> bytes:
+    """The deal seed of a tournament with a public beacon (RNG.md, v1.3): every label
+    above is then read with it in place of the seed.
+
+    HMAC-SHA256(seed, "samedeal/beacon/v1" || 0x00 || chain_hash (32 bytes) ||
+    uint64_be(round) || randomness (32 bytes, sha256 of the round's signature))."""
+    if len(chain_hash) != 32 or len(randomness) != 32:
+        raise ValueError("a chain hash and a beacon's randomness are 32 bytes each")
+    msg = BEACON_LABEL + b"\x00" + chain_hash + round_.to_bytes(8, "big") + randomness
+    return hmac.new(seed, msg, hashlib.sha256).digest()

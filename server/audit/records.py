@@ -5,7 +5,8 @@ tournament object carries one field beyond the contract, `closed_at`, the
 moment it actually closed (an early close ends timed-out games there).
 A record carries `log_hash` and a bundle `log_root` (receipts, samedeal-log/1:
 server/audit/receipts.py); both are optional to readers, since records written
-before receipts have neither.
+before receipts have neither. A tournament that took its deal from a public beacon
+carries `beacon` (RECORD.md v1.3): the drand round, verified by server/audit/beacon.py.
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", strict=True)
 
 
+class RecordBeacon(_Model):
+    """The drand round a tournament's deal seed comes from (hex strings); `signature` is
+    absent only for a tournament voided for want of its round."""
+
+    network: str
+    chain_hash: str
+    round: int
+    signature: str | None = None
+    previous_signature: str | None = None
+
+
 class RecordTournament(_Model):
     id: int
     name: str
@@ -40,6 +52,7 @@ class RecordTournament(_Model):
     deal_attempt: int = 0
     solution: list[dict[str, Any]] | None = None
     closed_at: str | None = None
+    beacon: RecordBeacon | None = None
 
 
 class RecordPlayer(_Model):

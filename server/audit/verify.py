@@ -16,18 +16,21 @@ bounds records per bundle and actions per record, and checks a bundle's records 
 a time and a record's actions a chunk at a time (all their shapes first, then the
 replays), so memory holds the parsed file and one record's fields, no model per action.
 Every message quotes what the file says through `show`: short, one line.
+
+A tournament with a public beacon (RECORD.md v1.3) has its round verified against its
+network's pinned public key (server/audit/beacon_check.py; networks beyond the built-in
+ones come with `networks`), and every deal is replayed from the deal seed derived from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from server import rng
 from server.audit import receipts
+from server.audit.beacon import Network
 from server.audit.records import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,
@@ -36,6 +39,16 @@ from server.audit.records import (
     RecordAction,
     RecordTournament,
     StandingRow,
+)
+from server.audit.replay import (
+    BUILT_IN,
+    Mismatch,
+    Report,
+    bare,
+    verify_record,
+    verify_record_chain,
+    verify_tournament,
+    who_of,
 )
 from server.audit.untrusted import (
     LIMITS,
@@ -46,31 +59,12 @@ from server.audit.untrusted import (
     one_line,
     show,
 )
-from server.domain import timing
 from server.domain.ranking import Result, standings
-from server.games import RULES, GameRules
-from server.games.base import ActionError, GameState, Status
 
 
-class Mismatch(Exception):
-    """The first thing that differs, said in one line."""
-
-
-@dataclass
-class Report:
-    """What was checked, in order; `notes` say what could not be checked (records
-    written before receipts); `error` is the first difference, if any."""
-
-    checked: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    error: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-
-def verify_document(data: Any, limits: Limits = LIMITS) -> Report:
+def verify_document(
+    data: Any, limits: Limits = LIMITS, networks: Mapping[str, Network] = BUILT_IN
+) -> Report:
     """Verify a parsed record or bundle; raises Unreadable if it is neither, or if it is
     past `limits` (records in a bundle, actions in a record or solution). Every shape is
     checked before anything is compared: a malformed record anywhere in a bundle makes
@@ -80,11 +74,11 @@ def verify_document(data: Any, limits: Limits = LIMITS) -> Report:
     try:
         if fmt == RECORD_FORMAT:
             record = _record(data, limits, "record")
-            verify_record(record, report)
+            verify_record(record, report, networks=networks)
             if record.log_hash is None:
-                report.notes.append(f"{_who(record)} carries no receipts: {_NO_LOG_HASH}")
+                report.notes.append(f"{who_of(record)} carries no receipts: {_NO_LOG_HASH}")
         elif fmt == BUNDLE_FORMAT:
-            verify_bundle(_bundle(data, limits), report, limits)
+            verify_bundle(_bundle(data, limits), report, limits, networks)
         else:
             raise Unreadable(f"not a samedeal record or bundle (format {show(fmt)})")
     except Mismatch as exc:
@@ -154,17 +148,6 @@ def _record(
     return record
 
 
-def _entries(record: Record) -> Iterator[tuple[int, int, dict[str, Any]]]:
-    """The record's actions as (seq, at_ms, action): from the models, or straight from
-    the raw entries of a record `_record` read (it checked every one's types)."""
-    actions: list[Any] = record.actions  # models, or raw entries in a _RecordHead
-    for a in actions:
-        if isinstance(a, RecordAction):
-            yield a.seq, a.at_ms, a.action
-        else:
-            yield a["seq"], a["at_ms"], a["action"]
-
-
 def _solution_within(t: RecordTournament, limits: Limits, what: str) -> None:
     if t.solution is not None and len(t.solution) > limits.max_actions:
         raise Unreadable(
@@ -190,195 +173,22 @@ def _parse(model: type[Any], data: Any, what: str, where: str = "") -> Any:
         raise Unreadable(f"{what} is malformed: {loc + ': ' if loc else ''}{err['msg']}") from None
 
 
-def _bare(text: str) -> str:
-    """A claimed hash or commitment as it stands, cut short (no quotes: they are hex)."""
-    return text if len(text) <= 80 else text[:80] + "…"
-
-
 def _row(row: dict[str, Any]) -> str:
     return "{" + ", ".join(f"{k!r}: {show(v)}" for k, v in row.items()) + "}"
 
 
-def _who(record: Record) -> str:
-    return f"record of {show(record.player.name)} (player {record.player.id})"
-
-
-def verify_tournament(t: RecordTournament, report: Report) -> tuple[GameRules[Any, Any], Any]:
-    """Seed against commitment, game and options; returns the rules and options."""
-    if t.seed is None:
-        raise Mismatch(f"tournament {t.id}: the seed is not revealed")
-    try:
-        seed = rng.parse_seed(t.seed)
-    except ValueError as exc:
-        raise Mismatch(f"tournament {t.id}: bad seed: {exc}") from None
-    if rng.commitment(seed) != t.commitment:
-        raise Mismatch(
-            f"tournament {t.id}: sha256(seed) is {rng.commitment(seed)}, "
-            f"not the commitment {_bare(t.commitment)}"
-        )
-    report.checked.append(f"tournament {t.id}: sha256(seed) equals the commitment")
-    rules = RULES.get(t.game)
-    if rules is None:
-        raise Mismatch(f"tournament {t.id}: unknown game {show(t.game)}")
-    try:
-        options = rules.parse_options(t.options)
-    except ValueError as exc:
-        raise Mismatch(f"tournament {t.id}: {exc}") from None
-    if t.solution is not None:
-        verify_solution(rules, seed, options, t, report)
-    return rules, options
-
-
-def verify_solution(
-    rules: GameRules[Any, Any], seed: bytes, options: Any, t: RecordTournament, report: Report
+def verify_bundle(
+    bundle: Bundle,
+    report: Report,
+    limits: Limits = LIMITS,
+    networks: Mapping[str, Network] = BUILT_IN,
 ) -> None:
-    """A stored guaranteed-deal solution must win deal attempt `deal_attempt`."""
-    state = rules.new_game(seed, options, player_id=0, deal_attempt=t.deal_attempt)
-    for i, raw in enumerate(t.solution or [], start=1):
-        try:
-            state, _ = state.apply(rules.parse_action(raw))
-        except ActionError as exc:
-            raise Mismatch(f"tournament {t.id}: solution step {i}: {exc.message}") from None
-    if state.status is not Status.WON:
-        raise Mismatch(f"tournament {t.id}: the stored solution does not win the deal")
-    report.checked.append(
-        f"tournament {t.id}: the stored solution ({len(t.solution or [])} actions) "
-        f"wins deal attempt {t.deal_attempt}"
-    )
-
-
-def verify_record(record: Record, report: Report, checked_tournament: bool = False) -> Result:
-    """Replay one record, compare its claimed result and log hash; returns the result."""
-    return _verify_record(record, report, checked_tournament)[0]
-
-
-def _verify_record(
-    record: Record, report: Report, checked_tournament: bool = False
-) -> tuple[Result, str]:
-    """The record's result and the log hash its actions give."""
-    t = record.tournament
-    if checked_tournament:
-        rules = RULES[t.game]
-        options = rules.parse_options(t.options)
-    else:
-        rules, options = verify_tournament(t, report)
-    who = _who(record)
-    state, last_ms, log_hash = _replay(rules, options, record, who)
-    result = record.result
-    expected_status = state.status if state.status is not Status.PLAYING else Status.TIMED_OUT
-    _same(who, "status", expected_status.value, result.status)
-    _same(who, "progress", state.progress, result.progress)
-    _same(who, "resets", state.resets, result.resets)
-    _same(who, "score", state.score, result.score)
-    _same(who, "time_ms", _expected_time_ms(record, expected_status, last_ms, who), result.time_ms)
-    if record.log_hash is not None and record.log_hash.lower() != log_hash:
-        raise Mismatch(
-            f"{who}: the log hash differs: its actions give {log_hash}, "
-            f"the record claims {_bare(record.log_hash)}"
-        )
-    report.checked.append(
-        f"{who}: {len(record.actions)} actions replay legally; result {result.status}, "
-        f"progress {result.progress}, resets {result.resets}, time {result.time_ms} ms"
-        + ("" if record.log_hash is None else "; log_hash is their chain")
-    )
-    verify_par(rules, options, record, report)
-    played = Result(
-        record.player.name,
-        result.status,
-        result.progress,
-        result.resets,
-        result.time_ms,
-        result.score,
-    )
-    return played, log_hash
-
-
-def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report: Report) -> None:
-    """A record's `par` (v1.3), when it has one: its line replays legally from the deal
-    under the record's player id (the Gaps redeal stream is the player's) and reaches
-    exactly the progress and resets it claims, which are no worse than the entry's own."""
-    par = record.par
-    if par is None:
-        return
-    who, t = _who(record), record.tournament
-    seed = bytes.fromhex(t.seed or "")
-    state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
-    for i, raw in enumerate(par.line, start=1):
-        try:
-            state, _ = state.apply(rules.parse_action(raw))
-        except ActionError as exc:
-            raise Mismatch(
-                f"{who}: par line step {i}: illegal action {show(raw)}: {exc.message}"
-            ) from None
-    if (state.progress, state.resets) != (par.progress, par.resets):
-        raise Mismatch(
-            f"{who}: par claims progress {par.progress}, resets {par.resets}; its line "
-            f"reaches progress {state.progress}, resets {state.resets}"
-        )
-    if (par.progress, -par.resets) < (record.result.progress, -record.result.resets):
-        raise Mismatch(
-            f"{who}: par (progress {par.progress}, resets {par.resets}) is worse "
-            "than the entry's own result"
-        )
-    report.checked.append(
-        f"{who}: par line ({len(par.line)} actions) replays legally to progress "
-        f"{par.progress}, resets {par.resets}"
-    )
-
-
-def _replay(
-    rules: GameRules[Any, Any], options: Any, record: Record, who: str
-) -> tuple[GameState[Any], int, str]:
-    """The state after the record's actions, the last at_ms, and their log hash (the
-    samedeal-log/1 chain, made in the same pass)."""
-    t = record.tournament
-    seed = bytes.fromhex(t.seed or "")
-    state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
-    head = receipts.genesis(t.commitment, record.player.id)
-    last_ms = 0
-    for expected_seq, (seq, at_ms, action) in enumerate(_entries(record), start=1):
-        where = f"{who}, seq {seq}"
-        if seq != expected_seq:
-            raise Mismatch(f"{who}: expected seq {expected_seq}, found seq {seq}")
-        if at_ms < last_ms:
-            raise Mismatch(f"{where}: at_ms {at_ms} is before the previous {last_ms}")
-        last_ms = at_ms
-        try:
-            state, _ = state.apply(rules.parse_action(action))
-        except ActionError as exc:
-            raise Mismatch(f"{where}: illegal action {show(action)}: {exc.message}") from None
-        head = receipts.step(head, seq, at_ms, receipts.action_text(action))
-    return state, last_ms, head.hex()
-
-
-def _expected_time_ms(record: Record, status: Status, last_ms: int, who: str) -> int:
-    """Ended by play: the last action's at_ms (0 with none). Timed out: the deadline."""
-    t = record.tournament
-    if status is not Status.TIMED_OUT:
-        return last_ms
-    try:
-        started = timing.parse_iso(record.started_at)
-        end = timing.parse_iso(t.ends_at)  # a late close (a server down at ends_at)
-        if t.closed_at:  # ends no game after its deadline; an early one ends them all
-            end = min(end, timing.parse_iso(t.closed_at))
-        return timing.ms_between(started, timing.deadline(started, t.time_limit_s, end))
-    except (ValueError, OverflowError) as exc:
-        raise Unreadable(f"{who}: its times cannot be read: {exc}") from None
-
-
-def _same(who: str, what: str, expected: object, claimed: object) -> None:
-    if expected != claimed:
-        raise Mismatch(
-            f"{who}: result {what} is {show(claimed)}, the replay gives {show(expected)}"
-        )
-
-
-def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> None:
     """Every record, the log root over their chains, then the standings recomputed
     from their results. Records may still be raw (as `verify_document` passes them):
     each is read when its turn comes and dropped after, so memory holds one."""
-    verify_tournament(bundle.tournament, report)
-    check = _BundleCheck(bundle.tournament, report, limits)
+    t = bundle.tournament
+    verify_tournament(t, report, networks, dealt=bool(bundle.records))
+    check = _BundleCheck(t, report, limits)
     for i, raw in enumerate(bundle.records):
         check.record(i, raw, actions_checked=True)
     check.finish(bundle)
@@ -409,13 +219,19 @@ class _BundleCheck:
             raise Mismatch(
                 f"record of {show(record.player.name)}: its tournament differs from the bundle's"
             )
+        b = record.tournament.beacon
+        if b is not None and b.signature is None:  # void: no game may have been dealt
+            raise Mismatch(
+                f"tournament {record.tournament.id}: beacon round {b.round} of "
+                f"{show(b.network)}: no signature"
+            )
         if record.player.name.casefold() in self.seen:
             raise Mismatch(f"record of {show(record.player.name)}: the player appears twice")
         if record.player.id in self.seen_ids:
-            raise Mismatch(f"{_who(record)}: the player id appears twice")
+            raise Mismatch(f"{who_of(record)}: the player id appears twice")
         self.seen.add(record.player.name.casefold())
         self.seen_ids.add(record.player.id)
-        result, log_hash = _verify_record(record, self.report, checked_tournament=True)
+        result, log_hash = verify_record_chain(record, self.report, checked_tournament=True)
         self.results.append(result)
         self.chains.append((record.player.id, log_hash))
         self.old += record.log_hash is None
@@ -457,7 +273,7 @@ def _finish_bundle(
     elif bundle.log_root.lower() != root:
         raise Mismatch(
             f"bundle: the log root differs: its records give {root}, "
-            f"the bundle claims {_bare(bundle.log_root)}"
+            f"the bundle claims {bare(bundle.log_root)}"
         )
     else:
         report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
@@ -482,7 +298,10 @@ def _finish_bundle(
 
 
 def verify_bundle_file(
-    path: str, limits: Limits = LIMITS, player: str | None = None
+    path: str,
+    limits: Limits = LIMITS,
+    player: str | None = None,
+    networks: Mapping[str, Network] = BUILT_IN,
 ) -> tuple[Report, dict[str, Any] | None]:
     """Verify the bundle in the file at `path`, read a record at a time (JsonStream:
     RECORD.md v1.3, "Size"), so memory holds one record, the results and the standings,
@@ -508,13 +327,13 @@ def verify_bundle_file(
             elif key != "records":
                 head[key] = value
             elif check is None and "tournament" in head and head.get("format") == BUNDLE_FORMAT:
-                check = _start(head, report, limits)
+                check = _start(head, report, limits, networks)
                 kept = _stream_records(check, value, player)
         if head.get("format") != BUNDLE_FORMAT:
             raise NotABundle()
         bundle: _BundleHead = _parse(_BundleHead, {**head, "records": []}, "bundle")
         if check is None:  # the records came first: read them again, now
-            check = _start(head, report, limits)
+            check = _start(head, report, limits, networks)
             for key, value in _members(path, limits):
                 if key == "records":
                     kept = _stream_records(check, value, player)
@@ -537,10 +356,14 @@ def _members(path: str, limits: Limits) -> Iterator[tuple[str, Any]]:
         yield from JsonStream(f, limits).members("records", "standings")
 
 
-def _start(head: dict[str, Any], report: Report, limits: Limits) -> _BundleCheck:
+def _start(
+    head: dict[str, Any], report: Report, limits: Limits, networks: Mapping[str, Network]
+) -> _BundleCheck:
+    """The bundle's tournament, checked before its records come (how many is not known
+    yet: an unsigned beacon round is a note here, and each record refuses it)."""
     t: RecordTournament = _parse(RecordTournament, head["tournament"], "bundle", "tournament")
     _solution_within(t, limits, "bundle")
-    verify_tournament(t, report)
+    verify_tournament(t, report, networks, dealt=False)
     return _BundleCheck(t, report, limits)
 
 

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from server import rng
+from server.competition.beacon import BeaconConfig, plan
 from server.competition.compute import Compute, prepare_deal, shared
 from server.competition.errors import CompetitionError
 from server.competition.tournament import Changed, Tournament
@@ -40,6 +41,7 @@ class TournamentSpec:
     starts_at: datetime | None = None
     time_limit_s: int | None = None
     join_until: datetime | None = None
+    beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon (beacons.py)
 
 
 def default_demo_spec(now: datetime) -> TournamentSpec:
@@ -65,6 +67,7 @@ class Catalogue:
         self.now = now
         self.tournaments = Tournaments(store, now)
         self.compute = compute or shared()  # the deal searches, off the event loop
+        self.beacon_config = BeaconConfig()  # set by the composition root (--beacon-*)
 
     # -- what is known -----------------------------------------------------
     def known(self) -> list[TournamentInfo]:
@@ -121,17 +124,22 @@ class Catalogue:
         t = self.tournaments.get(info.id)
         if info.status == CLOSED or (t is not None and t.closing):
             raise CompetitionError("closed", f"tournament {info.id} is closed")
-        if info.status == TournamentStatus.SCHEDULED and self.now() < info.starts_at:
+        if info.status == TournamentStatus.SCHEDULED and (
+            self.now() < info.starts_at or info.beacon is not None  # open once R is verified
+        ):
             raise CompetitionError(
                 "not_open", f"tournament {info.id} opens at {timing.iso(info.starts_at)}"
             )
 
     # -- seeds ---------------------------------------------------------------
     async def seed(self, tournament_id: int) -> bytes:
-        """The secret seed, to deal with. Never sent anywhere before the close."""
+        """The seed the deals read: the secret seed, or with a beacon the deal seed of its
+        verified round (`not_open` before; so a cached one is never the raw seed of a
+        beacon tournament). Never sent anywhere before the close."""
         t = await self.runtime(tournament_id)
-        if t.seed is None:
-            t.seed = bytes.fromhex(await self.store.secret_seed(tournament_id))
+        if t.seed is None:  # with a beacon, the deal seed of its verified round
+            raw = bytes.fromhex(await self.store.secret_seed(tournament_id))
+            t.seed = self.beacon_config.dealing_seed(tournament_id, t.info.beacon, raw)
         return t.seed
 
     async def revealed_seed(self, t: TournamentInfo) -> str | None:
@@ -170,7 +178,13 @@ class Catalogue:
         if not starts_at <= join_until <= ends_at:
             raise CompetitionError("bad_request", "join_until must lie between start and end")
         seed = rng.new_seed()
-        deal = await self._prepared(rules, seed, options)
+        planned = None
+        if spec.beacon is not None:  # the deal is prepared once the round is verified
+            networks = self.beacon_config.networks
+            planned = plan(networks, spec.beacon, now, starts_at, ends_at).as_dict()
+            deal = PreparedDeal()
+        else:
+            deal = await self._prepared(rules, seed, options)
         new = NewTournament(
             name=spec.name,
             game=rules.name,
@@ -181,11 +195,14 @@ class Catalogue:
             ends_at=ends_at,
             join_until=join_until,
             time_limit_s=spec.time_limit_s,
-            status=TournamentStatus.OPEN if starts_at <= now else TournamentStatus.SCHEDULED,
+            status=TournamentStatus.OPEN
+            if starts_at <= now and planned is None
+            else TournamentStatus.SCHEDULED,
             deal_attempt=deal.deal_attempt,
             guaranteed=deal.guaranteed,
             solution=deal.solution,
             created_at=now,
+            beacon=planned,
         )
         info = await self.store.create_tournament(new)
         self.created(info, seed)
@@ -205,7 +222,7 @@ class Catalogue:
         """The creation seam: a tournament just stored gets its runtime object, and the
         listeners hear `tournament_changed`."""
         t = self.tournaments.add(info)
-        t.seed = seed
+        t.seed = seed if info.beacon is None else None  # a beacon's: once R is verified
         self.tournaments.receive(info.id, Changed(info))
         return t
 

@@ -88,6 +88,7 @@ def record_tournament(t: TournamentInfo, seed: str) -> dict[str, Any]:
         "deal_attempt": t.deal_attempt,
         "solution": t.solution,
         "closed_at": timing.iso(t.closed_at) if t.closed_at else None,
+        **({"beacon": t.beacon} if t.beacon is not None else {}),
     }
 
 

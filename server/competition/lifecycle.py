@@ -7,6 +7,8 @@ Where several nodes share the database, only the node holding the leader's lock 
 closes and times out (and each of those is a conditional update that exactly one caller
 wins, so even two leaders for a moment do each thing once); every node learns of the
 changes from notices (`learn`), and only SQLite's single node polls the store.
+A tournament with a public beacon opens only once its round is verified, or is void
+(`Beacons`, beacons.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+from server.competition.beacons import Beacons
 from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.exports import Exports
@@ -46,6 +49,7 @@ class Lifecycle:
         self.exports = exports
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
+        self.beacons = Beacons(catalogue, self.close)  # beacon tournaments' waiting
 
     async def start(self) -> None:
         """Load the tournaments; do at once what fell due while no server ran."""
@@ -53,6 +57,7 @@ class Lifecycle:
         await self.tick()
 
     async def stop(self) -> None:
+        self.beacons.stop()
         if self.leadership is not None:
             await self.leadership.close()
 
@@ -69,7 +74,9 @@ class Lifecycle:
         now = self.now()
         for runtime in self.tournaments.live():
             t = runtime.info
-            if t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:
+            if t.status == TournamentStatus.SCHEDULED and t.beacon is not None:
+                await self.beacons.step(runtime)  # opens once its round is verified
+            elif t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:
                 await self.store.open_tournament(t.id)  # False: another node did
                 self.tournaments.receive(t.id, Changed(await self.catalogue.reload(t.id)))
             if t.status != CLOSED and now >= t.ends_at and not runtime.closing:

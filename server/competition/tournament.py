@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from server.competition.events import Events
 from server.competition.live import LiveGame
@@ -95,6 +96,10 @@ class Tournament:
         self._games: dict[int, LiveGame] = {}  # by entry id
         self._entry_ids: dict[int, int] = {}  # player id -> entry id
         self._load_locks: dict[int, asyncio.Lock] = {}  # by player id
+        # A beacon tournament waiting for its round (beacons.py): the fetch (and deal
+        # preparation) in flight, and the monotonic time to ask again after a failed one.
+        self.beacon_task: asyncio.Task[Any] | None = None
+        self.beacon_retry_at = 0.0
 
     @property
     def id(self) -> int:
@@ -123,10 +128,13 @@ class Tournament:
             table.reread()
         elif isinstance(change, Changed):
             self.learn(change.info)
+            if self.info.status != TournamentStatus.SCHEDULED:
+                self.stop_waiting()  # opened (or closed): no beacon round to wait for
             self.events.tournament_changed(self.info)
             return True
         elif isinstance(change, Closed):
             self.info, self.log_root, self.announced = change.info, change.log_root, True
+            self.stop_waiting()
             self.forget_games()  # rebuilt with their final status when next asked
             table.reread()
             self.events.tournament_closed(self.id, change.seed, change.log_root)
@@ -140,6 +148,12 @@ class Tournament:
         if self.info.status == CLOSED and info.status != CLOSED:
             return
         self.info = info
+
+    def stop_waiting(self) -> None:
+        """Cancel the beacon round's fetch in flight, if any."""
+        task, self.beacon_task = self.beacon_task, None
+        if task is not None:
+            task.cancel()
 
     # -- games in memory -------------------------------------------------------------
     def game(self, player_id: int) -> LiveGame | None:

@@ -113,6 +113,7 @@ class NewTournament:
     guaranteed: bool
     solution: list[dict[str, Any]] | None
     created_at: datetime
+    beacon: dict[str, Any] | None = None  # the planned round (RNG.md "Public beacon")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +136,8 @@ class TournamentInfo:
     created_at: datetime
     closed_at: datetime | None
     entrants: int = 0
+    beacon: dict[str, Any] | None = None  # {"network","chain_hash","round"[,"signature"...]}
+    void: bool = False  # closed for want of its beacon round
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ import orjson
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.competition.beacon import BeaconConfig
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
@@ -296,10 +297,13 @@ async def build_app(
     now: Callable[[], datetime] = utcnow,
     demo: bool = True,
     serve_limits: ServeLimits | None = None,
+    beacon: BeaconConfig | None = None,
 ) -> App:
     store = await open_store(url)
     start_rating_worker()  # ratings at the close run in it (competition/ratings.py)
     catalogue = Catalogue(store, now)
+    if beacon is not None:
+        catalogue.beacon_config = beacon
     standings = Standings(store, catalogue, now)
     fanout = Fanout(standings)
     competition = Competition.build(store, fanout, now, catalogue=catalogue, standings=standings)
@@ -338,12 +342,14 @@ async def run(
     demo: bool = True,
     reuse_port: bool = False,
     serve_limits: ServeLimits | None = None,
+    beacon: BeaconConfig | None = None,
 ) -> None:
     """Serve until `stop` resolves (or SIGTERM/SIGINT), then shut down gracefully.
     `serve_limits`: the per-address and server-wide limits (none unless given; the
-    command line gives its defaults); the open-files limit is raised to its hard one."""
+    command line gives its defaults); the open-files limit is raised to its hard one.
+    `beacon`: the beacon networks and relays (--beacon-*)."""
     chosen = serve_limits or ServeLimits.none()
-    app = await build_app(url, now, demo, chosen)
+    app = await build_app(url, now, demo, chosen, beacon)
     tune_gc()
     loop = asyncio.get_running_loop()
     if stop is None:

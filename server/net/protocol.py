@@ -69,6 +69,7 @@ class CreateTournament(_Msg):
     ends_at: AwareDatetime
     time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
     join_until: AwareDatetime | None = None
+    beacon: dict[str, Any] | None = None  # {"network": N} (v1.3)
 
 
 class CloseTournament(_Msg):
@@ -204,6 +205,8 @@ def summary(t: TournamentInfo, seed: str | None) -> dict[str, Any]:
         "entrants": t.entrants,
         "deal_attempt": t.deal_attempt,
         "guaranteed": t.guaranteed,
+        "beacon": t.beacon,
+        "void": t.void,
     }
     if seed is not None:
         out["seed"] = seed

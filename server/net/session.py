@@ -165,6 +165,7 @@ class Session:
             starts_at=m.starts_at,
             time_limit_s=m.time_limit_s,
             join_until=m.join_until,
+            beacon=m.beacon,
         )
         t = await self.competition.catalogue.create(spec, self.player)
         return {"type": "tournament", "tournament": protocol.summary(t, None)}

@@ -92,6 +92,10 @@ class Tournament(Base):
     # when the rating step took this closed tournament in (placings written, ratings
     # updated when rated): once per tournament, the mark is the step's idempotency key
     rated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # A public beacon (migration 0005): {"network","chain_hash","round"}, plus the round's
+    # signature(s) once verified; `void`: closed for want of the round.
+    beacon: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    void: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class TournamentSecret(Base):
@@ -155,9 +159,7 @@ class Placing(Base):
 
     __tablename__ = "placings"
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id"), primary_key=True, index=True
-    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     game: Mapped[str] = mapped_column(String(16))
     rank: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: not ranked
     ranked: Mapped[int] = mapped_column(Integer)  # ranked entrants of the tournament

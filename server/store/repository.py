@@ -11,6 +11,7 @@ import collections
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 import orjson
 from sqlalchemy import case, event, func, select, text, update
@@ -154,6 +155,7 @@ class Store:
                 guaranteed=new.guaranteed,
                 solution=new.solution,
                 created_at=new.created_at,
+                beacon=new.beacon,
             )
             s.add(row)
             await s.flush()
@@ -201,6 +203,37 @@ class Store:
     async def open_tournament(self, tournament_id: int) -> bool:
         """Scheduled -> open; False (nothing changed) when it was not scheduled (another
         node opened it first)."""
+        return await self._while_scheduled(tournament_id, True, status=TournamentStatus.OPEN)
+
+    async def open_with_beacon(
+        self,
+        tournament_id: int,
+        beacon: dict[str, Any],
+        deal_attempt: int,
+        guaranteed: bool,
+        solution: list[dict[str, Any]] | None,
+    ) -> bool:
+        """Scheduled -> open with its verified beacon round and the deal prepared on the deal
+        seed, in one conditional update; False when it was not scheduled (another node
+        opened it first, or it was voided)."""
+        return await self._while_scheduled(
+            tournament_id,
+            True,
+            status=TournamentStatus.OPEN,
+            beacon=beacon,
+            deal_attempt=deal_attempt,
+            guaranteed=guaranteed,
+            solution=solution,
+        )
+
+    async def mark_void(self, tournament_id: int) -> bool:
+        """A scheduled tournament whose beacon round could not be had is void (then
+        closed, which tells the other nodes); False when it was not scheduled any more."""
+        return await self._while_scheduled(tournament_id, False, void=True)
+
+    async def _while_scheduled(self, tournament_id: int, notify: bool, **values: Any) -> bool:
+        """One conditional update of a scheduled tournament's row: whether it was (one
+        caller wins, however many nodes try); `notify`: the other nodes hear of it."""
         async with self._session() as s:
             res = await s.execute(
                 update(Tournament)
@@ -208,12 +241,13 @@ class Store:
                     Tournament.id == tournament_id,
                     Tournament.status == TournamentStatus.SCHEDULED,
                 )
-                .values(status=TournamentStatus.OPEN)
+                .values(**values)
             )
             if not res.rowcount:  # type: ignore[attr-defined]
                 await s.rollback()
                 return False
-            await self._notify(s, [cluster.tournament_line(tournament_id)])
+            if notify:
+                await self._notify(s, [cluster.tournament_line(tournament_id)])
             await s.commit()
             return True
 

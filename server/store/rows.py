@@ -24,6 +24,8 @@ def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
         created_at=row.created_at,
         closed_at=row.closed_at,
         entrants=entrants,
+        beacon=dict(row.beacon) if row.beacon else None,
+        void=bool(row.void),
     )
 
 

@@ -3,9 +3,13 @@
 // checks, same lines, same first difference: the seed against the commitment; every action
 // replayed from the deal (seq 1, 2, 3..., at_ms never decreasing); the claimed result; the
 // record's log_hash (samedeal-log/1); a guaranteed Klondike solution; for a bundle its
-// log_root and the standings recomputed from the results.
+// log_root and the standings recomputed from the results. A tournament with a public beacon
+// has its round verified against the network's pinned key (beacon.js) and its deals
+// replayed from the beacon's deal seed.
 
 import { bare, oneLine, row as showRow, show, thousands } from "./pyfmt.js";
+import { BUILT_IN } from "./beacon.js";
+import { BeaconDifference, BeaconUnreadable, checkBeacon, dealingSeed } from "./beaconcheck.js";
 import { commitment, hexToBytes } from "./drbg.js";
 import { GAPS, GapsState } from "./gaps.js";
 import { KLONDIKE } from "./klondike.js";
@@ -83,7 +87,18 @@ function tournamentShape(v, loc) {
     out.solution = list(t.solution, [...loc, "solution"]).map((a, i) => dict(a, [...loc, "solution", i]));
   }
   out.closed_at = text(t, "closed_at", loc, { optional: true });
+  out.beacon = null;
+  if ("beacon" in t && t.beacon !== null) out.beacon = beaconShape(t.beacon, [...loc, "beacon"]);
   return out;
+}
+
+function beaconShape(v, loc) {
+  if (!isObject(v)) throw new ShapeError(loc, "Input should be a valid dictionary or instance of RecordBeacon");
+  return {
+    network: text(v, "network", loc), chain_hash: text(v, "chain_hash", loc), round: int(v, "round", loc),
+    signature: text(v, "signature", loc, { optional: true }),
+    previous_signature: text(v, "previous_signature", loc, { optional: true }),
+  };
 }
 
 function recordShape(v, loc) {
@@ -180,18 +195,18 @@ function parse(shape, data, what) {
 const who = (record) => `record of ${show(record.player.name)} (player ${record.player.id})`;
 
 /** {checked, notes, error} for a parsed record or bundle; throws Unreadable if neither. */
-export async function verifyDocument(data) {
+export async function verifyDocument(data, { networks = BUILT_IN } = {}) {
   const fmt = isObject(data) ? data.format : undefined;
   const report = { checked: [], notes: [], error: null, ok: true };
   try {
     if (fmt === RECORD_FORMAT) {
       const record = recordWithin(data, "record", "");
-      const ctx = await verifyTournament(record.tournament, report);
+      const ctx = await verifyTournament(record.tournament, report, networks);
       const outcome = await replayRecord(record, ctx);
       finishRecord(record, outcome, report);
       if (record.log_hash === null) report.notes.push(`${who(record)} carries no receipts: ${NO_LOG_HASH}`);
     } else if (fmt === BUNDLE_FORMAT) {
-      await verifyBundle(bundleWithin(data), report);
+      await verifyBundle(bundleWithin(data), report, networks);
     } else {
       throw new Unreadable(`not a samedeal record or bundle (format ${fmt === undefined ? "None" : show(fmt)})`);
     }
@@ -214,14 +229,21 @@ function parseSeed(t) {
 }
 
 /** Seed against commitment, game, options, solution: the rules, options and seed. */
-async function verifyTournament(t, report) {
+async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
   if (t.seed === null) throw new Mismatch(`tournament ${t.id}: the seed is not revealed`);
-  const seed = parseSeed(t);
+  let seed = parseSeed(t);
   const made = await commitment(seed);
   if (made !== t.commitment) {
     throw new Mismatch(`tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${bare(t.commitment)}`);
   }
   report.checked.push(`tournament ${t.id}: sha256(seed) equals the commitment`);
+  try {
+    seed = await checkBeacon(t, seed, report, networks, dealt);
+  } catch (exc) {
+    if (exc instanceof BeaconDifference) throw new Mismatch(exc.message);
+    if (exc instanceof BeaconUnreadable) throw new Unreadable(exc.message);
+    throw exc;
+  }
   const rules = Object.hasOwn(RULES, t.game) ? RULES[t.game] : null;
   if (!rules) throw new Mismatch(`tournament ${t.id}: unknown game ${show(t.game)}`);
   let options;
@@ -404,8 +426,8 @@ async function pool(items, limit, fn) {
   return out;
 }
 
-async function verifyBundle(bundle, report) {
-  const ctx = await verifyTournament(bundle.tournament, report);
+async function verifyBundle(bundle, report, networks = BUILT_IN) {
+  const ctx = await verifyTournament(bundle.tournament, report, networks, bundle.records.length > 0);
   const outcomes = await pool(bundle.records, 32, (record) => replayRecord(record, ctx));
   const results = [];
   const chains = [];
@@ -462,7 +484,7 @@ export async function replayStates(record) {
   const t = record.tournament;
   const rules = RULES[t.game];
   const options = rules.parseOptions(t.options);
-  const seed = hexToBytes(t.seed);
+  const seed = await dealingSeed(t);
   let state = await rules.newGame(seed, options, { playerId: record.player.id, dealAttempt: t.deal_attempt || 0 });
   const states = [state];
   let error = null;

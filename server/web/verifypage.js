@@ -29,7 +29,7 @@ export function verifyPage(main) {
     },
   }, h("span", "or a closed tournament of this server: "), idInput, h("button", { type: "submit" }, "Fetch and verify"));
   fill(main, h("h1", "Verify a record or a bundle"),
-    h("p", "Everything runs in this page: the seed against its commitment (SHA-256), every deal and redeal from the seed (samedeal-drbg-v1, HMAC-SHA256 by Web Crypto), every action replayed under the rules, the claimed results, the receipts' hash chains (samedeal-log/1) and the standings. Nothing is sent anywhere."),
+    h("p", "Everything runs in this page: the seed against its commitment (SHA-256), every deal and redeal from the seed (samedeal-drbg-v1, HMAC-SHA256 by Web Crypto), a public beacon's drand round against the network's key (BLS12-381 by @noble/curves) and the deal seed it gives, every action replayed under the rules, the claimed results, the receipts' hash chains (samedeal-log/1) and the standings. Nothing is sent anywhere."),
     drop, fetchForm, out);
   const wanted = new URLSearchParams(location.search).get("tournament");
   if (wanted && /^\d+$/.test(wanted)) {

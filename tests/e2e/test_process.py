@@ -69,7 +69,8 @@ def test_operator_command_line(db: str, tmp_path: Path) -> None:
     )
     assert made.returncode == 0, made.stderr
     t = json.loads(made.stdout)
-    assert t["name"] == "Cli Cup" and t["options"] == {"redeals": 1} and "seed" not in t
+    assert t["name"] == "Cli Cup" and "seed" not in t
+    assert t["options"] == {"redeals": 1, "redeal": "keep_runs", "winnable": False}  # defaults
     listed = [json.loads(line) for line in cli(db, "tournament", "list").stdout.splitlines()]
     assert [x["id"] for x in listed] == [t["id"]]
     closed = json.loads(cli(db, "tournament", "close", str(t["id"])).stdout)

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from server import rng
-from server.audit.records import bundle_of, record_of, result_of
+from server.audit.beacon_check import dealing_seed
+from server.audit.records import RecordTournament, bundle_of, record_of, result_of
 from server.domain.model import NewTournament, Summary
 from server.domain.ranking import Result, standings
 from server.games import RULES, random_play
@@ -75,7 +76,7 @@ def record(
     """A correct record: actions step_ms apart, the result the replay gives."""
     rules = RULES[t["game"]]
     s = rules.replay(
-        bytes.fromhex(t["seed"]),
+        dealing_seed(RecordTournament.model_validate(t)),  # the beacon's deal seed if any
         rules.parse_options(t["options"]),
         raw_actions,
         player_id=player_id,

@@ -6,6 +6,7 @@ difference."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import random
 import subprocess
@@ -14,11 +15,13 @@ from typing import Any
 
 import pytest
 
+from server.audit import beacon
 from server.audit.untrusted import Unreadable
 from server.audit.verify import verify_document
 from server.games import random_play
 from server.games.klondike import KLONDIKE
 from tests.support import factories
+from tests.support.beacon import KEYED_NETWORKS, beacon_documents
 from tests.web.support import JS_TESTS, ROOT, require_node
 
 SEED = bytes.fromhex("e4c537b6139465e60d1e3dc91d26a884e7b04b4d57558cedeb4b13dff5d68d97")
@@ -274,3 +277,73 @@ def test_same_verdict_lines_and_first_difference(verdicts) -> None:
     py, js = verdicts
     differ = [(name, py[name], js[name]) for name in py if py[name] != js[name]]
     assert not differ, json.dumps(differ[:3], indent=1)[:6000]
+
+
+# -- the beacon (RECORD.md v1.3) ------------------------------------------------------------
+def beacon_corpus() -> dict[str, Any]:
+    """Beacon bundles of both networks and keyed test networks, good and tampered, and
+    malformed beacons."""
+    docs = beacon_documents()
+    good = docs["beacon quicknet"]
+    for name, value in {
+        "a number": 5,
+        "a list": [],
+        "no chain": {"network": "quicknet", "round": 1},
+        "network a number": {"network": 1, "chain_hash": "x", "round": 1},
+        "round as text": {"network": "quicknet", "chain_hash": "x", "round": "1"},
+        "signature a number": {"network": "q", "chain_hash": "x", "round": 1, "signature": 5},
+    }.items():
+        bad = copy.deepcopy(good)
+        bad["tournament"]["beacon"] = value
+        docs[f"beacon malformed: {name}"] = bad
+    return docs
+
+
+def test_beacon_documents_same_verdict_in_both_verifiers(tmp_path: Path) -> None:
+    """Each beacon document, with and without the keyed networks' file: the same verdict,
+    lines and first difference in JavaScript as in Python."""
+    node = require_node()
+    docs = beacon_corpus()
+    nets = tmp_path / "networks.json"
+    nets.write_text(json.dumps(KEYED_NETWORKS))
+    networks = beacon.networks_from_json(KEYED_NETWORKS)
+    for extra, chosen in (([], beacon.BUILT_IN), (["--beacon-networks", str(nets)], networks)):
+        paths = []
+        for i, doc in enumerate(docs.values()):
+            path = tmp_path / f"beacon{i}.json"
+            path.write_text(json.dumps(doc))
+            paths.append(str(path))
+        run = subprocess.run(
+            [node, str(JS_TESTS / "verify_cli.mjs"), *extra, *paths],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=ROOT,
+        )
+        assert run.returncode == 0, run.stderr[-3000:]
+        js = dict(zip(docs, map(json.loads, run.stdout.splitlines()), strict=True))
+        py = {}
+        for name, doc in docs.items():
+            try:
+                report = verify_document(doc, networks=chosen)
+                py[name] = {
+                    "ok": report.ok,
+                    "error": report.error,
+                    "checked": report.checked,
+                    "notes": report.notes,
+                }
+            except Unreadable as exc:
+                py[name] = {"unreadable": str(exc)}
+        differ = [(n, py[n], js[n]) for n in docs if py[n] != js[n]]
+        assert not differ, json.dumps(differ[:3], indent=1)[:6000]
+        assert sum(v.get("ok") is True for v in py.values()) >= (6 if extra else 4)
+        assert sum(v.get("ok") is False for v in py.values()) >= 24
+        assert sum("unreadable" in v for v in py.values()) == 6
+
+
+def test_the_vendored_bls_module_is_the_one_its_readme_names() -> None:
+    vendor = ROOT / "server" / "web" / "vendor"
+    digest = hashlib.sha256((vendor / "noble-bls12-381.js").read_bytes()).hexdigest()
+    readme = (vendor / "README.md").read_text()
+    assert f"sha256 of the result: `{digest}`" in readme
+    assert "@noble/curves 2.4.0" in readme

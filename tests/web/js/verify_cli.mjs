@@ -1,13 +1,20 @@
-// node verify_cli.mjs FILE... -> one JSON line per file: what the in-browser verifier says
-// ({ok, error, checked, notes} or {unreadable}), for the tests that hold it against the
-// Python verifier on the same documents.
+// node verify_cli.mjs [--beacon-networks FILE] FILE... -> one JSON line per file: what the
+// in-browser verifier says ({ok, error, checked, notes} or {unreadable}), for the tests that
+// hold it against the Python verifier on the same documents.
 import { readFileSync } from "node:fs";
+import { BUILT_IN, networksFromJson } from "../../../server/web/beacon.js";
 import { Unreadable, verifyDocument } from "../../../server/web/verify.js";
 
-for (const path of process.argv.slice(2)) {
+const args = process.argv.slice(2);
+let networks = BUILT_IN;
+if (args[0] === "--beacon-networks") {
+  networks = await networksFromJson(JSON.parse(readFileSync(args[1], "utf8")));
+  args.splice(0, 2);
+}
+for (const path of args) {
   let out;
   try {
-    const report = await verifyDocument(JSON.parse(readFileSync(path, "utf8")));
+    const report = await verifyDocument(JSON.parse(readFileSync(path, "utf8")), { networks });
     out = { ok: report.ok, error: report.error, checked: report.checked, notes: report.notes };
   } catch (exc) {
     if (!(exc instanceof Unreadable) && !(exc instanceof SyntaxError)) throw exc;

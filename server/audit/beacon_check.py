@@ -1,0 +1,93 @@
+"""The beacon of a record's or bundle's tournament, as the verifier checks it (RECORD.md
+v1.3): a known network, its chain, a round no earlier than the start, a signature that
+verifies against the network's pinned key; then the deal seed every label reads. A
+difference is one line naming the beacon (server/audit/verify.py reports it)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from server import rng
+from server.audit import beacon
+from server.audit.beacon import BeaconError, Network
+from server.audit.records import RecordBeacon, RecordTournament
+from server.audit.untrusted import Unreadable, show
+from server.domain import timing
+
+
+class BeaconDifference(Exception):
+    """The beacon is not what it must be, said in one line."""
+
+
+def _bare(text: str) -> str:
+    """A claimed hash as it stands, cut short (as verify.py cuts them)."""
+    return text if len(text) <= 80 else text[:80] + "…"
+
+
+def check_beacon(
+    t: RecordTournament,
+    seed: bytes,
+    checked: list[str],
+    notes: list[str],
+    networks: Mapping[str, Network] = beacon.BUILT_IN,
+    dealt: bool = True,
+) -> bytes:
+    """The seed every label reads: without a beacon the seed itself; with one, its round
+    verified against the network's key (a known network, its chain, a round not before
+    the start, a valid signature), the deal seed derived from it."""
+    b = t.beacon
+    if b is None:
+        return seed
+    what = f"tournament {t.id}: beacon round {b.round} of {show(b.network)}"
+    net = networks.get(b.network)
+    if net is None:
+        raise BeaconDifference(f"tournament {t.id}: unknown beacon network {show(b.network)}")
+    if b.chain_hash.lower() != net.chain_hash:
+        raise BeaconDifference(
+            f"{what}: chain_hash {_bare(b.chain_hash)} is not the network's {net.chain_hash}"
+        )
+    if b.round < 1 or b.round >= 1 << 64:
+        raise BeaconDifference(f"{what}: not a round number (1 or more)")
+    try:
+        start_ms = timing.epoch_ms(timing.parse_iso(t.starts_at))
+    except (ValueError, OverflowError) as exc:
+        raise Unreadable(f"tournament {t.id}: its start cannot be read: {exc}") from None
+    if net.round_time(b.round) * 1000 < start_ms:
+        first = net.first_round_at(start_ms / 1000)
+        raise BeaconDifference(
+            f"{what}: it comes before the start (the rule gives round {first} or later)"
+        )
+    if b.signature is None:
+        if dealt:
+            raise BeaconDifference(f"{what}: no signature")
+        notes.append(f"{what} was never verified: the tournament was void, no game dealt")
+        return seed
+    try:
+        r = _beacon_round(net, b)
+        beacon.verify_round(net, r)
+    except BeaconError as exc:
+        raise BeaconDifference(f"{what}: {exc}") from None
+    checked.append(
+        f"{what} verifies against the network's public key; the deals come from its deal seed"
+    )
+    return beacon.deal_seed(seed, net, r)
+
+
+def _beacon_round(net: Network, b: RecordBeacon) -> beacon.Round:
+    prev = None
+    if net.chained and b.previous_signature is not None:
+        prev = beacon.parse_hex(b.previous_signature, "previous_signature")
+    return beacon.Round(b.round, beacon.parse_hex(b.signature or "", "signature"), prev)
+
+
+def dealing_seed(t: RecordTournament) -> bytes:
+    """The seed the tournament's labels read (its beacon's deal seed, when it has one);
+    `check_beacon` has checked the beacon first."""
+    seed = bytes.fromhex(t.seed or "")
+    b = t.beacon
+    if b is None or b.signature is None:
+        return seed
+    signature = beacon.parse_hex(b.signature, "signature")
+    return rng.beacon_deal_seed(
+        seed, bytes.fromhex(b.chain_hash), b.round, beacon.Round(b.round, signature).randomness
+    )

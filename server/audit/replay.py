@@ -1,0 +1,250 @@
+"""Replaying one tournament's deal and one record's log (docs/RECORDS.md): the seed
+against its commitment, the beacon (server/audit/beacon_check.py), the stored solution,
+every action from the deal with seq 1, 2, 3... and non-decreasing at_ms, the claimed
+result, the log hash and par. server/audit/verify.py reads the documents and bundles
+around it; a difference is a `Mismatch` of one line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from server import rng
+from server.audit import beacon, receipts
+from server.audit.beacon import Network
+from server.audit.beacon_check import BeaconDifference, check_beacon, dealing_seed
+from server.audit.records import Record, RecordAction, RecordTournament
+from server.audit.untrusted import Unreadable, show
+from server.domain import timing
+from server.domain.ranking import Result
+from server.games import RULES, GameRules
+from server.games.base import ActionError, GameState, Status
+
+BUILT_IN: Mapping[str, Network] = beacon.BUILT_IN
+
+
+class Mismatch(Exception):
+    """The first thing that differs, said in one line."""
+
+
+@dataclass
+class Report:
+    """What was checked, in order; `notes` say what could not be checked (records
+    written before receipts); `error` is the first difference, if any."""
+
+    checked: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def bare(text: str) -> str:
+    """A claimed hash or commitment as it stands, cut short (no quotes: they are hex)."""
+    return text if len(text) <= 80 else text[:80] + "…"
+
+
+def who_of(record: Record) -> str:
+    return f"record of {show(record.player.name)} (player {record.player.id})"
+
+
+def _entries(record: Record) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """The record's actions as (seq, at_ms, action): from the models, or straight from
+    the raw entries of a record `_record` read (it checked every one's types)."""
+    actions: list[Any] = record.actions  # models, or raw entries in a _RecordHead
+    for a in actions:
+        if isinstance(a, RecordAction):
+            yield a.seq, a.at_ms, a.action
+        else:
+            yield a["seq"], a["at_ms"], a["action"]
+
+
+def verify_tournament(
+    t: RecordTournament,
+    report: Report,
+    networks: Mapping[str, Network] = BUILT_IN,
+    dealt: bool = True,
+) -> tuple[GameRules[Any, Any], Any]:
+    """Seed against commitment, the beacon, game and options; returns the rules and
+    options. `dealt`: games were dealt (false for a bundle with no records)."""
+    if t.seed is None:
+        raise Mismatch(f"tournament {t.id}: the seed is not revealed")
+    try:
+        seed = rng.parse_seed(t.seed)
+    except ValueError as exc:
+        raise Mismatch(f"tournament {t.id}: bad seed: {exc}") from None
+    if rng.commitment(seed) != t.commitment:
+        raise Mismatch(
+            f"tournament {t.id}: sha256(seed) is {rng.commitment(seed)}, "
+            f"not the commitment {bare(t.commitment)}"
+        )
+    report.checked.append(f"tournament {t.id}: sha256(seed) equals the commitment")
+    try:
+        seed = check_beacon(t, seed, report.checked, report.notes, networks, dealt)
+    except BeaconDifference as exc:
+        raise Mismatch(str(exc)) from None
+    rules = RULES.get(t.game)
+    if rules is None:
+        raise Mismatch(f"tournament {t.id}: unknown game {show(t.game)}")
+    try:
+        options = rules.parse_options(t.options)
+    except ValueError as exc:
+        raise Mismatch(f"tournament {t.id}: {exc}") from None
+    if t.solution is not None:
+        verify_solution(rules, seed, options, t, report)
+    return rules, options
+
+
+def verify_solution(
+    rules: GameRules[Any, Any], seed: bytes, options: Any, t: RecordTournament, report: Report
+) -> None:
+    """A stored guaranteed-deal solution must win deal attempt `deal_attempt`."""
+    state = rules.new_game(seed, options, player_id=0, deal_attempt=t.deal_attempt)
+    for i, raw in enumerate(t.solution or [], start=1):
+        try:
+            state, _ = state.apply(rules.parse_action(raw))
+        except ActionError as exc:
+            raise Mismatch(f"tournament {t.id}: solution step {i}: {exc.message}") from None
+    if state.status is not Status.WON:
+        raise Mismatch(f"tournament {t.id}: the stored solution does not win the deal")
+    report.checked.append(
+        f"tournament {t.id}: the stored solution ({len(t.solution or [])} actions) "
+        f"wins deal attempt {t.deal_attempt}"
+    )
+
+
+def verify_record(
+    record: Record,
+    report: Report,
+    checked_tournament: bool = False,
+    networks: Mapping[str, Network] = BUILT_IN,
+) -> Result:
+    """Replay one record, compare its claimed result and log hash; returns the result."""
+    return verify_record_chain(record, report, checked_tournament, networks)[0]
+
+
+def verify_record_chain(
+    record: Record,
+    report: Report,
+    checked_tournament: bool = False,
+    networks: Mapping[str, Network] = BUILT_IN,
+) -> tuple[Result, str]:
+    """The record's result and the log hash its actions give."""
+    t = record.tournament
+    if checked_tournament:
+        rules = RULES[t.game]
+        options = rules.parse_options(t.options)
+    else:
+        rules, options = verify_tournament(t, report, networks)
+    who = who_of(record)
+    state, last_ms, log_hash = _replay(rules, options, record, who)
+    result = record.result
+    expected_status = state.status if state.status is not Status.PLAYING else Status.TIMED_OUT
+    _same(who, "status", expected_status.value, result.status)
+    _same(who, "progress", state.progress, result.progress)
+    _same(who, "resets", state.resets, result.resets)
+    _same(who, "score", state.score, result.score)
+    _same(who, "time_ms", _expected_time_ms(record, expected_status, last_ms, who), result.time_ms)
+    if record.log_hash is not None and record.log_hash.lower() != log_hash:
+        raise Mismatch(
+            f"{who}: the log hash differs: its actions give {log_hash}, "
+            f"the record claims {bare(record.log_hash)}"
+        )
+    report.checked.append(
+        f"{who}: {len(record.actions)} actions replay legally; result {result.status}, "
+        f"progress {result.progress}, resets {result.resets}, time {result.time_ms} ms"
+        + ("" if record.log_hash is None else "; log_hash is their chain")
+    )
+    verify_par(rules, options, record, report)
+    played = Result(
+        record.player.name,
+        result.status,
+        result.progress,
+        result.resets,
+        result.time_ms,
+        result.score,
+    )
+    return played, log_hash
+
+
+def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report: Report) -> None:
+    """A record's `par` (v1.3), when it has one: its line replays legally from the deal
+    under the record's player id (the Gaps redeal stream is the player's) and reaches
+    exactly the progress and resets it claims, which are no worse than the entry's own."""
+    par = record.par
+    if par is None:
+        return
+    who, t = who_of(record), record.tournament
+    seed = dealing_seed(t)  # the deal the entry played (a beacon's deal seed)
+    state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
+    for i, raw in enumerate(par.line, start=1):
+        try:
+            state, _ = state.apply(rules.parse_action(raw))
+        except ActionError as exc:
+            raise Mismatch(
+                f"{who}: par line step {i}: illegal action {show(raw)}: {exc.message}"
+            ) from None
+    if (state.progress, state.resets) != (par.progress, par.resets):
+        raise Mismatch(
+            f"{who}: par claims progress {par.progress}, resets {par.resets}; its line "
+            f"reaches progress {state.progress}, resets {state.resets}"
+        )
+    if (par.progress, -par.resets) < (record.result.progress, -record.result.resets):
+        raise Mismatch(
+            f"{who}: par (progress {par.progress}, resets {par.resets}) is worse "
+            "than the entry's own result"
+        )
+    report.checked.append(
+        f"{who}: par line ({len(par.line)} actions) replays legally to progress "
+        f"{par.progress}, resets {par.resets}"
+    )
+
+
+def _replay(
+    rules: GameRules[Any, Any], options: Any, record: Record, who: str
+) -> tuple[GameState[Any], int, str]:
+    """The state after the record's actions, the last at_ms, and their log hash (the
+    samedeal-log/1 chain, made in the same pass)."""
+    t = record.tournament
+    seed = dealing_seed(t)
+    state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
+    head = receipts.genesis(t.commitment, record.player.id)
+    last_ms = 0
+    for expected_seq, (seq, at_ms, action) in enumerate(_entries(record), start=1):
+        where = f"{who}, seq {seq}"
+        if seq != expected_seq:
+            raise Mismatch(f"{who}: expected seq {expected_seq}, found seq {seq}")
+        if at_ms < last_ms:
+            raise Mismatch(f"{where}: at_ms {at_ms} is before the previous {last_ms}")
+        last_ms = at_ms
+        try:
+            state, _ = state.apply(rules.parse_action(action))
+        except ActionError as exc:
+            raise Mismatch(f"{where}: illegal action {show(action)}: {exc.message}") from None
+        head = receipts.step(head, seq, at_ms, receipts.action_text(action))
+    return state, last_ms, head.hex()
+
+
+def _expected_time_ms(record: Record, status: Status, last_ms: int, who: str) -> int:
+    """Ended by play: the last action's at_ms (0 with none). Timed out: the deadline."""
+    t = record.tournament
+    if status is not Status.TIMED_OUT:
+        return last_ms
+    try:
+        started = timing.parse_iso(record.started_at)
+        end = timing.parse_iso(t.ends_at)  # a late close (a server down at ends_at)
+        if t.closed_at:  # ends no game after its deadline; an early one ends them all
+            end = min(end, timing.parse_iso(t.closed_at))
+        return timing.ms_between(started, timing.deadline(started, t.time_limit_s, end))
+    except (ValueError, OverflowError) as exc:
+        raise Unreadable(f"{who}: its times cannot be read: {exc}") from None
+
+
+def _same(who: str, what: str, expected: object, claimed: object) -> None:
+    if expected != claimed:
+        raise Mismatch(
+            f"{who}: result {what} is {show(claimed)}, the replay gives {show(expected)}"
+        )
