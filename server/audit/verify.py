@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from server import rng
-from server.audit import receipts
+from server.audit import amended, receipts
 from server.audit.records import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,
@@ -38,7 +38,7 @@ from server.audit.records import (
 )
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, show
 from server.domain import timing
-from server.domain.ranking import Result, standings
+from server.domain.ranking import Result
 from server.games import RULES, GameRules
 from server.games.base import ActionError, GameState, Status
 
@@ -329,6 +329,7 @@ def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> No
     verify_tournament(t, report)
     bundle_tournament = t.model_dump()
     results: list[Result] = []
+    marks: list[amended.Mark] = []  # fair play: each record's bot and disqualification
     chains: list[tuple[int, str]] = []
     seen: set[str] = set()
     seen_ids: set[int] = set()
@@ -351,6 +352,7 @@ def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> No
         seen_ids.add(record.player.id)
         result, log_hash = _verify_record(record, report, checked_tournament=True)
         results.append(result)
+        marks.append(amended.Mark(record.player.name, record.player.bot, record.disqualified))
         chains.append((record.player.id, log_hash))
         old += record.log_hash is None
     if old:
@@ -369,7 +371,7 @@ def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> No
         )
     else:
         report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
-    expected = [s.as_dict() for s in standings(results)]
+    expected = _fair_standings(bundle, results, marks, report)
     claimed = [row.model_dump() for row in bundle.standings]
     if len(expected) != len(claimed):
         raise Mismatch(f"standings have {len(claimed)} rows, the records give {len(expected)}")
@@ -377,3 +379,23 @@ def verify_bundle(bundle: Bundle, report: Report, limits: Limits = LIMITS) -> No
         if want != got:
             raise Mismatch(f"standings row {i} is {_row(got)}, the records give {_row(want)}")
     report.checked.append(f"standings: {len(claimed)} rows follow from the results")
+
+
+def _fair_standings(
+    bundle: Bundle, results: list[Result], marks: list[amended.Mark], report: Report
+) -> list[dict[str, Any]]:
+    """The standings rows the results give with every amendment applied (fair play,
+    server/audit/amended.py): a bundle ranking a disqualified entry, or ignoring an
+    amendment, then differs from them."""
+    try:
+        rows, disqualified = amended.expected_rows(
+            results, marks, bundle.amendments, bundle.tournament.closed_at
+        )
+    except amended.Difference as exc:
+        raise Mismatch(str(exc)) from None
+    if disqualified:
+        report.checked.append(
+            f"fair play: {disqualified} disqualified, {len(bundle.amendments)} of them by "
+            "amendments after the close; the others ranked without them"
+        )
+    return rows
