@@ -11,6 +11,7 @@ import math
 import os
 import sys
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
@@ -63,9 +64,44 @@ def build_parser() -> argparse.ArgumentParser:
     rb = r_sub.add_parser(
         "rebuild", help="recompute every placing and rating from the closed tournaments"
     )
-    for p in (s, m, a, g, t, c, cl, ls, r, rb):
+    for p in (s, m, a, g, t, c, cl, ls, r, rb, *_fairplay_parsers(sub)):
         p.add_argument("--database-url", default=argparse.SUPPRESS)
     return parser
+
+
+def _fairplay_parsers(sub: Any) -> list[argparse.ArgumentParser]:
+    """`disqualify T PLAYER --reason TEXT` and `fairplay report T [--moves N] [--json]`."""
+    d = sub.add_parser("disqualify", help="disqualify a player's entry (fair play)")
+    d.add_argument("tournament", type=int)
+    d.add_argument("player")
+    d.add_argument("--reason", required=True)
+    f = sub.add_parser("fairplay", help="fair play: the organiser's report")
+    f_sub = f.add_subparsers(dest="fairplay_command", required=True)
+    fr = f_sub.add_parser("report", help="entries worth a look, with why (never acts)")
+    fr.add_argument("tournament", type=int)
+    fr.add_argument("--moves", type=int, default=20, help="identical opening moves (20)")
+    fr.add_argument("--json", action="store_true", help="one JSON object per finding")
+    return [d, f, fr]
+
+
+async def _fairplay(args: argparse.Namespace, competition: Competition) -> int:
+    """The operator's fair-play commands (server/competition/fairplay.py)."""
+    from server.competition import fairplay
+
+    if args.command == "disqualify":
+        done = await fairplay.disqualify(competition, args.tournament, args.player, args.reason)
+        print(
+            f"tournament {done.tournament_id}: {done.player} disqualified"
+            + (" (an amendment: ratings computed again)" if done.amendment else "")
+        )
+        return 0
+    limits = fairplay.Thresholds(opening_moves=args.moves)
+    found = await fairplay.report(competition, args.tournament, None, limits)
+    for f in found:
+        print(json.dumps(f.as_dict()) if args.json else f.line())
+    if not args.json:
+        print(f"{len(found)} findings (pointers for the organiser, not verdicts)")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,6 +196,8 @@ async def _operate(args: argparse.Namespace, url: str, spec: TournamentSpec | No
     try:
         if args.command == "ratings":
             return await _ratings_rebuild(store)
+        if args.command in ("disqualify", "fairplay"):
+            return await _fairplay(args, Competition.build(store))
         if args.command == "admin":
             if await store.set_admin(args.name):
                 print(f"{args.name} is now an admin")

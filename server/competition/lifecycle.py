@@ -90,7 +90,10 @@ class Lifecycle:
         """A tournament changed on some node: read it again and tell the listeners."""
         old = self.catalogue.cached(tournament_id)
         t = await self.catalogue.reload(tournament_id)
-        if t.status == CLOSED:
+        if old is not None and old.status == t.status:  # fair play: a disqualification
+            self.standings.tournament_changed(t.id)
+            self.events.standings_changed(t.id)
+        elif t.status == CLOSED:
             await self._closed_elsewhere(t)
         elif old is None or old.status != t.status:
             self.events.tournament_changed(t)

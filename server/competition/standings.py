@@ -16,10 +16,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from server.competition.catalogue import CLOSED, Catalogue
+from server.competition.disqualified import Disqualified
 from server.competition.leaderboard import EntryRow, Leaderboard
 from server.domain.model import EntryInfo, EntryNotice, Status, Summary
-from server.domain.ranking import Standing
+from server.domain.ranking import Row, Standing
 from server.domain.timing import epoch_ms
+from server.store import fairplay as fair_store
 from server.store.repository import Store
 
 if TYPE_CHECKING:
@@ -33,7 +35,7 @@ MAX_TOP, MAX_AROUND, MAX_PAGE = 100, 50, 100
 class View(NamedTuple):
     """Rows of a tournament's standings as they stand at `now_ms`."""
 
-    rows: list[Standing]
+    rows: list[Row]
     total: int
     version: int
     final: bool
@@ -82,6 +84,7 @@ class Standings:
         self._by_entry: dict[int, EntryRow] = {}  # the rows of loaded boards, by entry id
         self._stale: set[int] = set()  # loads overtaken by a change of many rows
         self._progress: dict[int, tuple[int, bool]] = {}  # entry -> (seq, ended) known
+        self.disqualified = Disqualified()  # fair play: read with each board
 
     # -- changes -------------------------------------------------------------
     def entry_changed(self, entry: EntryInfo) -> None:
@@ -198,19 +201,20 @@ class Standings:
         board, final = await self._board(tournament_id)
         return self._view(tournament_id, board, final, board.page(offset, limit))
 
-    async def table(self, tournament_id: int) -> tuple[list[Standing], bool]:
+    async def table(self, tournament_id: int) -> tuple[list[Row], bool]:
         """Every row and whether they are final."""
         board, final = await self._board(tournament_id)
-        return board.rows(), final
+        return self.disqualified.adjust(tournament_id, board, board.rows())[0], final
 
     def _view(
         self,
         tid: int,
         board: Leaderboard,
         final: bool,
-        rows: list[Standing],
+        ranked: list[Standing],
         gap: int | None = None,
     ) -> View:
+        rows, gap = self.disqualified.adjust(tid, board, ranked, gap)  # fair play
         version = self._base.get(tid, 0) + board.version
         return View(rows, board.total, version, final, board.now, gap)
 
@@ -232,6 +236,7 @@ class Standings:
                 self._stale.discard(tournament_id)
                 try:
                     entries = await self.store.entries(tournament_id)
+                    reasons = await fair_store.reasons(self.store, tournament_id)
                     board = Leaderboard(epoch_ms(self.now()))
                     for e in entries:
                         row = row_of_entry(e)
@@ -243,6 +248,7 @@ class Standings:
                 finally:
                     del self._loading[tournament_id]
                 if tournament_id not in self._stale:
+                    self.disqualified.set(tournament_id, reasons)
                     self._boards[tournament_id] = board
                     # Versions grow across reloads, and start above any an earlier process
                     # (another node, before a restart) reached: clients compare them.

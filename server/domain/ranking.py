@@ -132,3 +132,7 @@ def standings_without(
         for r in out
     )
     return rows
+
+
+Row = Standing | Unranked
+"""A row as readers see it: ranked, or disqualified (rank None)."""

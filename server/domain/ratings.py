@@ -246,12 +246,13 @@ class FieldEntry(NamedTuple):
     resets: int
     time_ms: int
     score: int
+    disqualified: bool = False  # fair play: never ranked nor rated
 
 
 def counts_for_rating(entry: FieldEntry) -> bool:
-    """Whether an entrant is rated: not a bot. (The one place of the rule: a
-    disqualified entry, later, is left out here too.)"""
-    return not entry.bot
+    """Whether an entrant is rated: not a bot, not disqualified (the one place of the
+    rule)."""
+    return not entry.bot and not entry.disqualified
 
 
 def ranks_of(entries: list[FieldEntry]) -> list[int]:
@@ -290,6 +291,11 @@ def rate_closed_field(
     """`rate_tournament` on a closed tournament's entries as stored (what the rating step
     runs in its worker process)."""
     ranks: list[int | None] = list(ranks_of(entries))
+    if any(e.disqualified for e in entries):  # fair play: ranked as if they were absent
+        kept = [i for i, e in enumerate(entries) if not e.disqualified]
+        ranks = [None] * len(entries)
+        for i, rank in zip(kept, ranks_of([entries[i] for i in kept]), strict=True):
+            ranks[i] = rank
     return rate_tournament(
         tournament_id,
         game,

@@ -155,12 +155,23 @@ class Placing(Base):
 
     __tablename__ = "placings"
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id"), primary_key=True, index=True
-    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     game: Mapped[str] = mapped_column(String(16))
     rank: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: not ranked
     ranked: Mapped[int] = mapped_column(Integer)  # ranked entrants of the tournament
     entrants: Mapped[int] = mapped_column(Integer)  # all its entrants
     mu: Mapped[float | None] = mapped_column(Double, nullable=True)  # None: not rated
     sigma: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class Disqualification(Base):
+    """An operator's disqualification of one entry (docs/COMPETITION.md "Fair play"): the
+    entry and its actions stay; standings leave it unranked. `after_close`: made after
+    the tournament closed, an amendment of its bundle."""
+
+    __tablename__ = "disqualifications"
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id"), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    after_close: Mapped[bool] = mapped_column(Boolean)

@@ -37,7 +37,9 @@ UPDATE_RATINGS = (
 )
 SELECT_FIELD = (
     "SELECT e.tournament_id, e.player_id, p.name, p.bot, e.status, e.progress, e.resets,"
-    " e.time_ms, e.score FROM entries e JOIN players p ON p.id = e.player_id"
+    " e.time_ms, e.score,"
+    " EXISTS (SELECT 1 FROM disqualifications d WHERE d.entry_id = e.id)"  # fair play
+    " FROM entries e JOIN players p ON p.id = e.player_id"
     " WHERE e.tournament_id >= ? AND e.tournament_id <= ? ORDER BY e.tournament_id, e.id"
 )
 
@@ -211,7 +213,9 @@ async def field(store: Store, tournament_ids: Iterable[int]) -> dict[int, list[F
             span = ids[start : start + 200]
             for r in await _fetch(s, SELECT_FIELD, (span[0], span[-1])):
                 if r[0] in out:
-                    out[r[0]].append(FieldEntry(r[1], r[2], bool(r[3]), *r[4:]))
+                    out[r[0]].append(
+                        FieldEntry(r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7], r[8], bool(r[9]))
+                    )
     return out
 
 
@@ -309,8 +313,7 @@ async def snapshot(store: Store) -> tuple[list[RatingRow], list[PlacingRow]]:
     async with store._session() as s:
         ratings = await _fetch(
             s,
-            "SELECT player_id, game, mu, sigma, tournaments FROM ratings"
-            " ORDER BY player_id, game",
+            "SELECT player_id, game, mu, sigma, tournaments FROM ratings ORDER BY player_id, game",
             (),
         )
         placings = await _fetch(
