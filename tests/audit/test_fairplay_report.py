@@ -39,7 +39,7 @@ def kinds(found) -> set[tuple[str, tuple[str, ...]]]:  # type: ignore[no-untyped
 
 
 def test_defaults_are_the_stated_thresholds() -> None:
-    assert THRESHOLDS == Thresholds(20, 150, 30, 0.10, 600)
+    assert Thresholds(20, 150, 30, 0.10, 600) == THRESHOLDS
 
 
 def test_think_times_count_the_first_from_the_start() -> None:

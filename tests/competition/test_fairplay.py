@@ -47,7 +47,7 @@ def comp(any_store: Store, events: Recorder, clock: Clock) -> Competition:
 
 
 async def admin(comp: Competition) -> PlayerInfo:
-    me, _ = await comp.players.register("organiser")
+    await comp.players.register("organiser")
     assert await comp.store.set_admin("organiser")
     found = await comp.store.player_by_name("organiser")
     assert found is not None and found.admin
