@@ -101,7 +101,7 @@ def standings_text(msg: dict[str, Any] | None, me: str) -> Text:
     for row in (msg or {}).get("rows", [])[:20]:
         style = "reverse" if row["player"] == me else ""
         out.append(
-            f"{row['rank']:>3} {row['player'][:14]:<14} {row['progress']:>3} "
+            f"{shown_rank(row):>3} {row['player'][:14]:<14} {row['progress']:>3} "
             f"{row['resets']} {row['status'][:7]}\n",
             style=style,
         )
@@ -115,11 +115,17 @@ STANDINGS_HEADER = (
 )
 
 
+def shown_rank(r: dict[str, Any]) -> str:
+    """A row's rank as shown: "DQ" for a disqualified entry (rank null, fair play)."""
+    return "DQ" if r["rank"] is None else str(r["rank"])
+
+
 def standings_row(r: dict[str, Any]) -> str:
+    reason = r.get("disqualified")
     return (
-        f"{r['rank']:>4}  {r['player'][:20]:<20} {r['status']:<10} "
+        f"{shown_rank(r):>4}  {r['player'][:20]:<20} {r['status']:<10} "
         f"{r['progress']:>8} {r['resets']:>6} {r['time_ms'] / 1000:>9.1f}s "
-        f"{r['score']:>6}"
+        f"{r['score']:>6}" + (f"  disqualified: {reason}" if reason else "")
     )
 
 
@@ -133,6 +139,8 @@ def skipped_before(rows: list[dict[str, Any]]) -> list[bool]:
     out = [False] * len(rows)
     for i in range(1, len(rows)):
         prev, rank = rows[i - 1]["rank"], rows[i]["rank"]
+        if prev is None or rank is None:  # the disqualified, listed after the ranked
+            continue
         out[i] = rank != prev and rank > prev + shared[prev]
     return out
 
