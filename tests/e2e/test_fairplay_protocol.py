@@ -7,6 +7,8 @@ says why with the figures."""
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 
 import pytest
@@ -105,6 +107,13 @@ async def test_disqualify_over_the_protocol_before_and_after_the_close(srv) -> N
     assert report.ok, report.error
     assert any("fair play: 2 disqualified, 1 of them" in line for line in report.checked)
 
+    code, body = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/results.csv")
+    table = list(csv.DictReader(io.StringIO(body.decode(), newline="")))
+    assert [(r["rank"], r["disqualified"]) for r in table][1:] == [
+        ("", "shared line" if table[1]["player"] == leader else "solver"),
+        ("", "solver" if table[1]["player"] == leader else "shared line"),
+    ]
+    assert table[0]["rank"] == "1" and table[0]["disqualified"] == ""
     found = await op.ok(type="fairplay_report", tournament=tid, moves=2)
     assert found["type"] == "fairplay_report"
     same = [f for f in found["findings"] if f["kind"] == "same_opening"]
