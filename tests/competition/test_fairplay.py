@@ -234,3 +234,23 @@ async def test_the_report_points_at_shared_openings_new_accounts_and_bots(
         await fairplay.report(comp, tid, old[0])
     message = fairplay.report_message(tid, found)
     assert message["type"] == "fairplay_report" and len(message["findings"]) == len(found)
+
+
+async def test_another_node_learns_of_a_disqualification(
+    comp: Competition, any_store: Store, clock: Clock
+) -> None:
+    """Node B hears of node A's disqualification as a change of the tournament (the
+    notice peers.py applies as lifecycle.learn): it reads the table again and pushes."""
+    boss = await admin(comp)
+    field = await players(comp, ["alice", "bob"])
+    tid = await open_tournament(comp, clock, field, [3, 1])
+    heard = Recorder()
+    other = Competition.build(any_store, heard, clock)
+    await other.lifecycle.refresh()
+    before = await other.standings.window(tid)
+    assert all(r.rank is not None for r in before.rows)
+    await fairplay.disqualify(comp, tid, "bob", "solver", boss)
+    await other.lifecycle.learn(tid)
+    assert ("standings", tid) in heard.heard
+    after = await other.standings.window(tid)
+    assert [(r.rank, r.player) for r in after.rows][-1] == (None, "bob")
