@@ -71,6 +71,11 @@ async def test_disqualify_over_the_protocol_before_and_after_the_close(srv) -> N
         await op.err("bad_request", type="disqualify", tournament=tid, player=leader, reason=7)
         await op.err("not_found", type="disqualify", tournament=tid, player="nobody", reason="x")
         await op.err("not_found", type="disqualify", tournament=999, player=leader, reason="x")
+        for kind in (
+            {"type": "disqualify", "player": leader, "reason": "x"},
+            {"type": "fairplay_report"},
+        ):
+            await watcher.err("unauthorized", tournament=tid, **kind)  # no account
         page = await watcher.ok(type="standings_page", tournament=tid)
         assert all(r["rank"] is not None for r in page["rows"])  # nothing changed
 
