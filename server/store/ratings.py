@@ -313,7 +313,8 @@ async def snapshot(store: Store) -> tuple[list[RatingRow], list[PlacingRow]]:
     async with store._session() as s:
         ratings = await _fetch(
             s,
-            "SELECT player_id, game, mu, sigma, tournaments FROM ratings ORDER BY player_id, game",
+            "SELECT player_id, game, mu, sigma, tournaments FROM ratings"
+            " ORDER BY player_id, game",
             (),
         )
         placings = await _fetch(
