@@ -9,11 +9,13 @@ import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
+import orjson
 import pytest
 
 from server.audit.verify import verify_document
 from server.competition import fairplay
 from server.competition.bots import register_bot
+from server.competition.bundles import BundleCache
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo
@@ -254,3 +256,38 @@ async def test_another_node_learns_of_a_disqualification(
     assert ("standings", tid) in heard.heard
     after = await other.standings.window(tid)
     assert [(r.rank, r.player) for r in after.rows][-1] == (None, "bob")
+
+
+async def test_an_amendment_invalidates_the_kept_bundle_and_its_bytes_carry_it(
+    comp: Competition, clock: Clock
+) -> None:
+    """The bundle cache (bundle.json's bytes, kept after the close) hears of an amendment
+    through the tournaments' amendment listeners, also for a tournament no longer in
+    memory; the rebuilt bytes are those of the export, amendment and marks included."""
+    boss = await admin(comp)
+    field = await players(comp, ["alice", "bob", "carol"])
+    t = await play_and_close(comp, clock, field, [9, 5, 3], hours=1)
+    cache = BundleCache(comp.store, comp.catalogue)
+    before = await cache.get(t.id)
+    assert orjson.loads(before.plain)["amendments"] == [] and cache.builds == 1
+    assert (await cache.get(t.id)).plain == before.plain and cache.builds == 1  # kept
+    clock.advance(60)
+    await fairplay.disqualify(comp, t.id, "alice", "shared the line", boss)
+    after = await cache.get(t.id)
+    assert cache.builds == 2
+    assert after.plain == orjson.dumps(await comp.exports.bundle(t.id))
+    bundle = orjson.loads(after.plain)
+    assert [a["player"] for a in bundle["amendments"]] == ["alice"]
+    assert bundle["standings"][-1]["player"] == "alice"
+    assert bundle["standings"][-1]["rank"] is None
+    assert verify_document(bundle).ok
+    # the table's disqualified live with the tournament's runtime object, nowhere else
+    runtime = comp.catalogue.tournaments.get(t.id)
+    assert runtime is not None
+    await comp.standings.page(t.id, 0, 10)
+    assert runtime.table.disqualified == {"alice": "shared the line"}
+    assert not hasattr(comp.standings, "disqualified")
+    comp.catalogue.tournaments._closed.clear()  # dropped from memory
+    await fairplay.disqualify(comp, t.id, "bob", "a second account", boss)
+    assert cache.builds == 2 and (await cache.get(t.id)).plain != after.plain
+    assert cache.builds == 3

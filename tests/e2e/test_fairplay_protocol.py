@@ -100,9 +100,23 @@ async def test_disqualify_over_the_protocol_before_and_after_the_close(srv) -> N
 
     await slow(op, type="close_tournament", tournament=tid)
     late = next(r["player"] for r in first["rows"] if r["player"] != leader)
-    reply = await slow(op, type="disqualify", tournament=tid, player=late, reason="solver")
-    assert reply == {"type": "amended", "re": reply["re"], "tournament": tid, "player": late}
     code, body = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
+    assert code == 200 and json.loads(body)["amendments"] == []  # built and kept
+    bundles = srv.app.bundles
+    assert bundles is not None and bundles.builds == 1
+    async with srv.client() as late_watcher:  # a watcher of the closed tournament
+        closed = await late_watcher.ok(type="subscribe", tournament=tid)
+        assert [r.get("disqualified") for r in closed["rows"]].count(None) == 2
+        reply = await slow(op, type="disqualify", tournament=tid, player=late, reason="solver")
+        assert reply == {"type": "amended", "re": reply["re"], "tournament": tid, "player": late}
+        while True:  # the amendment's fresh push
+            push = await late_watcher.push("standings")
+            if any(r.get("disqualified") == "solver" for r in push["rows"]):
+                break
+        assert push["final"] and push["version"] > closed["version"]
+        assert [r["rank"] for r in push["rows"]] == [1, None, None]
+    code, body = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
+    assert bundles.builds == 2  # the amendment invalidated the kept bundle
     assert code == 200, body[:200]
     bundle = json.loads(body)
     assert [a["player"] for a in bundle["amendments"]] == [late]  # the first was no amendment
