@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import copy
 import random
+from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from server.audit.untrusted import Unreadable
-from server.audit.verify import verify_document
+from server.audit.verify import verify_bundle_file, verify_document
 from server.domain.ranking import Result, standings, standings_without
 from tests.support import factories
 from tests.support.fairplay import amend, disqualify_before_close
@@ -145,3 +147,28 @@ def test_malformed_fair_play_fields_are_unreadable(good: dict[str, Any]) -> None
         change(bad)
         with pytest.raises(Unreadable):
             verify_document(bad)
+
+
+def test_a_streamed_amended_bundle_verifies_as_the_parsed_one(
+    good: dict[str, Any], tmp_path: Path
+) -> None:
+    """`verify_bundle_file` (a record at a time) on amended bundles: their standings
+    depend on the amendments, which come after them in the file; the verdict and the
+    difference named are those of the parsed bundle's."""
+    cases = {"good": (amend(good, _leader(good), "a solver"), ""), **tampered(good)}
+    plain = tmp_path / "plain.json"
+    plain.write_bytes(orjson.dumps(good))
+    report, _ = verify_bundle_file(str(plain))
+    assert report.ok, report.error  # no disqualified: rows compared as they are read
+    for name, (doc, fragment) in cases.items():
+        path = tmp_path / "bundle.json"
+        path.write_bytes(orjson.dumps(doc))
+        streamed, _ = verify_bundle_file(str(path))
+        parsed = verify_document(doc)
+        assert (streamed.ok, streamed.error) == (parsed.ok, parsed.error), name
+        assert fragment in (streamed.error or ""), (name, streamed.error)
+    unamended = copy.deepcopy(good)
+    unamended["amendments"] = [{"player": "ghost", "reason": "x", "at": "2026-11-30T21:00:00Z"}]
+    path.write_bytes(orjson.dumps(unamended))
+    streamed, _ = verify_bundle_file(str(path))
+    assert not streamed.ok and "no record of that player" in (streamed.error or "")
