@@ -7,7 +7,7 @@ import os
 import sys
 from typing import NoReturn
 
-from client_cli import config, ratings, verify
+from client_cli import config, fairplay, ratings, verify
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
     p.add_argument("--think-ms", type=int, default=0)
     ratings.add_commands(sub)
+    fairplay.add_parsers(sub)  # disqualify, fairplay (admin)
     return parser
 
 

@@ -15,6 +15,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import NoReturn
 
+from server import fairplay_commands
 from server.competition.beacon import BeaconConfig, config_from
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
@@ -101,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     rb = r_sub.add_parser(
         "rebuild", help="recompute every placing and rating from the closed tournaments"
     )
-    for p in (s, m, a, g, t, c, cl, ls, r, rb):
+    for p in (s, m, a, g, t, c, cl, ls, r, rb, *fairplay_commands.parsers(sub)):
         p.add_argument("--database-url", default=argparse.SUPPRESS)
     return parser
 
@@ -431,6 +432,8 @@ async def _operate(args: argparse.Namespace, url: str, spec: TournamentSpec | No
     try:
         if args.command == "ratings":
             return await _ratings_rebuild(store)
+        if args.command in ("disqualify", "fairplay"):
+            return await fairplay_commands.run(args, Competition.build(store))
         if args.command == "admin":
             if await store.set_admin(args.name):
                 print(f"{args.name} is now an admin")

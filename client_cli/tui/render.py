@@ -203,7 +203,7 @@ def standings_text(msg: dict[str, Any] | None, me: str, game: str | None = None)
     for row in (msg or {}).get("rows", [])[:20]:
         style = "reverse" if row["player"] == me else ""
         out.append(
-            f"{row['rank']:>3} {row['player'][:12]:<12} {row['progress']:>3} "
+            f"{shown_rank(row):>3} {row['player'][:12]:<12} {row['progress']:>3} "
             f"{row['resets']:>{len(resets_label(game))}} {row['status'][:9]}\n",
             style=style,
         )
@@ -227,11 +227,17 @@ def standings_header(game: str | None = None) -> str:
 STANDINGS_HEADER = standings_header()  # 68 columns: fits an 80-column terminal
 
 
+def shown_rank(r: dict[str, Any]) -> str:
+    """A row's rank as shown: "DQ" for a disqualified entry (rank null, fair play)."""
+    return "DQ" if r["rank"] is None else str(r["rank"])
+
+
 def standings_row(r: dict[str, Any]) -> str:
+    reason = r.get("disqualified")
     return (
-        f"{r['rank']:>4}  {r['player'][:20]:<20} {r['status']:<10} "
+        f"{shown_rank(r):>4}  {r['player'][:20]:<20} {r['status']:<10} "
         f"{r['progress']:>8} {r['resets']:>8} {duration(r['time_ms']):>8} "
-        f"{r['score']:>6}"
+        f"{r['score']:>6}" + (f"  disqualified: {reason}" if reason else "")
     )
 
 
@@ -287,6 +293,8 @@ def skipped_before(rows: list[dict[str, Any]]) -> list[bool]:
     out = [False] * len(rows)
     for i in range(1, len(rows)):
         prev, rank = rows[i - 1]["rank"], rows[i]["rank"]
+        if prev is None or rank is None:  # the disqualified, listed after the ranked
+            continue
         out[i] = rank != prev and rank > prev + shared[prev]
     return out
 

@@ -266,7 +266,9 @@ class StandingsApp(App[None]):
                 "you have no row in this tournament" if self.me else "watching anonymously"
             )
             return
-        start = (mine[0]["rank"] - 1) // self.page_size * self.page_size
+        rank = mine[0]["rank"]  # None: disqualified, listed after the ranked rows
+        place = self.total() if rank is None else rank
+        start = max(place - 1, 0) // self.page_size * self.page_size
         self.show("page")
         self.run_worker(self._find_me(start), group="page", exclusive=True)
 

@@ -58,6 +58,7 @@ class RecordTournament(_Model):
 class RecordPlayer(_Model):
     id: int
     name: str
+    bot: bool = False  # v1.3
 
 
 class RecordAction(_Model):
@@ -85,6 +86,21 @@ class RecordPar(_Model):
     line: list[dict[str, Any]]
 
 
+class Disqualification(_Model):
+    """An operator's disqualification of one entry (v1.3): why, and when (ISO time)."""
+
+    reason: str
+    at: str
+
+
+class Amendment(_Model):
+    """A disqualification made after the close (v1.3); `player` is the name."""
+
+    player: str
+    reason: str
+    at: str
+
+
 class Record(_Model):
     format: Literal["samedeal-record/1"]
     tournament: RecordTournament
@@ -94,16 +110,19 @@ class Record(_Model):
     result: RecordResult
     log_hash: str | None = None
     par: RecordPar | None = None
+    disqualified: Disqualification | None = None  # v1.3, fair play
 
 
 class StandingRow(_Model):
-    rank: int
+    rank: int | None  # None: a disqualified entry (v1.3)
     player: str
     status: str
     progress: int
     resets: int
     time_ms: int
     score: int
+    bot: bool = False  # v1.3
+    disqualified: str | None = None  # v1.3: the reason
 
 
 class Bundle(_Model):
@@ -112,6 +131,7 @@ class Bundle(_Model):
     records: list[Record]
     standings: list[StandingRow]
     log_root: str | None = None
+    amendments: list[Amendment] = Field(default_factory=list)  # v1.3, in order
 
 
 def result_of(status: str, progress: int, resets: int, time_ms: int, score: int) -> dict[str, Any]:
@@ -131,9 +151,12 @@ def record_of(
     started_at: str,
     actions: list[dict[str, Any]],
     result: dict[str, Any],
+    disqualified: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """A samedeal-record/1 document; `actions` are {seq, at_ms, action} objects. Its
-    `log_hash` is computed from them."""
+    `log_hash` is computed from them. `disqualified` ({"reason", "at"}) only for a
+    disqualified entry."""
+    extra = {} if disqualified is None else {"disqualified": disqualified}
     return {
         "format": RECORD_FORMAT,
         "tournament": tournament,
@@ -146,19 +169,43 @@ def record_of(
             ((a["seq"], a["at_ms"], a["action"]) for a in actions),
         ),
         "result": result,
+        **extra,
     }
 
 
 def bundle_of(
-    tournament: dict[str, Any], records: list[dict[str, Any]], standings: list[dict[str, Any]]
+    tournament: dict[str, Any],
+    records: list[dict[str, Any]],
+    standings: list[dict[str, Any]],
+    amendments: list[dict[str, str]] | None = None,
 ) -> dict[str, Any]:
-    """A samedeal-bundle/1 document; its `log_root` is over the records' `log_hash`."""
+    """A samedeal-bundle/1 document; its `log_root` is over the records' `log_hash`;
+    `amendments` ({"player", "reason", "at"}, in order) are disqualifications made after
+    the close (v1.3)."""
     return {
         "format": BUNDLE_FORMAT,
         "tournament": tournament,
         "records": records,
         "standings": standings,
         "log_root": receipts.log_root((r["player"]["id"], _log_hash(r)) for r in records),
+        "amendments": amendments or [],
+    }
+
+
+def bundle_row(row: dict[str, Any], bot: bool) -> dict[str, Any]:
+    """A standings row as a bundle carries it (v1.3): `ranking`'s row (a disqualified
+    one has rank None and its reason) with `bot`, and `disqualified` on every row (None
+    for a ranked one), fields in one order."""
+    return {
+        "rank": row["rank"],
+        "player": row["player"],
+        "status": row["status"],
+        "progress": row["progress"],
+        "resets": row["resets"],
+        "time_ms": row["time_ms"],
+        "score": row["score"],
+        "bot": bot,
+        "disqualified": row.get("disqualified"),
     }
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from server.audit import receipts
+from server.audit import amended, receipts
 from server.audit.beacon import Network
 from server.audit.records import (
     BUNDLE_FORMAT,
@@ -59,7 +59,7 @@ from server.audit.untrusted import (
     one_line,
     show,
 )
-from server.domain.ranking import Result, standings
+from server.domain.ranking import Result
 
 
 def verify_document(
@@ -206,6 +206,8 @@ class _BundleCheck:
         self.seen: set[str] = set()
         self.seen_ids: set[int] = set()
         self.old = 0
+        self.marks: list[amended.Mark] = []  # fair play: each record's bot, disqualification
+        self.kept: list[StandingRow] | None = None  # rows kept when a record is disqualified
 
     def record(self, i: int, raw: Any, actions_checked: bool = False) -> Record:
         if i >= self.limits.max_records:
@@ -233,21 +235,31 @@ class _BundleCheck:
         self.seen_ids.add(record.player.id)
         result, log_hash = verify_record_chain(record, self.report, checked_tournament=True)
         self.results.append(result)
+        self.marks.append(amended.Mark(record.player.name, record.player.bot, record.disqualified))
         self.chains.append((record.player.id, log_hash))
         self.old += record.log_hash is None
         return record
 
     def finish(self, bundle: Bundle, rows: tuple[int, str | None] | None = None) -> None:
-        _finish_bundle(bundle, self.report, self.results, self.chains, self.old, rows)
+        _finish_bundle(
+            bundle, self.report, self.results, self.marks, self.chains, self.old, rows, self.kept
+        )
 
     def compare_rows(self, rows: Iterator[Any]) -> tuple[int, str | None]:
         """The bundle's standings as they are read (after every record), each row
-        compared with the one the results give: (rows read, the first difference)."""
-        expected = standings(self.results)
+        compared with the one the results give: (rows read, the first difference). When
+        a record is disqualified (fair play) the rows depend on the bundle's amendments,
+        which may come after them: they are kept and compared in `finish`."""
+        if any(m.disqualified is not None for m in self.marks):
+            self.kept = [
+                _parse(StandingRow, raw, "bundle", f"standings.{i}") for i, raw in enumerate(rows)
+            ]
+            return len(self.kept), None
+        expected, _ = amended.expected_rows(self.results, self.marks, [], None)
         count, first = 0, None
         for i, raw in enumerate(rows):
             got = _parse(StandingRow, raw, "bundle", f"standings.{i}").model_dump()
-            if first is None and i < len(expected) and (want := expected[i].as_dict()) != got:
+            if first is None and i < len(expected) and (want := expected[i]) != got:
                 first = f"standings row {i + 1} is {_row(got)}, the records give {_row(want)}"
             count += 1
         return count, first
@@ -257,9 +269,11 @@ def _finish_bundle(
     bundle: Bundle,
     report: Report,
     results: list[Result],
+    marks: list[amended.Mark],
     chains: list[tuple[int, str]],
     old: int,
     rows: tuple[int, str | None] | None = None,
+    kept: list[StandingRow] | None = None,
 ) -> None:
     """The log root over the records' chains, then the standings from their results
     (`rows`: already compared as they were read, `_BundleCheck.compare_rows`)."""
@@ -277,7 +291,8 @@ def _finish_bundle(
         )
     else:
         report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
-    if rows is not None:
+    if rows is not None and kept is None:
+        _fair_standings(bundle, results, marks, report)  # the amendments agree with the records
         count, first = rows
         if count != len(results):
             raise Mismatch(f"standings have {count} rows, the records give {len(results)}")
@@ -285,16 +300,15 @@ def _finish_bundle(
             raise Mismatch(first)
         report.checked.append(f"standings: {count} rows follow from the results")
         return
-    expected = standings(results)
-    if len(expected) != len(bundle.standings):
-        raise Mismatch(
-            f"standings have {len(bundle.standings)} rows, the records give {len(expected)}"
-        )
-    for i, (want_row, got_row) in enumerate(zip(expected, bundle.standings, strict=True), 1):
-        want, got = want_row.as_dict(), got_row.model_dump()  # a row at a time
+    claimed = bundle.standings if kept is None else kept
+    expected = _fair_standings(bundle, results, marks, report)
+    if len(expected) != len(claimed):
+        raise Mismatch(f"standings have {len(claimed)} rows, the records give {len(expected)}")
+    for i, (want, got_row) in enumerate(zip(expected, claimed, strict=True), 1):
+        got = got_row.model_dump()  # a row at a time
         if want != got:
             raise Mismatch(f"standings row {i} is {_row(got)}, the records give {_row(want)}")
-    report.checked.append(f"standings: {len(bundle.standings)} rows follow from the results")
+    report.checked.append(f"standings: {len(claimed)} rows follow from the results")
 
 
 def verify_bundle_file(
@@ -376,3 +390,23 @@ def _stream_records(check: _BundleCheck, records: Any, player: str | None) -> di
         if player is not None and record.player.name.casefold() == player.casefold():
             kept = raw
     return kept
+
+
+def _fair_standings(
+    bundle: Bundle, results: list[Result], marks: list[amended.Mark], report: Report
+) -> list[dict[str, Any]]:
+    """The standings rows the results give with every amendment applied (fair play,
+    server/audit/amended.py): a bundle ranking a disqualified entry, or ignoring an
+    amendment, then differs from them."""
+    try:
+        rows, disqualified = amended.expected_rows(
+            results, marks, bundle.amendments, bundle.tournament.closed_at
+        )
+    except amended.Difference as exc:
+        raise Mismatch(str(exc)) from None
+    if disqualified:
+        report.checked.append(
+            f"fair play: {disqualified} disqualified, {len(bundle.amendments)} of them by "
+            "amendments after the close; the others ranked without them"
+        )
+    return rows

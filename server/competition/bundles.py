@@ -32,9 +32,9 @@ from server.audit import receipts
 from server.audit.records import BUNDLE_FORMAT, record_of, result_of
 from server.competition.catalogue import Catalogue
 from server.competition.exports import record_tournament
+from server.competition.fairplay import BundleMarks
 from server.domain import timing
 from server.domain.model import EntryInfo, LoggedAction, TournamentInfo
-from server.domain.ranking import Result, standings
 from server.store.repository import Store
 
 BATCH = 500  # entries whose logs are read in one query
@@ -67,6 +67,7 @@ class BundleCache:
         self._generation: dict[int, int] = {}  # grows with every invalidate
         self._one_at_a_time = asyncio.Lock()
         self.builds = 0  # builds started (for tests and benches)
+        catalogue.tournaments.on_amended(self.invalidate)  # fair play: an amendment
 
     async def get(self, tournament_id: int) -> Built:
         t = await self.catalogue.find(tournament_id)
@@ -121,6 +122,7 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
     the event loop in slices of SLICE_S (each followed by as long a rest)."""
     tournament = record_tournament(t, seed)
     entries = await store.entries(t.id)
+    marks = await BundleMarks.read(store, t.id)  # fair play: bots, disqualified, amendments
     out = bytearray(b'{"format":')
     out += orjson.dumps(BUNDLE_FORMAT)
     out += b',"tournament":' + orjson.dumps(tournament) + b',"records":['
@@ -131,7 +133,7 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
         logs = await store.actions_of_entries([e.id for e in batch])
         started = time.perf_counter()  # the time waiting for the store is not the loop's
         for e in batch:
-            record = _record(tournament, e, logs.get(e.id, ()))
+            record = marks.mark(e, _record(tournament, e, logs.get(e.id, ())))
             chains.append((e.player_id, record["log_hash"]))
             if len(chains) > 1:
                 out += b","
@@ -140,11 +142,9 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
             if held >= SLICE_S:
                 await asyncio.sleep(held)
                 started = time.perf_counter()
-    rows = standings(
-        Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score) for e in entries
-    )
-    out += b'],"standings":' + orjson.dumps([r.as_dict() for r in rows])
-    out += b',"log_root":' + orjson.dumps(receipts.log_root(chains)) + b"}"
+    out += b'],"standings":' + orjson.dumps(marks.rows(entries))
+    out += b',"log_root":' + orjson.dumps(receipts.log_root(chains))
+    out += b',"amendments":' + orjson.dumps(marks.amendments()) + b"}"
     return bytes(out)
 
 

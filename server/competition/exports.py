@@ -7,11 +7,11 @@ from typing import Any
 
 from server.audit import receipts
 from server.audit.records import bundle_of, record_of, result_of
+from server.competition import fairplay
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.domain import timing
 from server.domain.model import EntryInfo, LoggedAction, TournamentInfo
-from server.domain.ranking import Result, standings
 from server.store.repository import Store
 
 
@@ -44,7 +44,9 @@ class Exports:
             raise CompetitionError(
                 "not_found", f"{player_name!r} has no entry in tournament {t.id}"
             )
-        return await self._record(t, seed, entry)
+        record = await self._record(t, seed, entry)
+        await fairplay.bundle_parts(self.store, t, [entry], [record])  # bot, disqualified
+        return record
 
     async def bundle(self, tournament_id: int) -> dict[str, Any]:
         """Every record, the final standings and the root of the receipts."""
@@ -52,11 +54,9 @@ class Exports:
         seed = await self.catalogue.revealed(t)
         entries = await self.store.entries(t.id)
         records = [await self._record(t, seed, e) for e in entries]
-        rows = standings(  # from the stored final figures, as a verifier ranks them
-            Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
-            for e in entries
-        )
-        return bundle_of(record_tournament(t, seed), records, [r.as_dict() for r in rows])
+        # from the stored final figures, as a verifier ranks them, with fair play's marks
+        rows, amendments = await fairplay.bundle_parts(self.store, t, entries, records)
+        return bundle_of(record_tournament(t, seed), records, rows, amendments)
 
     async def _record(self, t: TournamentInfo, seed: str, e: EntryInfo) -> dict[str, Any]:
         actions = [

@@ -24,7 +24,7 @@ from server.competition.errors import CompetitionError
 from server.competition.exports import Exports
 from server.competition.play import Play
 from server.competition.ratings import rate_closed
-from server.competition.tournament import Changed, Closed, Ticked, Tournament
+from server.competition.tournament import Changed, Closed, Disqualified, Ticked, Tournament
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store.repository import Store
 
@@ -89,7 +89,11 @@ class Lifecycle:
         """A tournament changed on some node: read it again and tell the listeners."""
         old = self.catalogue.cached(tournament_id)
         t = await self.catalogue.reload(tournament_id)
-        if t.status == CLOSED:
+        if old.status == t.status if old is not None else t.status == CLOSED:
+            # No news of its facts: an entry was disqualified (fair play), after the close
+            # an amendment (a closed tournament this node no longer holds, too).
+            self.tournaments.receive(t.id, Disqualified(amendment=t.status == CLOSED))
+        elif t.status == CLOSED:
             await self._closed_elsewhere(t)
         elif old is None or old.status != t.status:
             self.tournaments.receive(t.id, Changed(t))

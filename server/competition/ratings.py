@@ -137,8 +137,11 @@ async def catch_up(
 
 async def _take_in(store: Store, t: stored.Closed, now: datetime) -> int:
     taken = (await stored.field(store, [t.id]))[t.id]
+    disqualified = taken.disqualified or [False] * len(taken.players)
     players = [
-        p for p, bot in zip(taken.players, taken.bots, strict=True) if math.counts_for_rating(bot)
+        p
+        for p, bot, dq in zip(taken.players, taken.bots, disqualified, strict=True)
+        if math.counts_for_rating(bot, dq)
     ]
     current = await stored.current(store, t.game, players)
     out = await off_loop(math.take_in, t.rated, taken, current)

@@ -7,11 +7,13 @@ import csv
 import io
 
 from server.competition.catalogue import Catalogue
-from server.domain.ranking import Result, standings
+from server.domain.ranking import Result, Unranked, standings_without
+from server.store import fairplay as fair_store
 from server.store import rating_reads as stored
 from server.store.repository import Store
 
 COLUMNS = ("rank", "player", "bot", "status", "progress", "resets", "time_ms", "score")
+COLUMNS_V13 = (*COLUMNS, "disqualified")  # fair play: the reason, empty when ranked
 
 
 async def results_csv(store: Store, catalogue: Catalogue, tournament_id: int) -> str:
@@ -22,13 +24,20 @@ async def results_csv(store: Store, catalogue: Catalogue, tournament_id: int) ->
     entries = await store.entries(t.id)
     bot_ids = await stored.bots_in(store, t.id)
     bots = {e.player_name for e in entries if e.player_id in bot_ids}
-    rows = standings(
-        Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score) for e in entries
+    rows = standings_without(  # fair play: the disqualified unranked, after the others
+        (
+            Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
+            for e in entries
+        ),
+        await fair_store.reasons(store, t.id),
     )
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(COLUMNS_V13)
     for r in rows:
         bot = "true" if r.player in bots else "false"
-        writer.writerow((r.rank, r.player, bot, r.status, r.progress, r.resets, r.time_ms, r.score))
+        reason = r.disqualified if isinstance(r, Unranked) else ""
+        writer.writerow(
+            (r.rank, r.player, bot, r.status, r.progress, r.resets, r.time_ms, r.score, reason)
+        )
     return out.getvalue()

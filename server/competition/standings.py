@@ -17,7 +17,7 @@ from server.competition.leaderboard import Leaderboard
 from server.competition.table import Table, View, WindowKey
 from server.competition.tournament import Figures, Reread
 from server.domain.model import EntryNotice, Summary
-from server.domain.ranking import Standing
+from server.domain.ranking import Row
 from server.store.repository import Store
 
 __all__ = ["AROUND", "MAX_AROUND", "MAX_PAGE", "MAX_TOP", "TOP", "Standings", "View"]
@@ -74,10 +74,10 @@ class Standings:
         table, board, final = await self._board(tournament_id)
         return table.view(board, final, board.page(offset, limit))
 
-    async def table(self, tournament_id: int) -> tuple[list[Standing], bool]:
+    async def table(self, tournament_id: int) -> tuple[list[Row], bool]:
         """Every row and whether they are final."""
-        _, board, final = await self._board(tournament_id)
-        return board.rows(), final
+        table, board, final = await self._board(tournament_id)
+        return table.rows(board), final
 
     async def _board(self, tournament_id: int) -> tuple[Table, Leaderboard, bool]:
         t = await self.catalogue.runtime(tournament_id)

@@ -14,10 +14,12 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
+from server.competition.disqualified import adjust
 from server.competition.leaderboard import EntryRow, Leaderboard
 from server.domain.model import EntryInfo, EntryNotice, Status, Summary
-from server.domain.ranking import Standing
+from server.domain.ranking import Row, Standing
 from server.domain.timing import epoch_ms
+from server.store import fairplay as fair_store
 from server.store.repository import Store
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ WindowKey = tuple[int, int, str | None]  # (top, around, player)
 class View(NamedTuple):
     """Rows of a tournament's standings as they stand at `now_ms`."""
 
-    rows: list[Standing]
+    rows: list[Row]  # a disqualified row (fair play) is Unranked, after the ranked ones
     total: int
     version: int
     final: bool
@@ -79,6 +81,7 @@ class Table:
         self._lock = asyncio.Lock()
         self._rows: dict[int, EntryRow] = {}  # the rows of the board, by entry id
         self._progress: dict[int, tuple[int, bool]] = {}  # entry -> (seq, ended) known
+        self.disqualified: dict[str, str] = {}  # fair play: player name -> reason, as read
 
     @property
     def watched(self) -> bool:
@@ -152,7 +155,12 @@ class Table:
     def view(
         self, board: Leaderboard, final: bool, rows: list[Standing], gap: int | None = None
     ) -> View:
-        return View(rows, board.total, self.base + board.version, final, board.now, gap)
+        shown, gap = adjust(self.disqualified, board, rows, gap)  # fair play
+        return View(shown, board.total, self.base + board.version, final, board.now, gap)
+
+    def rows(self, board: Leaderboard) -> list[Row]:
+        """Every row as readers see them (the disqualified unranked, at the end)."""
+        return adjust(self.disqualified, board, board.rows())[0]
 
     def windows(
         self, board: Leaderboard, final: bool, wanted: list[WindowKey]
@@ -180,6 +188,7 @@ class Table:
                 self._loading, self._stale = {}, False
                 try:
                     entries = await self.store.entries(self.tournament_id)
+                    reasons = await fair_store.reasons(self.store, self.tournament_id)
                     board = Leaderboard(epoch_ms(self.now()))
                     for e in entries:
                         row = row_of_entry(e)
@@ -191,7 +200,7 @@ class Table:
                 finally:
                     self._loading = None
                 if not self._stale:
-                    self.board = board
+                    self.board, self.disqualified = board, dict(reasons)
                     # Versions grow across reloads, and start above any an earlier process
                     # (another node, before a restart) reached: clients compare them.
                     self.base = max(self.base, epoch_ms(self.now()) * 1000)

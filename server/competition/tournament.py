@@ -79,7 +79,16 @@ class Closed:
     log_root: str
 
 
-Change = Joined | Moved | Figures | Reread | Ticked | Changed | Closed
+@dataclass(frozen=True, slots=True)
+class Disqualified:
+    """An entry was disqualified (fair play; here, or on another node): the table is read
+    again, with its disqualified left out of the ranking, and watchers get fresh
+    standings. `amendment`: made after the close, so the tournament's bundle changed."""
+
+    amendment: bool
+
+
+Change = Joined | Moved | Figures | Reread | Ticked | Changed | Closed | Disqualified
 
 
 class Tournament:
@@ -124,7 +133,7 @@ class Tournament:
         elif isinstance(change, Ticked):
             if not table.advance():
                 return False
-        elif isinstance(change, Reread):
+        elif isinstance(change, Reread | Disqualified):
             table.reread()
         elif isinstance(change, Changed):
             self.learn(change.info)

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from server.competition.events import Events, NoEvents
 from server.competition.table import Table
-from server.competition.tournament import CLOSED, Change, Closed, Tournament
+from server.competition.tournament import CLOSED, Change, Closed, Disqualified, Tournament
 from server.domain.model import TournamentInfo
 from server.store.repository import Store
 
@@ -33,6 +33,12 @@ class Tournaments:
         self.events: Events = NoEvents()  # bound by Competition.build
         self._live: dict[int, Tournament] = {}
         self._closed: OrderedDict[int, Tournament] = OrderedDict()
+        self._amended: list[Callable[[int], None]] = []  # told of every amendment
+
+    def on_amended(self, listener: Callable[[int], None]) -> None:
+        """Tell `listener` the id of every tournament amended after its close (fair play:
+        its bundle changed), whether or not the tournament is in memory."""
+        self._amended.append(listener)
 
     def bind(self, events: Events) -> None:
         """Report every tournament's changes to `events` from now on."""
@@ -70,7 +76,11 @@ class Tournaments:
 
     def receive(self, tournament_id: int, change: Change) -> bool:
         """The creation-to-close seam: every change of a tournament enters here. Nothing
-        happens for a tournament not in memory (its figures are read when next asked)."""
+        happens for a tournament not in memory (its figures are read when next asked),
+        but the amendment listeners hear of an amendment."""
+        if isinstance(change, Disqualified) and change.amendment:
+            for listener in self._amended:
+                listener(tournament_id)
         t = self.get(tournament_id)
         if t is None:
             return False

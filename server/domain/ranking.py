@@ -13,7 +13,7 @@ goes through `standings()`, and the live leaderboard
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -84,3 +84,55 @@ def standings(results: Iterable[Result]) -> list[Standing]:
         rank = rows[-1].rank if rows and ordered[i - 1].key == r.key else i + 1
         rows.append(Standing(rank, r.player, r.status, r.progress, r.resets, r.time_ms, r.score))
     return rows
+
+
+# -- fair play (COMPETITION.md "Fair play") ------------------------------------------------
+class Unranked(NamedTuple):
+    """A disqualified entry's row: listed after every ranked row, with no rank and the
+    operator's reason."""
+
+    player: str
+    status: str
+    progress: int
+    resets: int
+    time_ms: int
+    score: int
+    disqualified: str
+    rank: None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "rank": None,
+            "player": self.player,
+            "status": self.status,
+            "progress": self.progress,
+            "resets": self.resets,
+            "time_ms": self.time_ms,
+            "score": self.score,
+            "disqualified": self.disqualified,
+        }
+
+
+def standings_without(
+    results: Iterable[Result], disqualified: Mapping[str, str]
+) -> list[Standing | Unranked]:
+    """The standings with the disqualified (player name -> reason) taken out: the others
+    ranked by `standings()` as if those entries were absent, then the disqualified in
+    the same order of rows (their own figures, then name), each with rank None."""
+    ranked: list[Result] = []
+    out: list[Result] = []
+    for r in results:
+        (out if r.player in disqualified else ranked).append(r)
+    rows: list[Standing | Unranked] = list(standings(ranked))
+    out.sort(key=lambda r: order_key(r.progress, r.resets, r.time_ms, r.player))
+    rows.extend(
+        Unranked(
+            r.player, r.status, r.progress, r.resets, r.time_ms, r.score, disqualified[r.player]
+        )
+        for r in out
+    )
+    return rows
+
+
+Row = Standing | Unranked
+"""A row as readers see it: ranked, or disqualified (rank None)."""

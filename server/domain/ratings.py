@@ -156,6 +156,7 @@ class Field(NamedTuple):
     progress: list[int]
     resets: list[int]
     time_ms: list[int]
+    disqualified: list[bool] | None = None  # fair play: never ranked nor rated (None: none)
 
 
 class Outcome(NamedTuple):
@@ -173,10 +174,10 @@ class Outcome(NamedTuple):
 Current = dict[int, tuple[float, float, int]]  # player id -> (mu, sigma, tournaments)
 
 
-def counts_for_rating(bot: bool) -> bool:
-    """Whether an entrant is rated: not a bot. (The one place of the rule: a
-    disqualified entry, later, is left out here too.)"""
-    return not bot
+def counts_for_rating(bot: bool, disqualified: bool = False) -> bool:
+    """Whether an entrant is rated: not a bot, not disqualified (fair play). The one
+    place of the rule."""
+    return not bot and not disqualified
 
 
 def ranks_of(progress: list[int], resets: list[int], time_ms: list[int]) -> list[int]:
@@ -210,12 +211,13 @@ def take_in(rated: bool, field: Field, current: Current) -> Outcome:
     (absent: MU, SIGMA). It moves ratings when it is `rated` and at least 2 of its ranked
     entrants count for ratings; otherwise it only places its entrants."""
     n = len(field.players)
-    ranks: list[int | None] = list(ranks_of(field.progress, field.resets, field.time_ms))
+    out = field.disqualified or [False] * n
+    ranks = _ranks_without(field, out)
     ranked = sum(r is not None for r in ranks)
     chosen: list[int] = []
     chosen_ranks: list[int] = []
-    for i, (rank, bot) in enumerate(zip(ranks, field.bots, strict=True)):
-        if rank is not None and counts_for_rating(bot):
+    for i, (rank, bot, dq) in enumerate(zip(ranks, field.bots, out, strict=True)):
+        if rank is not None and counts_for_rating(bot, dq):
             chosen.append(i)
             chosen_ranks.append(rank)
     mu_after: list[float | None] = [None] * n
@@ -228,6 +230,18 @@ def take_in(rated: bool, field: Field, current: Current) -> Outcome:
         for i, m, sg, b in zip(chosen, mu.tolist(), sigma.tolist(), before, strict=True):
             mu_after[i], sigma_after[i], count_after[i] = m, sg, b[2] + 1
     return Outcome(ranks, ranked, mu_after, sigma_after, count_after)
+
+
+def _ranks_without(field: Field, out: list[bool]) -> list[int | None]:
+    """The entries' ranks with the disqualified ranked as if absent (rank None)."""
+    if not any(out):
+        return list(ranks_of(field.progress, field.resets, field.time_ms))
+    kept = [i for i, dq in enumerate(out) if not dq]
+    ranks: list[int | None] = [None] * len(out)
+    pick = [field.progress[i] for i in kept], [field.resets[i] for i in kept]
+    for i, rank in zip(kept, ranks_of(*pick, [field.time_ms[i] for i in kept]), strict=True):
+        ranks[i] = rank
+    return ranks
 
 
 def replay(

@@ -151,6 +151,11 @@ class GameRules(ABC, Generic[A, Opts]):
         """
         return PreparedDeal()
 
+    def searches(self, options: Opts) -> bool:
+        """Whether `prepare_deal` searches under these options (then it runs off the
+        event loop's process); by default, whether the game has its own prepare_deal."""
+        return type(self).prepare_deal is not GameRules.prepare_deal
+
     def hints_allowed(self, options: Opts) -> bool:
         """Whether `GameState.hint` gives advice under these options (default: never)."""
         return False

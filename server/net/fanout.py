@@ -21,7 +21,7 @@ import orjson
 from server.competition.standings import Standings, View
 from server.domain import timing
 from server.domain.model import Status, TournamentInfo
-from server.domain.ranking import Standing
+from server.domain.ranking import Row
 from server.net import protocol
 from server.net.transport import WsConnection
 
@@ -54,7 +54,7 @@ def seen_of(view: View) -> tuple[Any, ...]:
     return (view.final, view.gap_after, *(_look(r) for r in view.rows))
 
 
-def _look(r: Standing) -> tuple[Any, ...]:
+def _look(r: Row) -> tuple[Any, ...]:
     if r.status == PLAYING:  # its clock runs on at the client
         return (r.rank, r.player, r.status, r.progress, r.resets, r.score)
     return r
@@ -324,7 +324,7 @@ class _Frames:
     def __init__(self, tournament_id: int) -> None:
         self.tournament_id = tournament_id
         self.made: dict[WindowKey, tuple[tuple[Any, ...], bytes]] = {}
-        self._rows: dict[int, tuple[Standing, bytes, tuple[Any, ...]]] = {}
+        self._rows: dict[int, tuple[Row, bytes, tuple[Any, ...]]] = {}
         self._heads: dict[tuple[int, int, int, bool], bytes] = {}
 
     def add(self, views: dict[WindowKey, View]) -> None:

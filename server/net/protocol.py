@@ -19,7 +19,7 @@ from server.competition.live import Snapshot
 from server.competition.standings import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
 from server.domain import timing
 from server.domain.model import TournamentInfo
-from server.domain.ranking import Standing
+from server.domain.ranking import Row, Unranked
 
 ERROR_CODES = (
     "bad_request",
@@ -140,6 +140,19 @@ class PlayerRequest(_Msg):  # v1.3, public
     name: Annotated[StrictStr, Field(max_length=64)]
 
 
+class Disqualify(_Msg):  # v1.3, admin
+    type: Literal["disqualify"]
+    tournament: TournamentId
+    player: Annotated[StrictStr, Field(max_length=64)]
+    reason: Annotated[StrictStr, Field(max_length=1000)]
+
+
+class FairplayReport(_Msg):  # beyond the contract, admin: the organiser's report
+    type: Literal["fairplay_report"]
+    tournament: TournamentId
+    moves: Annotated[StrictInt, Field(ge=1, le=10_000)] = 20
+
+
 ClientMessage = Annotated[
     Register
     | Auth
@@ -156,7 +169,9 @@ ClientMessage = Annotated[
     | RecordRequest
     | Ping
     | LeaderboardRequest
-    | PlayerRequest,
+    | PlayerRequest
+    | Disqualify
+    | FairplayReport,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -179,6 +194,8 @@ MESSAGE_TYPES = frozenset(
         Ping,
         LeaderboardRequest,
         PlayerRequest,
+        Disqualify,
+        FairplayReport,
     )
 )
 
@@ -260,8 +277,9 @@ def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
     return message
 
 
-def row_of(r: Standing) -> dict[str, Any]:
-    return {
+def row_of(r: Row) -> dict[str, Any]:
+    """A standings row; a disqualified one (v1.3) has rank None and `disqualified`."""
+    row = {
         "rank": r.rank,
         "player": r.player,
         "status": r.status,
@@ -270,3 +288,6 @@ def row_of(r: Standing) -> dict[str, Any]:
         "time_ms": r.time_ms,
         "score": r.score,
     }
+    if isinstance(r, Unranked):
+        row["disqualified"] = r.disqualified
+    return row

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from server.competition import ratings
+from server.competition import fairplay, ratings
 from server.competition.bots import register_bot
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
@@ -229,6 +229,17 @@ class Session:
 
     async def _on_player(self, m: protocol.PlayerRequest) -> dict[str, Any]:
         return await ratings.player(self.competition.store, m.name)
+
+    async def _on_disqualify(self, m: protocol.Disqualify) -> dict[str, Any]:
+        done = await fairplay.disqualify(
+            self.competition, m.tournament, m.player, m.reason, self.player
+        )
+        return fairplay.amended_message(done)
+
+    async def _on_fairplay_report(self, m: protocol.FairplayReport) -> dict[str, Any]:
+        limits = fairplay.Thresholds(opening_moves=m.moves)
+        found = await fairplay.report(self.competition, m.tournament, self.player, limits)
+        return fairplay.report_message(m.tournament, found)
 
 
 def _bot(player: PlayerInfo) -> dict[str, bool]:

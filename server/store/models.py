@@ -166,3 +166,16 @@ class Placing(Base):
     entrants: Mapped[int] = mapped_column(Integer)  # all its entrants
     mu: Mapped[float | None] = mapped_column(Double, nullable=True)  # None: not rated
     sigma: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class Disqualification(Base):
+    """An operator's disqualification of one entry (docs/COMPETITION.md "Fair play"): the
+    entry and its actions stay; standings leave it unranked. `after_close`: made after
+    the tournament closed, an amendment of its bundle."""
+
+    __tablename__ = "disqualifications"
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id"), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    after_close: Mapped[bool] = mapped_column(Boolean)

@@ -40,7 +40,8 @@ UPDATE_RATINGS = (
     " WHERE player_id = ? AND game = ?"
 )
 SELECT_FIELD = (
-    "SELECT e.tournament_id, e.player_id, p.bot, e.progress, e.resets, e.time_ms"
+    "SELECT e.tournament_id, e.player_id, p.bot, e.progress, e.resets, e.time_ms,"
+    " EXISTS (SELECT 1 FROM disqualifications d WHERE d.entry_id = e.id)"  # fair play
     " FROM entries e JOIN players p ON p.id = e.player_id"
     " WHERE e.tournament_id >= ? AND e.tournament_id <= ? ORDER BY e.tournament_id, e.id"
 )
@@ -190,10 +191,11 @@ async def field(store: Store, tournament_ids: Iterable[int]) -> dict[int, Field]
                     rows[r[0]].append(r)
     out = {}
     for tid, found in rows.items():
-        _, players, bots, progress, resets, time_ms = (
-            (list(c) for c in zip(*found, strict=True)) if found else ([], [], [], [], [], [])
+        _, players, bots, progress, resets, time_ms, out_ = (
+            (list(c) for c in zip(*found, strict=True)) if found else ([], [], [], [], [], [], [])
         )
-        out[tid] = Field(players, [bool(b) for b in bots], progress, resets, time_ms)
+        disqualified = [bool(d) for d in out_]
+        out[tid] = Field(players, [bool(b) for b in bots], progress, resets, time_ms, disqualified)
     return out
 
 

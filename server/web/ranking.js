@@ -30,3 +30,17 @@ export function standings(results) {
   });
   return rows;
 }
+
+/** The standings with the disqualified (a Map of name -> reason) taken out: the others
+ * ranked as if absent, then the disqualified in the same order, rank null, with their
+ * reason (ranking.standings_without). */
+export function standingsWithout(results, disqualified) {
+  const ranked = results.filter((r) => !disqualified.has(r.player));
+  const out = results.filter((r) => disqualified.has(r.player)).sort(orderCompare);
+  return standings(ranked).concat(
+    out.map((r) => ({
+      rank: null, player: r.player, status: r.status, progress: r.progress,
+      resets: r.resets, time_ms: r.time_ms, score: r.score, disqualified: disqualified.get(r.player),
+    })),
+  );
+}

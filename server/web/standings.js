@@ -84,12 +84,13 @@ export class StandingsPanel {
     // cannot tell when rows share one); an older server's window is judged by its ranks
     let prev = 0;
     m.rows.forEach((row, i) => {
-      const gap = m.gap_after !== undefined ? i === m.gap_after && i > 0 : row.rank > prev + 1 && prev > 0;
+      const gap = m.gap_after !== undefined ? i === m.gap_after && i > 0 : row.rank !== null && row.rank > prev + 1 && prev > 0;
       if (gap) body.append(h("tr.skip", h("td", { colspan: "7" }, "…")));
-      prev = row.rank;
+      if (row.rank !== null) prev = row.rank;
+      const out = row.rank === null; // disqualified (fair play): unranked, the reason shown
       const mine = this.me && row.player.toLowerCase() === this.me.toLowerCase();
-      body.append(h(`tr${mine ? ".me" : ""}`, { "data-player": row.player },
-        h("td", String(row.rank)), h("td.player", h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "" }, row.player)), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
+      body.append(h(`tr${mine ? ".me" : ""}${out ? ".disqualified" : ""}`, { "data-player": row.player, ...(out ? { title: `disqualified: ${row.disqualified}` } : {}) },
+        h("td", out ? "DQ" : String(row.rank)), h("td.player", h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "" }, row.player)), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
         h("td.num", String(row.progress)), h("td.num", String(row.resets)),
         h(`td.num.time${row.status === "playing" && !m.final ? ".running" : ""}`, { "data-ms": String(row.time_ms) }, clock(this.timeOf(row))),
         h("td.num", String(row.score))));

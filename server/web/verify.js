@@ -13,7 +13,7 @@ import { BeaconDifference, BeaconUnreadable, checkBeacon, dealingSeed } from "./
 import { commitment, hexToBytes } from "./drbg.js";
 import { GAPS, GapsState } from "./gaps.js";
 import { KLONDIKE } from "./klondike.js";
-import { standings } from "./ranking.js";
+import { Difference, expectedRows } from "./amended.js";
 import { logHash, logRoot } from "./receipts.js";
 import { ActionError, PLAYING, TIMED_OUT, WON, isObject } from "./rules.js";
 import { deadline, msBetween, parseIso } from "./timing.js";
@@ -62,6 +62,32 @@ function text(obj, key, loc, { optional = false } = {}) {
   if (typeof v !== "string") throw new ShapeError([...loc, key], "Input should be a valid string");
   return v;
 }
+function bool(obj, key, loc) {
+  if (!(key in obj)) return false;
+  if (typeof obj[key] !== "boolean") throw new ShapeError([...loc, key], "Input should be a valid boolean");
+  return obj[key];
+}
+/** A nested model (pydantic names it when the value is not an object). */
+function model(v, loc, name) {
+  if (!isObject(v)) throw new ShapeError(loc, `Input should be a valid dictionary or instance of ${name}`);
+  return v;
+}
+/** Fair play (v1.3): a record's `disqualified` {reason, at}, or null. */
+function disqualification(r, loc) {
+  if (!("disqualified" in r) || r.disqualified === null) return null;
+  const at = [...loc, "disqualified"];
+  const d = model(r.disqualified, at, "Disqualification");
+  return { reason: text(d, "reason", at), at: text(d, "at", at) };
+}
+/** Fair play (v1.3): a bundle's `amendments` [{player, reason, at}], in order. */
+function amendmentsOf(b) {
+  if (!("amendments" in b)) return [];
+  return list(b.amendments, ["amendments"]).map((a, i) => {
+    const at = ["amendments", i];
+    model(a, at, "Amendment");
+    return { player: text(a, "player", at), reason: text(a, "reason", at), at: text(a, "at", at) };
+  });
+}
 function dict(v, loc) {
   if (!isObject(v)) throw new ShapeError(loc, "Input should be a valid dictionary");
   return v;
@@ -106,7 +132,9 @@ function recordShape(v, loc) {
   if (r.format !== RECORD_FORMAT) throw new ShapeError([...loc, "format"], `Input should be '${RECORD_FORMAT}'`);
   const tournament = tournamentShape(need(r, "tournament", loc), [...loc, "tournament"]);
   const p = dict(need(r, "player", loc), [...loc, "player"]);
-  const player = { id: int(p, "id", [...loc, "player"]), name: text(p, "name", [...loc, "player"]) };
+  const player = {
+    id: int(p, "id", [...loc, "player"]), name: text(p, "name", [...loc, "player"]), bot: bool(p, "bot", [...loc, "player"]),
+  };
   const startedAt = text(r, "started_at", loc);
   const actions = list(need(r, "actions", loc), [...loc, "actions"]).map((a, i) => {
     const at = [...loc, "actions", i];
@@ -124,7 +152,10 @@ function recordShape(v, loc) {
     time_ms: int(res, "time_ms", rl), score: int(res, "score", rl),
   };
   const logHash = text(r, "log_hash", loc, { optional: true });
-  return { tournament, player, started_at: startedAt, actions, result, log_hash: logHash, par: parShape(r, loc) };
+  return {
+    tournament, player, started_at: startedAt, actions, result, log_hash: logHash, par: parShape(r, loc),
+    disqualified: disqualification(r, loc),
+  };
 }
 
 /** v1.3 `par` ({progress, resets, line}), or null when the record has none. */
@@ -170,16 +201,24 @@ function bundleWithin(b) {
       const at = ["standings", i];
       dict(r, at);
       return {
-        rank: int(r, "rank", at), player: text(r, "player", at), status: text(r, "status", at),
+        rank: rankOf(r, at), player: text(r, "player", at), status: text(r, "status", at),
         progress: int(r, "progress", at), resets: int(r, "resets", at),
         time_ms: int(r, "time_ms", at), score: int(r, "score", at),
+        bot: bool(r, "bot", at), disqualified: text(r, "disqualified", at, { optional: true }),
       };
     });
-    return { tournament, records, standings: rows, log_root: text(b, "log_root", [], { optional: true }) };
+    const logRootClaimed = text(b, "log_root", [], { optional: true });
+    return { tournament, records, standings: rows, log_root: logRootClaimed, amendments: amendmentsOf(b) };
   }, b, "bundle");
   solutionWithin(head.tournament, "bundle");
   head.records = head.records.map((r, i) => recordWithin(r, "bundle", `records.${i}`));
   return head;
+}
+
+/** A row's rank: an integer, or null for a disqualified entry (v1.3); required. */
+function rankOf(r, at) {
+  need(r, "rank", at);
+  return r.rank === null ? null : int(r, "rank", at);
 }
 
 function parse(shape, data, what) {
@@ -430,6 +469,7 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
   const ctx = await verifyTournament(bundle.tournament, report, networks, bundle.records.length > 0);
   const outcomes = await pool(bundle.records, 32, (record) => replayRecord(record, ctx));
   const results = [];
+  const marks = []; // fair play: each record's bot and disqualification
   const chains = [];
   const seen = new Set();
   const seenIds = new Set();
@@ -444,6 +484,7 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     seenIds.add(record.player.id);
     const [result, hash] = finishRecord(record, outcomes[i], report);
     results.push(result);
+    marks.push({ player: record.player.name, bot: record.player.bot, disqualified: record.disqualified });
     chains.push([record.player.id, hash]);
   });
   const old = bundle.records.filter((r) => r.log_hash === null).length;
@@ -456,7 +497,7 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
   } else {
     report.checked.push(`bundle: log_root is over the ${chains.length} records' chains`);
   }
-  const expected = standings(results);
+  const expected = fairStandings(bundle, results, marks, report);
   const claimed = bundle.standings;
   if (expected.length !== claimed.length) {
     throw new Mismatch(`standings have ${claimed.length} rows, the records give ${expected.length}`);
@@ -498,4 +539,21 @@ export async function replayStates(record) {
     }
   }
   return { states, error };
+}
+
+/** The rows the results give with every amendment applied (verify._fair_standings). */
+function fairStandings(bundle, results, marks, report) {
+  let rows, disqualified;
+  try {
+    [rows, disqualified] = expectedRows(results, marks, bundle.amendments, bundle.tournament.closed_at, Unreadable);
+  } catch (exc) {
+    if (exc instanceof Difference) throw new Mismatch(exc.message);
+    throw exc;
+  }
+  if (disqualified) {
+    report.checked.push(
+      `fair play: ${disqualified} disqualified, ${bundle.amendments.length} of them by amendments after the close; the others ranked without them`,
+    );
+  }
+  return rows;
 }

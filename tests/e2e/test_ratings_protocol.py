@@ -114,6 +114,7 @@ async def test_a_close_rates_and_everything_reads_back_anonymously(srv) -> None:
         "resets",
         "time_ms",
         "score",
+        "disqualified",  # fair play (issue 27)
     }
     assert {r["player"]: r["bot"] for r in rows}["robo"] == "true"
     ranks = [int(r["rank"]) for r in rows]

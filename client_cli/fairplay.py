@@ -1,0 +1,54 @@
+"""`samedeal disqualify T PLAYER --reason TEXT` and `samedeal fairplay T` (admin): fair
+play over the protocol (docs/COMPETITION.md "Fair play")."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TextIO
+
+
+def add_parsers(sub: Any) -> None:
+    """The two commands' arguments, on the client's subcommands."""
+    p = sub.add_parser("disqualify", help="disqualify a player's entry (admin)")
+    p.add_argument("tournament", type=int)
+    p.add_argument("player")
+    p.add_argument("--reason", required=True, help="why (shown in standings and the bundle)")
+    p = sub.add_parser("fairplay", help="the fair-play report of a tournament (admin)")
+    p.add_argument("tournament", type=int)
+    p.add_argument("--moves", type=int, default=20, help="identical opening moves (20)")
+    p.add_argument("--json", action="store_true", help="the findings as JSON lines")
+
+
+async def disqualify(args: argparse.Namespace, out: TextIO) -> int:
+    from client_cli.commands import authed
+
+    async with authed(args) as conn:
+        reply = await conn.call(
+            "disqualify", tournament=args.tournament, player=args.player, reason=args.reason
+        )
+    print(f"tournament {reply['tournament']}: {reply['player']} disqualified", file=out)
+    return 0
+
+
+async def report(args: argparse.Namespace, out: TextIO) -> int:
+    from client_cli.commands import authed
+
+    async with authed(args) as conn:
+        reply = await conn.call("fairplay_report", tournament=args.tournament, moves=args.moves)
+    write_findings(reply["findings"], args.json, out)
+    return 0
+
+
+def write_findings(findings: list[dict[str, Any]], as_json: bool, out: TextIO) -> None:
+    """One line per finding: its kind, the players and why; or one JSON object each."""
+    for f in findings:
+        if as_json:
+            print(json.dumps(f), file=out)
+        else:
+            print(f"{f['kind']:<12} {', '.join(f['players'])}: {f['why']}", file=out)
+    if not as_json:
+        print(f"{len(findings)} findings (pointers for the organiser, not verdicts)", file=out)
+
+
+COMMANDS = {"disqualify": disqualify, "fairplay": report}

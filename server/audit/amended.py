@@ -1,0 +1,101 @@
+"""Fair play in a bundle (RECORD.md v1.3, docs/RECORDS.md "Fair play"): which entries
+are disqualified, and the standings rows that must follow from the results then.
+
+A record carries `disqualified` ({"reason", "at"}) when its entry was disqualified; a
+bundle carries `amendments` ({"player", "reason", "at"}, in order of `at`) for those
+made after the close. They must agree: every amendment names a record that carries the
+same disqualification, no player is amended twice, and a record disqualified after the
+tournament closed has its amendment. The disqualified are then left out of the ranking
+and listed after the others with rank None (server/domain/ranking.standings_without).
+Pure; the verifier calls `expected_rows` once per bundle (server/audit/verify.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from server.audit.records import Amendment, Disqualification, bundle_row
+from server.audit.untrusted import Unreadable, show
+from server.domain import timing
+from server.domain.ranking import Result, standings_without
+
+
+class Difference(Exception):
+    """An amendment that does not fit the records (the verifier's Mismatch)."""
+
+
+class Mark(NamedTuple):
+    """What a record says of its entry beyond its game: its player's kind and its
+    disqualification."""
+
+    player: str
+    bot: bool
+    disqualified: Disqualification | None
+
+
+def _time(text: str, what: str) -> float:
+    try:
+        return timing.parse_iso(text).timestamp()
+    except (ValueError, OverflowError) as exc:
+        raise Unreadable(f"{what}: its time cannot be read: {exc}") from None
+
+
+def disqualified_of(
+    marks: Sequence[Mark], amendments: Sequence[Amendment], closed_at: str | None
+) -> dict[str, str]:
+    """Player name -> reason of every disqualified entry; Difference when the amendments
+    and the records disagree."""
+    by_name = {m.player: m for m in marks}
+    amended: set[str] = set()
+    last = float("-inf")
+    for i, a in enumerate(amendments, start=1):
+        where = f"amendment {i} ({show(a.player)})"
+        mark = by_name.get(a.player)
+        if mark is None:
+            raise Difference(f"{where}: the bundle has no record of that player")
+        if a.player in amended:
+            raise Difference(f"{where}: the player is amended twice")
+        amended.add(a.player)
+        d = mark.disqualified
+        if d is None:
+            raise Difference(f"{where}: the player's record carries no disqualification")
+        if (d.reason, d.at) != (a.reason, a.at):
+            raise Difference(
+                f"{where}: it says {show(a.reason)} at {show(a.at)}, "
+                f"the record {show(d.reason)} at {show(d.at)}"
+            )
+        at = _time(a.at, where)
+        if at < last:
+            raise Difference(f"{where}: out of order, before the amendment above it")
+        last = at
+    if closed_at:
+        closed = _time(closed_at, "the tournament's closed_at")
+        for m in marks:
+            d = m.disqualified
+            if (
+                d is not None
+                and m.player not in amended
+                and _time(d.at, f"record of {show(m.player)}") > closed
+            ):
+                raise Difference(
+                    f"record of {show(m.player)}: disqualified at {show(d.at)}, after the "
+                    "close, but the bundle has no amendment for it"
+                )
+    return {m.player: m.disqualified.reason for m in marks if m.disqualified is not None}
+
+
+def expected_rows(
+    results: Sequence[Result],
+    marks: Sequence[Mark],
+    amendments: Sequence[Amendment],
+    closed_at: str | None,
+) -> tuple[list[dict[str, Any]], int]:
+    """The bundle's standings rows as they must be (`bundle_row` of each), and how many
+    entries are disqualified."""
+    disqualified = disqualified_of(marks, amendments, closed_at)
+    bots = {m.player: m.bot for m in marks}
+    rows = [
+        bundle_row(r.as_dict(), bots[r.player]) for r in standings_without(results, disqualified)
+    ]
+    return rows, len(disqualified)

@@ -1,0 +1,194 @@
+"""Fair play (docs/COMPETITION.md "Fair play"): an operator disqualifies an entry, before
+or after the close, and the organiser's reports point at suspicious entries.
+
+`disqualify` keeps the entry with every action and receipt; the standings rank the
+others as if it were absent and list it after them (competition/disqualified.py); after
+the close it is an amendment of the bundle, and ratings are computed again (the rating
+step leaves disqualified entries out: domain/ratings.counts_for_rating). Watchers get
+fresh standings through the Events sink. `report` gathers the figures the pure analysis
+(server/audit/fairplay.py) reads; it never acts on them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from server.audit import fairplay as analysis
+from server.audit.fairplay import Thresholds as Thresholds
+from server.audit.records import bundle_row
+from server.competition.errors import CompetitionError
+from server.competition.ratings import rebuild
+from server.competition.tournament import Disqualified
+from server.domain import timing
+from server.domain.model import EntryInfo, PlayerInfo, TournamentInfo
+from server.domain.ranking import Result, standings_without
+from server.store import fairplay as stored
+from server.store import rating_reads as stored_ratings
+from server.store.repository import Store
+
+if TYPE_CHECKING:
+    from server.competition.service import Competition
+
+log = logging.getLogger("samedeal.fairplay")
+MAX_REASON = 200
+
+
+class Outcome(NamedTuple):
+    """A disqualification made: whose, why, and whether it amends a closed bundle."""
+
+    tournament_id: int
+    player: str
+    reason: str
+    at: datetime
+    amendment: bool
+
+
+def _reason(reason: str) -> str:
+    text = " ".join(reason.split())
+    if not 1 <= len(text) <= MAX_REASON:
+        raise CompetitionError("bad_request", f"a reason is 1-{MAX_REASON} characters")
+    return text
+
+
+async def disqualify(
+    competition: Competition,
+    tournament_id: int,
+    player: str,
+    reason: str,
+    by: PlayerInfo | None = None,
+    now: Callable[[], datetime] | None = None,
+) -> Outcome:
+    """Disqualify `player`'s entry of the tournament (`by`: the player asking, None for
+    the operator's command line). `forbidden` for a non-admin, `bad_request` for an empty
+    or long reason or an entry disqualified already, `not_found` without an entry.
+    `now` defaults to the competition's clock."""
+    if by is not None and not by.admin:
+        raise CompetitionError("forbidden", "only an operator disqualifies")
+    text = _reason(reason)
+    store = competition.store
+    t = await competition.catalogue.find(tournament_id)
+    someone = await store.player_by_name(player)
+    entry = None if someone is None else await store.entry(t.id, someone.id)
+    if entry is None:
+        raise CompetitionError("not_found", f"{player[:32]!r} has no entry in tournament {t.id}")
+    made = await stored.disqualify(
+        store, entry.id, text, timing.now_ms_precision((now or competition.lifecycle.now)())
+    )
+    if made is None:
+        raise CompetitionError("bad_request", f"{entry.player_name!r} is disqualified already")
+    log.info("tournament %s: %s disqualified (%s)", t.id, entry.player_name, text)
+    # its runtime re-ranks and pushes; after the close, the bundle cache forgets it
+    competition.catalogue.tournaments.receive(t.id, Disqualified(made.after_close))
+    if made.after_close:
+        await rerate(store)
+    return Outcome(t.id, entry.player_name, text, made.at, made.after_close)
+
+
+async def rerate(store: Store) -> None:
+    """Ratings computed again after an amendment: the rebuild replays every closed
+    tournament in close order, so every rating from the amended tournament on changes
+    and none before it. A failure is logged; `ratings rebuild` repairs it."""
+    try:
+        await rebuild(store)
+    except Exception:
+        log.exception("re-rating after an amendment failed; run `ratings rebuild`")
+
+
+def amended_message(outcome: Outcome) -> dict[str, Any]:
+    """The protocol's reply to `disqualify` (PROTOCOL.md v1.3)."""
+    return {"type": "amended", "tournament": outcome.tournament_id, "player": outcome.player}
+
+
+# -- bundles ----------------------------------------------------------------------------
+class BundleMarks:
+    """What fair play adds to a closed tournament's records and bundle: each record of a
+    bot gets `player.bot`, of a disqualified entry `disqualified`; the standings rows
+    (the disqualified unranked, after the others; `bot` and `disqualified` on every
+    row) and the amendments, in order. Read once per bundle (`read`)."""
+
+    def __init__(self, out: dict[int, stored.Disqualified], bots: set[int]) -> None:
+        self.out, self.bots = out, bots
+
+    @classmethod
+    async def read(cls, store: Store, tournament_id: int) -> BundleMarks:
+        out = {d.entry_id: d for d in await stored.of_tournament(store, tournament_id)}
+        return cls(out, await stored_ratings.bots_in(store, tournament_id))
+
+    def mark(self, e: EntryInfo, record: dict[str, Any]) -> dict[str, Any]:
+        """`record` (of entry `e`) with its bot and disqualification marks."""
+        record["player"]["bot"] = e.player_id in self.bots
+        d = self.out.get(e.id)
+        if d is not None:
+            record["disqualified"] = {"reason": d.reason, "at": timing.iso(d.at)}
+        return record
+
+    def rows(self, entries: list[EntryInfo]) -> list[dict[str, Any]]:
+        reasons = {d.player: d.reason for d in self.out.values()}
+        bot_names = {e.player_name for e in entries if e.player_id in self.bots}
+        results = (
+            Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
+            for e in entries
+        )
+        return [
+            bundle_row(r.as_dict(), r.player in bot_names)
+            for r in standings_without(results, reasons)
+        ]
+
+    def amendments(self) -> list[dict[str, str]]:
+        return [
+            {"player": d.player, "reason": d.reason, "at": timing.iso(d.at)}
+            for d in sorted(self.out.values(), key=lambda d: (d.at, d.entry_id))
+            if d.after_close
+        ]
+
+
+async def bundle_parts(
+    store: Store, t: TournamentInfo, entries: list[EntryInfo], records: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """`BundleMarks` applied to `records` (in `entries`' order; they are changed): the
+    standings rows and the amendments."""
+    marks = await BundleMarks.read(store, t.id)
+    for e, record in zip(entries, records, strict=True):
+        marks.mark(e, record)
+    return marks.rows(entries), marks.amendments()
+
+
+# -- the organiser's report ----------------------------------------------------------------
+async def report(
+    competition: Competition,
+    tournament_id: int,
+    by: PlayerInfo | None = None,
+    thresholds: analysis.Thresholds = analysis.THRESHOLDS,
+) -> list[analysis.Finding]:
+    """What the analysis finds in the tournament's entries (never acted on). Open to
+    operators only (`forbidden`): it reads moves before the close."""
+    if by is not None and not by.admin:
+        raise CompetitionError("forbidden", "only an operator reads fair-play reports")
+    store = competition.store
+    t = await competition.catalogue.find(tournament_id)
+    games = []
+    for e in await stored.entrants(store, t.id):
+        actions = await store.actions(e.entry_id)
+        games.append(
+            analysis.Game(
+                player=e.player,
+                bot=e.bot,
+                created_at=e.created_at,
+                joined_at=e.started_at,
+                actions=[a.action for a in actions],
+                at_ms=[a.at_ms for a in actions],
+            )
+        )
+    return analysis.findings(games, thresholds)
+
+
+def report_message(tournament_id: int, found: list[analysis.Finding]) -> dict[str, Any]:
+    """The `fairplay_report` reply (beyond the contract: an admin message)."""
+    return {
+        "type": "fairplay_report",
+        "tournament": tournament_id,
+        "findings": [f.as_dict() for f in found],
+    }

@@ -1,0 +1,124 @@
+"""Fair play in the database: disqualifications (one per entry) and what the organiser's
+reports read (entries with their players' kind and creation time).
+
+Plain async functions over a `Store` (server/competition/fairplay.py calls them)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from server.domain.model import TournamentStatus
+from server.store import cluster
+from server.store.models import Disqualification, Entry, Player, Tournament
+from server.store.repository import Store
+
+
+class Disqualified(NamedTuple):
+    """One disqualified entry of a tournament."""
+
+    entry_id: int
+    player_id: int
+    player: str
+    reason: str
+    at: datetime
+    after_close: bool  # an amendment of the closed tournament's bundle
+
+
+class Entrant(NamedTuple):
+    """An entry as the reports read it: its player's kind and account's age."""
+
+    entry_id: int
+    player_id: int
+    player: str
+    bot: bool
+    created_at: datetime  # the account
+    started_at: datetime  # the entry (the join)
+
+
+async def disqualify(store: Store, entry_id: int, reason: str, at: datetime) -> Disqualified | None:
+    """Disqualify the entry, in one transaction that reads its tournament's status under
+    a lock (after the close it is an amendment); None if it was disqualified already.
+    Other nodes hear of it as a change of the tournament (their standings reload)."""
+    async with store._session() as s:
+        row = (
+            await s.execute(
+                select(Entry.tournament_id, Entry.player_id, Player.name)
+                .join(Player, Player.id == Entry.player_id)
+                .where(Entry.id == entry_id)
+            )
+        ).first()
+        if row is None:
+            return None
+        tournament_id, player_id, name = row
+        # a no-op update takes the tournament's row lock (PostgreSQL), so a close commits
+        # either before (this is an amendment) or after (it is not)
+        await s.execute(
+            update(Tournament).where(Tournament.id == tournament_id).values(id=Tournament.id)
+        )
+        status = await s.scalar(select(Tournament.status).where(Tournament.id == tournament_id))
+        after = status == TournamentStatus.CLOSED
+        s.add(
+            Disqualification(
+                entry_id=entry_id,
+                tournament_id=tournament_id,
+                reason=reason,
+                at=at,
+                after_close=after,
+            )
+        )
+        try:
+            await s.flush()
+        except IntegrityError:
+            await s.rollback()
+            return None
+        await store._notify(s, [cluster.tournament_line(tournament_id)])
+        await s.commit()
+        return Disqualified(entry_id, player_id, name, reason, at, after)
+
+
+async def of_tournament(store: Store, tournament_id: int) -> list[Disqualified]:
+    """The tournament's disqualified entries in the order they were made (at, entry)."""
+    async with store._session() as s:
+        rows = await s.execute(
+            select(
+                Disqualification.entry_id,
+                Entry.player_id,
+                Player.name,
+                Disqualification.reason,
+                Disqualification.at,
+                Disqualification.after_close,
+            )
+            .join(Entry, Entry.id == Disqualification.entry_id)
+            .join(Player, Player.id == Entry.player_id)
+            .where(Disqualification.tournament_id == tournament_id)
+            .order_by(Disqualification.at, Disqualification.entry_id)
+        )
+        return [Disqualified(*r) for r in rows.all()]
+
+
+async def reasons(store: Store, tournament_id: int) -> dict[str, str]:
+    """Player name -> reason of the tournament's disqualified entries (the standings)."""
+    return {d.player: d.reason for d in await of_tournament(store, tournament_id)}
+
+
+async def entrants(store: Store, tournament_id: int) -> list[Entrant]:
+    """Every entry of the tournament with its player's kind and creation time."""
+    async with store._session() as s:
+        rows = await s.execute(
+            select(
+                Entry.id,
+                Entry.player_id,
+                Player.name,
+                Player.bot,
+                Player.created_at,
+                Entry.started_at,
+            )
+            .join(Player, Player.id == Entry.player_id)
+            .where(Entry.tournament_id == tournament_id)
+            .order_by(Entry.id)
+        )
+        return [Entrant(*r) for r in rows.all()]

@@ -1,0 +1,71 @@
+// Fair play in a bundle, mirroring server/audit/amended.py: which entries are
+// disqualified (records' `disqualified`, the bundle's `amendments`, which must agree), and
+// the standings rows that must follow: the others ranked as if they were absent, the
+// disqualified after them with rank null and their reason.
+
+import { show } from "./pyfmt.js";
+import { standingsWithout } from "./ranking.js";
+import { parseIso } from "./timing.js";
+
+/** An amendment that does not fit the records (the verifier turns it into a Mismatch). */
+export class Difference extends Error {}
+
+function time(text, what, Unreadable) {
+  try {
+    return parseIso(text);
+  } catch (exc) {
+    throw new Unreadable(`${what}: its time cannot be read: ${exc.message}`);
+  }
+}
+
+/** Map of player name -> reason; marks are {player, bot, disqualified} per record. */
+export function disqualifiedOf(marks, amendments, closedAt, Unreadable) {
+  const byName = new Map(marks.map((m) => [m.player, m]));
+  const amended = new Set();
+  let last = -Infinity;
+  amendments.forEach((a, k) => {
+    const where = `amendment ${k + 1} (${show(a.player)})`;
+    const mark = byName.get(a.player);
+    if (mark === undefined) throw new Difference(`${where}: the bundle has no record of that player`);
+    if (amended.has(a.player)) throw new Difference(`${where}: the player is amended twice`);
+    amended.add(a.player);
+    const d = mark.disqualified;
+    if (d === null) throw new Difference(`${where}: the player's record carries no disqualification`);
+    if (d.reason !== a.reason || d.at !== a.at) {
+      throw new Difference(`${where}: it says ${show(a.reason)} at ${show(a.at)}, the record ${show(d.reason)} at ${show(d.at)}`);
+    }
+    const at = time(a.at, where, Unreadable);
+    if (at < last) throw new Difference(`${where}: out of order, before the amendment above it`);
+    last = at;
+  });
+  if (closedAt) {
+    const closed = time(closedAt, "the tournament's closed_at", Unreadable);
+    for (const m of marks) {
+      const d = m.disqualified;
+      if (d !== null && !amended.has(m.player) && time(d.at, `record of ${show(m.player)}`, Unreadable) > closed) {
+        throw new Difference(
+          `record of ${show(m.player)}: disqualified at ${show(d.at)}, after the close, but the bundle has no amendment for it`,
+        );
+      }
+    }
+  }
+  const out = new Map();
+  for (const m of marks) if (m.disqualified !== null) out.set(m.player, m.disqualified.reason);
+  return out;
+}
+
+/** A standings row as a bundle carries it (records.bundle_row). */
+export function bundleRow(r, bot) {
+  return {
+    rank: r.rank, player: r.player, status: r.status, progress: r.progress, resets: r.resets,
+    time_ms: r.time_ms, score: r.score, bot, disqualified: r.disqualified ?? null,
+  };
+}
+
+/** [rows the bundle must carry, how many are disqualified]. */
+export function expectedRows(results, marks, amendments, closedAt, Unreadable) {
+  const disqualified = disqualifiedOf(marks, amendments, closedAt, Unreadable);
+  const bots = new Map(marks.map((m) => [m.player, m.bot]));
+  const rows = standingsWithout(results, disqualified).map((r) => bundleRow(r, bots.get(r.player)));
+  return [rows, disqualified.size];
+}

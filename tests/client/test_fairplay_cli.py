@@ -1,0 +1,109 @@
+"""Fair play from both command lines, as an operator types them: `samedeal disqualify`
+and `samedeal fairplay` against a real server, `samedeal-server disqualify` and
+`samedeal-server fairplay report` on the database (after the close: an amendment the
+verifier accepts in the bundle)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from server.audit.verify import verify_document
+from server.competition.service import Competition
+from server.store.repository import Store
+from tests.support.harness import Clock, running_server
+from tests.support.processes import cli, samedeal
+
+
+async def test_samedeal_disqualify_and_fairplay(sqlite_url, tmp_path: Path) -> None:
+    async with running_server(sqlite_url, Clock(datetime.now(UTC))) as srv:
+        env = {
+            **os.environ,
+            "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+            "SAMEDEAL_SERVER": srv.ws_url,
+        }
+        assert (await samedeal(env, "register", "organiser"))[0] == 0
+        await srv.app.store.set_admin("organiser")
+        code, out, err = await samedeal(
+            env, "create", "--name", "Fair Cup", "--time-limit-s", "600"
+        )
+        assert code == 0, err
+        tid = json.loads(out)["id"]
+        code, out, err = await samedeal(env, "bot", "--tournament", str(tid), "--players", "3")
+        assert code == 0, out + err
+        name = out.split()[0]
+
+        code, _, err = await samedeal(env, "disqualify", str(tid), name)
+        assert code == 2 and "--reason" in err  # argparse: the reason is required
+        code, out, err = await samedeal(
+            env, "disqualify", str(tid), name, "--reason", "shared line"
+        )
+        assert code == 0 and out == f"tournament {tid}: {name} disqualified\n", err
+        code, _, err = await samedeal(env, "disqualify", str(tid), name, "--reason", "again")
+        assert code == 1 and "bad_request" in err and "already" in err
+        code, out, _ = await samedeal(env, "standings", str(tid), "--json")
+        rows = json.loads(out)["rows"]
+        assert rows[-1]["player"] == name and rows[-1]["rank"] is None
+        assert rows[-1]["disqualified"] == "shared line"
+
+        code, out, err = await samedeal(env, "fairplay", str(tid))
+        assert code == 0, err
+        lines = out.splitlines()
+        assert lines[-1].endswith("findings (pointers for the organiser, not verdicts)")
+        # `samedeal bot`'s players act as fast as the server answers, on new accounts
+        assert any(line.startswith("fast ") and "(under 150 ms)" in line for line in lines), out
+        code, out, _ = await samedeal(env, "fairplay", str(tid), "--json", "--moves", "1")
+        found = [json.loads(line) for line in out.splitlines()]
+        assert {f["kind"] for f in found} >= {"fast", "new_account", "same_opening"}
+        assert all(set(f) == {"kind", "players", "why", "figures"} for f in found)
+
+
+async def test_samedeal_server_disqualify_after_the_close(sqlite_url) -> None:
+    clock = Clock(datetime.now(UTC))
+    async with running_server(sqlite_url, clock) as srv:
+        op = await srv.admin("op")
+        from tests.support.harness import open_now
+
+        tid = (await op.ok(**open_now(starts_at=clock().isoformat())))["tournament"]["id"]
+        for name in ("ann", "bob"):
+            async with srv.client() as c:
+                reg = await c.ok(type="register", name=name)
+                await c.ok(type="auth", token=reg["token"])
+                state = await c.ok(type="join", tournament=tid)
+                await c.ok(
+                    type="act",
+                    tournament=tid,
+                    seq=1,
+                    action={"kind": "move", **state["view"]["legal"][0]},
+                )
+    store = await Store.open(sqlite_url)
+    try:
+        await Competition.build(store).lifecycle.close(tid)
+    finally:
+        await store.close()
+    run = await asyncio.to_thread(
+        cli, sqlite_url, "disqualify", str(tid), "ann", "--reason", "a solver"
+    )
+    assert run.returncode == 0, run.stderr
+    assert (
+        run.stdout.strip()
+        == f"tournament {tid}: ann disqualified (an amendment: ratings computed again)"
+    )
+    run = await asyncio.to_thread(cli, sqlite_url, "disqualify", str(tid), "zed", "--reason", "x")
+    assert run.returncode == 1 and "not_found" in run.stderr
+    run = await asyncio.to_thread(cli, sqlite_url, "fairplay", "report", str(tid), "--json")
+    assert run.returncode == 0, run.stderr
+    kinds = {json.loads(line)["kind"] for line in run.stdout.splitlines()}
+    assert "new_account" in kinds
+    run = await asyncio.to_thread(cli, sqlite_url, "fairplay", "report", str(tid), "--moves", "1")
+    assert run.returncode == 0 and "same_opening" in run.stdout and "ann, bob" in run.stdout
+    store = await Store.open(sqlite_url)
+    try:
+        bundle = await Competition.build(store).exports.bundle(tid)
+    finally:
+        await store.close()
+    assert bundle["amendments"][0]["player"] == "ann"
+    assert verify_document(bundle).ok
