@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from client_cli import config, verify
+from client_cli import config, schedule_cmd, verify
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
     p.add_argument("--think-ms", type=int, default=0)
+    schedule_cmd.add_parser(sub)  # series (v1.3) hook
     return parser
 
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-from client_cli import config
+from client_cli import config, schedule_cmd
 from client_cli.bots import run_bots
 from client_cli.connection import Connection, ServerError
 from server.audit.receipts import check_receipt, record_of_player
@@ -351,6 +351,7 @@ ASYNC_COMMANDS = {
     "create": create,
     "close": close,
     "bot": bot,
+    "schedule": schedule_cmd.run,  # series (v1.3) hook
 }
 
 

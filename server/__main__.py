@@ -12,6 +12,7 @@ import os
 import sys
 from datetime import UTC, datetime, timedelta
 
+from server import schedule_cli
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for p in (s, m, a, g, t, c, cl, ls, r, rb):
         p.add_argument("--database-url", default=argparse.SUPPRESS)
+    schedule_cli.add_parser(sub)  # series (v1.3) hook
     return parser
 
 
@@ -77,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     url = db.database_url(getattr(args, "database_url", None))
     if args.command == "serve":
         return _serve(args, url)
+    if args.command == "schedule":  # series (v1.3) hook
+        return schedule_cli.main(args, url)
     if args.command == "migrate":
         db.migrate(url)
         print("database at head")

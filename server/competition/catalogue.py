@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,6 +18,7 @@ from server import rng
 from server.competition.errors import CompetitionError
 from server.domain import timing
 from server.domain.model import NewTournament, PlayerInfo, TournamentInfo, TournamentStatus
+from server.domain.schedule import SeriesFields
 from server.games import RULES, GameRules
 from server.store.repository import Store
 
@@ -37,6 +38,7 @@ class TournamentSpec:
     starts_at: datetime | None = None
     time_limit_s: int | None = None
     join_until: datetime | None = None
+    series: SeriesFields = field(default_factory=SeriesFields)  # series (v1.3) hook
 
 
 def default_demo_spec(now: datetime) -> TournamentSpec:
@@ -176,6 +178,7 @@ class Catalogue:
             guaranteed=deal.guaranteed,
             solution=deal.solution,
             created_at=now,
+            **spec.series._asdict(),  # series (v1.3) hook
         )
         t = await self.store.create_tournament(new)
         self._tournaments[t.id] = t

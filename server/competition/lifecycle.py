@@ -23,6 +23,7 @@ from server.competition.exports import Exports
 from server.competition.live import TIMED_OUT, LiveGames
 from server.competition.play import Play
 from server.competition.ratings import rate_closed
+from server.competition.series import Series
 from server.competition.standings import Standings
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store.repository import Store
@@ -55,6 +56,7 @@ class Lifecycle:
         self.leadership = store.leadership()  # None: this node is the only one
         self._closed: set[int] = set()  # closes announced (or found at the first refresh)
         self._refreshed = False
+        self.series = Series(store, catalogue, now)  # series (v1.3) hook
 
     async def start(self) -> None:
         """Load the tournaments; do at once what fell due while no server ran."""
@@ -76,6 +78,7 @@ class Lifecycle:
 
     async def _due(self) -> None:
         now = self.now()
+        await self.series.ensure(now)  # series (v1.3) hook: occurrences due now
         for t in self.catalogue.known():
             if t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:
                 await self.store.open_tournament(t.id)  # False: another node did

@@ -113,6 +113,11 @@ class NewTournament:
     guaranteed: bool
     solution: list[dict[str, Any]] | None
     created_at: datetime
+    # series (v1.3): the schedule and occurrence it is, entry conditions, rated
+    schedule_id: int | None = None
+    occurrence: int | None = None
+    conditions: dict[str, Any] | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +140,11 @@ class TournamentInfo:
     created_at: datetime
     closed_at: datetime | None
     entrants: int = 0
+    # series (v1.3): the schedule and occurrence it is, entry conditions, rated
+    schedule_id: int | None = None
+    occurrence: int | None = None
+    conditions: dict[str, Any] | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)

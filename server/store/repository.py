@@ -14,6 +14,7 @@ from datetime import datetime
 
 import orjson
 from sqlalchemy import case, event, func, select, text, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.domain import timing
@@ -29,6 +30,7 @@ from server.domain.model import (
     TournamentInfo,
     TournamentStatus,
 )
+from server.domain.schedule import OccurrenceExists
 from server.store import cluster, db
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
 from server.store.pg_writer import PgWriter
@@ -54,6 +56,10 @@ def _tournament(row: Tournament, entrants: int = 0) -> TournamentInfo:
         created_at=row.created_at,
         closed_at=row.closed_at,
         entrants=entrants,
+        schedule_id=row.schedule_id,  # series (v1.3)
+        occurrence=row.occurrence,
+        conditions=row.conditions,
+        rated=row.rated,
     )
 
 
@@ -206,9 +212,18 @@ class Store:
                 guaranteed=new.guaranteed,
                 solution=new.solution,
                 created_at=new.created_at,
+                schedule_id=new.schedule_id,  # series (v1.3)
+                occurrence=new.occurrence,
+                conditions=new.conditions,
+                rated=new.rated,
             )
             s.add(row)
-            await s.flush()
+            try:
+                await s.flush()
+            except IntegrityError:  # series: (schedule, occurrence) exists (another node)
+                if new.schedule_id is None:
+                    raise
+                raise OccurrenceExists(new.schedule_id, new.occurrence) from None
             s.add(TournamentSecret(tournament_id=row.id, seed=new.seed_hex))
             await self._notify(s, [cluster.tournament_line(row.id)])
             await s.commit()
