@@ -92,6 +92,7 @@ class EntryRow:
     time_ms: int
     started_at: int
     deadline: int
+    bot: bool = False  # v1.3: marked in standings rows
 
     def time_at(self, now: int) -> int:
         """The time it ranks on at `now`: final, or so far (capped at the deadline)."""
@@ -558,7 +559,7 @@ class Leaderboard:
             if made is None or made.rank != rank or made.time_ms != t:
                 row = rec.row
                 made = Standing(
-                    rank, row.player, row.status, row.progress, row.resets, t, row.score
+                    rank, row.player, row.status, row.progress, row.resets, t, row.score, row.bot
                 )
                 rec.out = made
             out.append(made)

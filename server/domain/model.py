@@ -168,6 +168,7 @@ class EntryInfo:
     # log_seq (competition/live.py). "" for a row written before receipts existed.
     log_hash: str
     log_seq: int
+    player_bot: bool = False  # v1.3: the player is a bot (marked in standings)
 
 
 @dataclass(frozen=True, slots=True)

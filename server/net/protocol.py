@@ -306,4 +306,5 @@ def row_of(r: Standing) -> dict[str, Any]:
         "resets": r.resets,
         "time_ms": r.time_ms,
         "score": r.score,
+        "bot": r.bot,  # v1.3
     }

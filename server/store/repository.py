@@ -63,7 +63,7 @@ def _tournament(row: Tournament, entrants: int = 0) -> TournamentInfo:
     )
 
 
-def _entry(row: Entry, player_name: str) -> EntryInfo:
+def _entry(row: Entry, player_name: str, player_bot: bool = False) -> EntryInfo:
     return EntryInfo(
         id=row.id,
         tournament_id=row.tournament_id,
@@ -79,6 +79,7 @@ def _entry(row: Entry, player_name: str) -> EntryInfo:
         seq=row.seq,
         log_hash=row.log_hash,
         log_seq=row.log_seq,
+        player_bot=player_bot,
     )
 
 
@@ -349,12 +350,13 @@ class Store:
             deadline,
             *summary,
             summary.seq,
+            player.bot,
         )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:
         async with self._session() as s:
             row = await s.execute(
-                select(Entry, Player.name)
+                select(Entry, Player.name, Player.bot)
                 .join(Player, Player.id == Entry.player_id)
                 .where(Entry.tournament_id == tournament_id, Entry.player_id == player_id)
             )
@@ -364,12 +366,12 @@ class Store:
     async def entries(self, tournament_id: int) -> list[EntryInfo]:
         async with self._session() as s:
             rows = await s.execute(
-                select(Entry, Player.name)
+                select(Entry, Player.name, Player.bot)
                 .join(Player, Player.id == Entry.player_id)
                 .where(Entry.tournament_id == tournament_id)
                 .order_by(Entry.id)
             )
-            return [_entry(e, n) for e, n in rows.all()]
+            return [_entry(e, n, b) for e, n, b in rows.all()]
 
     async def actions(self, entry_id: int) -> list[LoggedAction]:
         """The entry's action log in seq order."""
@@ -447,7 +449,7 @@ class Store:
         async with self._session() as s:
             found = (
                 await s.execute(
-                    select(Entry, Player.name)
+                    select(Entry, Player.name, Player.bot)
                     .join(Player, Player.id == Entry.player_id)
                     .where(Entry.id == entry_id)
                 )
@@ -464,7 +466,7 @@ class Store:
         """Games still playing whose deadline has passed, in tournaments not closed."""
         async with self._session() as s:
             rows = await s.execute(
-                select(Entry, Player.name)
+                select(Entry, Player.name, Player.bot)
                 .join(Player, Player.id == Entry.player_id)
                 .join(Tournament, Tournament.id == Entry.tournament_id)
                 .where(
@@ -473,7 +475,7 @@ class Store:
                     Tournament.status != TournamentStatus.CLOSED,
                 )
             )
-            return [_entry(e, n) for e, n in rows.all()]
+            return [_entry(e, n, b) for e, n, b in rows.all()]
 
     async def games_by_status(self) -> dict[str, int]:
         async with self._session() as s:

@@ -155,3 +155,23 @@ async def test_the_calendar_is_icalendar_with_stable_unique_uids(srv) -> None:
     assert str(second["SUMMARY"]) == "Daily Gaps #2"
     created = (await op.ok(type="schedules"))["items"][0]["next"][1]
     assert created["commitment"] in str(second["DESCRIPTION"])  # now with its commitment
+
+
+async def test_a_bot_is_marked_in_standings_rows_paged_pushed_and_over_http(srv) -> None:
+    op = await srv.admin("op")
+    t = (await op.ok(**create_msg()))["tournament"]
+    async with srv.client() as bot, srv.client() as alice:
+        await bot.ok(type="register", name="robo", bot=True)
+        await alice.ok(type="register", name="alice")
+        await bot.ok(type="join", tournament=t["id"])
+        await alice.ok(type="join", tournament=t["id"])
+        window = await alice.ok(type="subscribe", tournament=t["id"])
+        page = await alice.ok(type="standings_page", tournament=t["id"])
+    for rows in (window["rows"], page["rows"]):
+        assert {r["player"]: r["bot"] for r in rows} == {"robo": True, "alice": False}
+    status, body = await get(srv, f"/tournaments/{t['id']}/standings.json")
+    assert status == 200
+    assert {r["player"]: r["bot"] for r in json.loads(body)["rows"]} == {
+        "robo": True,
+        "alice": False,
+    }
