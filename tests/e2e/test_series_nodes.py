@@ -81,18 +81,17 @@ async def test_three_nodes_create_each_occurrence_once(
     pg_url: str, nodes: list[ServerProcess]
 ) -> None:
     made_at = datetime.now(UTC)
-    # nothing is due when it is made (the first start is 98 s away: a period plus the
-    # 30 s lead is 90 s), so the nodes, not the command line, create #1 about 8 s later
-    first = made_at + timedelta(seconds=98 if not LONG else 5)
-    s = schedule_create(pg_url, first)
+    # nothing is due when it is made (the first start is 110 s away: a period plus the
+    # 30 s lead is 90 s), so the nodes, not the command line, create #1 about 20 s later
+    # (on a slow machine the command line may come late and make #1 itself: then the
+    # nodes make #2, a period later)
+    first = made_at + timedelta(seconds=110 if not LONG else 5)
+    schedule = schedule_create(pg_url, first)
     made = datetime.now(UTC)  # the occurrences due at once exist: the rest are the nodes'
-    assert (s["next"][0]["occurrence"] == 1 and "commitment" not in s["next"][0]) or LONG
-    window = 30.0 if not LONG else 300.0
-    wanted = 1 if not LONG else None
-    deadline = time.monotonic() + window
+    deadline = time.monotonic() + (100.0 if not LONG else 300.0)
     while time.monotonic() < deadline:
         items = await tournaments(nodes[0])
-        if wanted is not None and len(items) >= wanted:
+        if not LONG and any(timing.parse_iso(t["created_at"]) > made for t in items):
             break
         await asyncio.sleep(0.5)
     await asyncio.sleep(2)  # a few more ticks on every node: still no second creation
@@ -103,7 +102,8 @@ async def test_three_nodes_create_each_occurrence_once(
     ks = sorted(t["occurrence"] for t in items)
     assert ks == list(range(1, len(ks) + 1)) and len(ks) >= 1
     assert all(
-        t["schedule"] == s["id"] and t["name"] == f"Minutely #{t['occurrence']}" for t in items
+        t["schedule"] == schedule["id"] and t["name"] == f"Minutely #{t['occurrence']}"
+        for t in items
     )
     if LONG:
         assert len(ks) >= 6  # five minutes of a 60 s schedule, plus one a period ahead
