@@ -7,7 +7,7 @@ import os
 import sys
 from typing import NoReturn
 
-from client_cli import config, ratings, verify
+from client_cli import config, ratings, schedule_cmd, verify
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -106,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
     p.add_argument("--think-ms", type=int, default=0)
     ratings.add_commands(sub)
+    schedule_cmd.add_parser(sub)  # series (v1.3) hook
     return parser
 
 

@@ -15,6 +15,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import NoReturn
 
+from server import schedule_cli
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
@@ -97,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for p in (s, m, a, g, t, c, cl, ls, r, rb):
         p.add_argument("--database-url", default=argparse.SUPPRESS)
+    schedule_cli.add_parser(sub)  # series (v1.3) hook
     return parser
 
 
@@ -239,6 +241,8 @@ def _command(args: argparse.Namespace, url: str, given: str) -> int:
         db.wait_reachable(url, 0)
     except ConnectionError as exc:
         return _fail(str(exc), 1)
+    if args.command == "schedule":  # series (v1.3) hook
+        return schedule_cli.main(args, url)
     if args.command == "migrate":
         db.migrate(url)
         print("database at head")

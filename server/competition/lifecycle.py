@@ -21,6 +21,7 @@ from server.competition.errors import CompetitionError
 from server.competition.exports import Exports
 from server.competition.play import Play
 from server.competition.ratings import rate_closed
+from server.competition.series import Series
 from server.competition.tournament import Changed, Closed, Ticked, Tournament
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store.repository import Store
@@ -46,6 +47,7 @@ class Lifecycle:
         self.exports = exports
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
+        self.series = Series(store, catalogue, now)  # series (v1.3) hook
 
     async def start(self) -> None:
         """Load the tournaments; do at once what fell due while no server ran."""
@@ -67,6 +69,7 @@ class Lifecycle:
 
     async def _due(self) -> None:
         now = self.now()
+        await self.series.ensure(now)  # series (v1.3) hook: occurrences due now
         for runtime in self.tournaments.live():
             t = runtime.info
             if t.status == TournamentStatus.SCHEDULED and now >= t.starts_at:

@@ -113,6 +113,11 @@ class NewTournament:
     guaranteed: bool
     solution: list[dict[str, Any]] | None
     created_at: datetime
+    # series (v1.3): the schedule and occurrence it is, entry conditions, rated
+    schedule_id: int | None = None
+    occurrence: int | None = None
+    conditions: dict[str, Any] | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +140,11 @@ class TournamentInfo:
     created_at: datetime
     closed_at: datetime | None
     entrants: int = 0
+    # series (v1.3): the schedule and occurrence it is, entry conditions, rated
+    schedule_id: int | None = None
+    occurrence: int | None = None
+    conditions: dict[str, Any] | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +168,7 @@ class EntryInfo:
     # log_seq (competition/live.py). "" for a row written before receipts existed.
     log_hash: str
     log_seq: int
+    player_bot: bool = False  # v1.3: the player is a bot (marked in standings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,8 @@ class CreateTournament(_Msg):
     ends_at: AwareDatetime
     time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
     join_until: AwareDatetime | None = None
+    conditions: dict[str, Any] | None = None  # v1.3 (checked by domain/conditions)
+    rated: StrictBool = True  # v1.3
 
 
 class CloseTournament(_Msg):
@@ -139,6 +141,34 @@ class PlayerRequest(_Msg):  # v1.3, public
     name: Annotated[StrictStr, Field(max_length=64)]
 
 
+# -- series (v1.3): handlers in net/series_session.py ------------------------------
+class SchedulesRequest(_Msg):  # public
+    type: Literal["schedules"]
+
+
+class CreateSchedule(_Msg):  # admin
+    type: Literal["create_schedule"]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+    game: Annotated[StrictStr, Field(max_length=32)]
+    options: dict[str, Any] | None = None
+    first_starts_at: AwareDatetime
+    every_s: Annotated[StrictInt, Field(ge=60, le=366 * 86400)]
+    duration_s: Annotated[StrictInt, Field(ge=1, le=31 * 86400)]
+    time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
+    join_for_s: Annotated[StrictInt, Field(ge=0, le=31 * 86400)] | None = None
+    conditions: dict[str, Any] | None = None
+    rated: StrictBool = True
+    beacon: dict[str, Any] | None = None
+
+
+class CancelSchedule(_Msg):  # admin
+    type: Literal["cancel_schedule"]
+    schedule: Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+
+
+SERIES_MESSAGES = (SchedulesRequest, CreateSchedule, CancelSchedule)
+
+
 ClientMessage = Annotated[
     Register
     | Auth
@@ -155,7 +185,10 @@ ClientMessage = Annotated[
     | RecordRequest
     | Ping
     | LeaderboardRequest
-    | PlayerRequest,
+    | PlayerRequest
+    | SchedulesRequest
+    | CreateSchedule
+    | CancelSchedule,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -178,6 +211,7 @@ MESSAGE_TYPES = frozenset(
         Ping,
         LeaderboardRequest,
         PlayerRequest,
+        *SERIES_MESSAGES,
     )
 )
 
@@ -204,6 +238,14 @@ def summary(t: TournamentInfo, seed: str | None) -> dict[str, Any]:
         "entrants": t.entrants,
         "deal_attempt": t.deal_attempt,
         "guaranteed": t.guaranteed,
+        # v1.3 series fields (beacon and void belong to the beacon feature: none here)
+        "created_at": timing.iso(t.created_at),
+        "schedule": t.schedule_id,
+        "occurrence": t.occurrence,
+        "conditions": t.conditions,
+        "rated": t.rated,
+        "beacon": None,
+        "void": False,
     }
     if seed is not None:
         out["seed"] = seed
@@ -266,4 +308,5 @@ def row_of(r: Standing) -> dict[str, Any]:
         "resets": r.resets,
         "time_ms": r.time_ms,
         "score": r.score,
+        "bot": r.bot,  # v1.3
     }

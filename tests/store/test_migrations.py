@@ -23,6 +23,7 @@ from server.store.repository import Store
 
 TABLES = {"players", "tournaments", "tournament_secrets", "entries", "actions"}
 TABLES |= {"ratings", "placings"}  # 0004
+TABLES |= {"schedules"}  # 0006
 
 
 async def _tables_and_diff(url: str) -> tuple[set[str], list[object]]:
