@@ -183,9 +183,7 @@ class Placing(Base):
 
     __tablename__ = "placings"
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id"), primary_key=True, index=True
-    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     game: Mapped[str] = mapped_column(String(16))
     rank: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: not ranked
     ranked: Mapped[int] = mapped_column(Integer)  # ranked entrants of the tournament

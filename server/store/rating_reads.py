@@ -193,5 +193,3 @@ async def bots_in(store: Store, tournament_id: int) -> set[int]:
             .where(Entry.tournament_id == tournament_id, Player.bot.is_(True))
         )
         return {r[0] for r in rows.all()}
-
-

@@ -131,6 +131,8 @@ async def game_lock(store: Store, key: int, wait: bool) -> AsyncIterator[bool]:
         yield bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", key))
     finally:
         await conn.close()  # releases the lock
+
+
 async def closed(store: Store, game: str | None = None) -> list[Closed]:
     """Closed tournaments (of `game`, or all), in close order then id."""
     query = select(Tournament.id, Tournament.game, Tournament.rated, Tournament.closed_at).where(
