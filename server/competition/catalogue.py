@@ -198,9 +198,9 @@ class Catalogue:
     async def _prepared(
         self, rules: GameRules[Any, Any], seed: bytes, options: Any
     ) -> PreparedDeal:
-        """The deal: at once for rules that search nothing (GameRules' own prepare_deal),
+        """The deal: at once when the rules search nothing under these options (`searches`),
         else in the compute pool (a search would hold the event loop's interpreter)."""
-        if type(rules).prepare_deal is GameRules.prepare_deal:
+        if not rules.searches(options):
             return rules.prepare_deal(seed, options)
         return await self.compute.run(prepare_deal, rules.name, seed, options.model_dump())
 

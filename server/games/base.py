@@ -151,6 +151,11 @@ class GameRules(ABC, Generic[A, Opts]):
         """
         return PreparedDeal()
 
+    def searches(self, options: Opts) -> bool:
+        """Whether `prepare_deal` searches under these options (then it is CPU-heavy and
+        runs off the event loop). Default: whenever a game overrides prepare_deal."""
+        return type(self).prepare_deal is not GameRules.prepare_deal
+
     def hints_allowed(self, options: Opts) -> bool:
         """Whether `GameState.hint` gives advice under these options (default: never)."""
         return False

@@ -401,6 +401,9 @@ class GapsRules(GameRules[Move | Redeal | Resign, GapsOptions]):
             rule=options.redeal,
         )
 
+    def searches(self, options: GapsOptions) -> bool:
+        return options.winnable
+
     def prepare_deal(self, seed: bytes, options: GapsOptions) -> PreparedDeal:
         """Attempt 0, unproven, unless the options ask for a winnable deal: then the first
         attempt gaps_search proves won with no redeal (CPU-heavy: run it off the event

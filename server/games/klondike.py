@@ -81,6 +81,9 @@ class KlondikeRules(GameRules[KlondikeAction, KlondikeOptions]):
         cols, stock = deal(seed, deal_attempt)
         return KlondikeState(cols=cols, stock=stock, draw=options.draw, passes=options.passes)
 
+    def searches(self, options: KlondikeOptions) -> bool:
+        return options.guaranteed
+
     def prepare_deal(self, seed: bytes, options: KlondikeOptions) -> PreparedDeal:
         """Attempt 0, unproven, unless the options ask for a guaranteed deal: then the first
         attempt klondike_search proves (CPU-heavy: run it in a thread), its solution replayed

@@ -64,7 +64,10 @@ def test_the_server_command_line_schedules_on_the_database(sqlite_url) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     made = json.loads(done.stdout)
-    assert made["options"]["redeals"] == 1 and made["every_s"] == 3600
+    assert (
+        made["options"] == {"redeals": 1, "redeal": "keep_runs", "winnable": False}
+        and made["every_s"] == 3600
+    )
     assert made["conditions"] == {"min_account_age_s": 86400, "min_rated": 3}
     listed = cli(sqlite_url, "schedule", "list")
     assert [json.loads(line)["name"] for line in listed.stdout.splitlines()] == ["Hourly"]

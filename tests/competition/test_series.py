@@ -50,7 +50,7 @@ async def test_create_publishes_what_is_due_and_the_tick_keeps_a_period_ahead(
         assert t.name == f"Minutely Gaps #{k}" and (t.schedule_id, t.occurrence) == (s.id, k)
         assert t.starts_at == T0 + timedelta(seconds=10 + 60 * (k - 1))
         assert t.ends_at - t.starts_at == timedelta(seconds=40)
-        assert t.options["redeals"] == 1 and t.rated  # with the game's defaults
+        assert t.options == {"redeals": 1, "redeal": "keep_runs", "winnable": False} and t.rated
     for _ in range(120):  # ten minutes of ticks every 5 s
         clock.advance(5)
         await competition.lifecycle.tick()

@@ -331,7 +331,10 @@ async def test_tournament_listing_and_validation(srv) -> None:
     await op.err("bad_request", **create_msg(ends_at="2026-11-30T19:00:00"))  # naive time
     await op.err("bad_request", **create_msg(time_limit_s=0))
     t = (await op.ok(**create_msg(options=None)))["tournament"]
-    assert t["options"] == {"redeals": 2} and t["join_until"] == t["ends_at"]
+    assert (
+        t["options"] == {"redeals": 2, "redeal": "keep_runs", "winnable": False}
+        and t["join_until"] == t["ends_at"]
+    )
     items = (await op.ok(type="tournaments"))["items"]
     assert [i["id"] for i in items] == [t["id"]] and items[0]["entrants"] == 0
     assert set(items[0]) >= {
