@@ -7,7 +7,7 @@ import os
 import sys
 from typing import NoReturn
 
-from client_cli import config, fairplay, ratings, verify
+from client_cli import config, fairplay, ratings, schedule_cmd, verify
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -108,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--think-ms", type=int, default=0)
     ratings.add_commands(sub)
     fairplay.add_parsers(sub)  # disqualify, fairplay (admin)
+    schedule_cmd.add_parser(sub)  # series (v1.3) hook
     return parser
 
 

@@ -15,7 +15,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import NoReturn
 
-from server import fairplay_commands
+from server import fairplay_commands, schedule_cli
 from server.competition.beacon import BeaconConfig, config_from
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
@@ -104,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for p in (s, m, a, g, t, c, cl, ls, r, rb, *fairplay_commands.parsers(sub)):
         p.add_argument("--database-url", default=argparse.SUPPRESS)
+    schedule_cli.add_parser(sub)  # series (v1.3) hook
     return parser
 
 
@@ -277,6 +278,8 @@ def _command(args: argparse.Namespace, url: str, given: str) -> int:
         db.wait_reachable(url, 0)
     except ConnectionError as exc:
         return _fail(str(exc), 1)
+    if args.command == "schedule":  # series (v1.3) hook
+        return schedule_cli.main(args, url)
     if args.command == "migrate":
         db.migrate(url)
         print("database at head")

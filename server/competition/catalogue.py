@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,6 +21,7 @@ from server.competition.tournament import Changed, Tournament
 from server.competition.tournaments import Tournaments
 from server.domain import timing
 from server.domain.model import NewTournament, PlayerInfo, TournamentInfo, TournamentStatus
+from server.domain.schedule import SeriesFields
 from server.games import RULES, GameRules
 from server.games.base import PreparedDeal
 from server.store.repository import Store
@@ -42,6 +43,7 @@ class TournamentSpec:
     time_limit_s: int | None = None
     join_until: datetime | None = None
     beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon (beacons.py)
+    series: SeriesFields = field(default_factory=SeriesFields)  # series (v1.3) hook
 
 
 def default_demo_spec(now: datetime) -> TournamentSpec:
@@ -203,6 +205,7 @@ class Catalogue:
             solution=deal.solution,
             created_at=now,
             beacon=planned,
+            **spec.series._asdict(),  # series (v1.3) hook
         )
         info = await self.store.create_tournament(new)
         self.created(info, seed)

@@ -197,7 +197,7 @@ class Reading:
             if made is None or made.rank != rank or made.time_ms != t:
                 row = rec.row
                 made = Standing(
-                    rank, row.player, row.status, row.progress, row.resets, t, row.score
+                    rank, row.player, row.status, row.progress, row.resets, t, row.score, row.bot
                 )
                 rec.out = made
             out.append(made)

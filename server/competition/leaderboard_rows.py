@@ -34,6 +34,7 @@ class EntryRow:
     time_ms: int
     started_at: int
     deadline: int
+    bot: bool = False  # v1.3: marked in standings rows
 
     def time_at(self, now: int) -> int:
         """The time it ranks on at `now`: final, or so far (capped at the deadline)."""

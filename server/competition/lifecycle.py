@@ -24,6 +24,7 @@ from server.competition.errors import CompetitionError
 from server.competition.exports import Exports
 from server.competition.play import Play
 from server.competition.ratings import rate_closed
+from server.competition.series import Series
 from server.competition.tournament import Changed, Closed, Disqualified, Ticked, Tournament
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store.repository import Store
@@ -50,6 +51,7 @@ class Lifecycle:
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
         self.beacons = Beacons(catalogue, self.close)  # beacon tournaments' waiting
+        self.series = Series(store, catalogue, now)  # series (v1.3) hook
 
     async def start(self) -> None:
         """Load the tournaments; do at once what fell due while no server ran."""
@@ -72,6 +74,7 @@ class Lifecycle:
 
     async def _due(self) -> None:
         now = self.now()
+        await self.series.ensure(now)  # series (v1.3) hook: occurrences due now
         for runtime in self.tournaments.live():
             t = runtime.info
             if t.status == TournamentStatus.SCHEDULED and t.beacon is not None:

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from server.audit import receipts
+from server.competition.admission import admit
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.gamecache import LiveGames
@@ -67,6 +68,7 @@ class Play:
             self.catalogue.check_playable(t)
             if now > t.join_until:
                 raise CompetitionError("closed", f"entries closed at {timing.iso(t.join_until)}")
+            await admit(self.store, player, t, now)  # series (v1.3) hook: entry conditions
         except CompetitionError:
             if await self.store.entry(t.id, player.id) is not None:
                 return await self.state(player, tournament_id)  # resuming is always allowed

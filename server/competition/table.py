@@ -50,6 +50,7 @@ def row_of_entry(e: EntryInfo) -> EntryRow:
         e.time_ms,
         epoch_ms(e.started_at),
         epoch_ms(e.deadline),
+        e.player_bot,  # v1.3 hook: bots marked in standings
     )
 
 
@@ -64,6 +65,7 @@ def row_of_game(live: LiveGame) -> EntryRow:
         live.time_ms,
         epoch_ms(e.started_at),
         epoch_ms(e.deadline),
+        e.player_bot,  # v1.3 hook: bots marked in standings
     )
 
 

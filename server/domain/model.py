@@ -114,6 +114,11 @@ class NewTournament:
     solution: list[dict[str, Any]] | None
     created_at: datetime
     beacon: dict[str, Any] | None = None  # the planned round (RNG.md "Public beacon")
+    # series (v1.3): the schedule and occurrence it is, entry conditions, rated
+    schedule_id: int | None = None
+    occurrence: int | None = None
+    conditions: dict[str, Any] | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +143,11 @@ class TournamentInfo:
     entrants: int = 0
     beacon: dict[str, Any] | None = None  # {"network","chain_hash","round"[,"signature"...]}
     void: bool = False  # closed for want of its beacon round
+    # series (v1.3): the schedule and occurrence it is, entry conditions, rated
+    schedule_id: int | None = None
+    occurrence: int | None = None
+    conditions: dict[str, Any] | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +171,7 @@ class EntryInfo:
     # log_seq (competition/live.py). "" for a row written before receipts existed.
     log_hash: str
     log_seq: int
+    player_bot: bool = False  # v1.3: the player is a bot (marked in standings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,9 +71,14 @@ class Standing(NamedTuple):
     resets: int
     time_ms: int
     score: int
+    bot: bool = False  # v1.3: in pushed and paged rows (not yet in bundles: as_dict)
 
     def as_dict(self) -> dict[str, object]:
-        return self._asdict()
+        """The row as bundles carry it (RECORD.md; without `bot` until the verifier
+        checks it)."""
+        d = self._asdict()
+        del d["bot"]
+        return d
 
 
 def standings(results: Iterable[Result]) -> list[Standing]:

@@ -30,7 +30,7 @@ from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
 from server.domain.timing import utcnow
-from server.net import pages, protocol
+from server.net import pages, protocol, series_http
 from server.net.fanout import Fanout
 from server.net.limits import (
     Registrations,
@@ -181,6 +181,9 @@ class App:
         found = STANDINGS_PATH.match(path)
         if found:
             return await self._standings(conn, int(found.group(1)), request.path)
+        series = await series_http.respond(self.competition, conn, path, request)  # v1.3 hook
+        if series is not None:
+            return series
         rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
         if rated is not None:
             return rated

@@ -70,6 +70,8 @@ class CreateTournament(_Msg):
     time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
     join_until: AwareDatetime | None = None
     beacon: dict[str, Any] | None = None  # {"network": N} (v1.3)
+    conditions: dict[str, Any] | None = None  # v1.3 (checked by domain/conditions)
+    rated: StrictBool = True  # v1.3
 
 
 class CloseTournament(_Msg):
@@ -153,6 +155,34 @@ class FairplayReport(_Msg):  # beyond the contract, admin: the organiser's repor
     moves: Annotated[StrictInt, Field(ge=1, le=10_000)] = 20
 
 
+# -- series (v1.3): handlers in net/series_session.py ------------------------------
+class SchedulesRequest(_Msg):  # public
+    type: Literal["schedules"]
+
+
+class CreateSchedule(_Msg):  # admin
+    type: Literal["create_schedule"]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+    game: Annotated[StrictStr, Field(max_length=32)]
+    options: dict[str, Any] | None = None
+    first_starts_at: AwareDatetime
+    every_s: Annotated[StrictInt, Field(ge=60, le=366 * 86400)]
+    duration_s: Annotated[StrictInt, Field(ge=1, le=31 * 86400)]
+    time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
+    join_for_s: Annotated[StrictInt, Field(ge=0, le=31 * 86400)] | None = None
+    conditions: dict[str, Any] | None = None
+    rated: StrictBool = True
+    beacon: dict[str, Any] | None = None
+
+
+class CancelSchedule(_Msg):  # admin
+    type: Literal["cancel_schedule"]
+    schedule: Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+
+
+SERIES_MESSAGES = (SchedulesRequest, CreateSchedule, CancelSchedule)
+
+
 ClientMessage = Annotated[
     Register
     | Auth
@@ -171,7 +201,10 @@ ClientMessage = Annotated[
     | LeaderboardRequest
     | PlayerRequest
     | Disqualify
-    | FairplayReport,
+    | FairplayReport
+    | SchedulesRequest
+    | CreateSchedule
+    | CancelSchedule,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -196,6 +229,7 @@ MESSAGE_TYPES = frozenset(
         PlayerRequest,
         Disqualify,
         FairplayReport,
+        *SERIES_MESSAGES,
     )
 )
 
@@ -224,6 +258,11 @@ def summary(t: TournamentInfo, seed: str | None) -> dict[str, Any]:
         "guaranteed": t.guaranteed,
         "beacon": t.beacon,
         "void": t.void,
+        "created_at": timing.iso(t.created_at),
+        "schedule": t.schedule_id,
+        "occurrence": t.occurrence,
+        "conditions": t.conditions,
+        "rated": t.rated,
     }
     if seed is not None:
         out["seed"] = seed
@@ -287,6 +326,7 @@ def row_of(r: Row) -> dict[str, Any]:
         "resets": r.resets,
         "time_ms": r.time_ms,
         "score": r.score,
+        "bot": r.bot,  # v1.3
     }
     if isinstance(r, Unranked):
         row["disqualified"] = r.disqualified

@@ -20,10 +20,11 @@ from server.competition.service import Competition
 from server.domain import timing
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
-from server.net import protocol
+from server.net import protocol, series_session
 from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
 from server.net.metrics import Metrics
+from server.net.series_session import series_fields
 
 log = logging.getLogger("samedeal.session")
 
@@ -35,6 +36,7 @@ OPEN_TYPES = frozenset(
     {"register", "auth", "ping", "tournaments", "subscribe", "unsubscribe", "standings_page"}
     | {"record"}  # after the close, records are public (the bundle is, over HTTP)
     | {"leaderboard", "player"}  # v1.3: ratings are public
+    | {"schedules"}  # v1.3: series are public
 )
 _NOT_JSON = object()
 ACT_NOT_ACKNOWLEDGED = (
@@ -166,6 +168,7 @@ class Session:
             time_limit_s=m.time_limit_s,
             join_until=m.join_until,
             beacon=m.beacon,
+            series=series_fields(m.conditions, m.rated),  # series (v1.3) hook
         )
         t = await self.competition.catalogue.create(spec, self.player)
         return {"type": "tournament", "tournament": protocol.summary(t, None)}
@@ -248,8 +251,10 @@ def _bot(player: PlayerInfo) -> dict[str, bool]:
 
 
 _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = {
-    kind: getattr(Session, f"_on_{kind}") for kind in protocol.MESSAGE_TYPES
-}
+    kind: getattr(Session, f"_on_{kind}")
+    for kind in protocol.MESSAGE_TYPES
+    if kind not in series_session.HANDLERS
+} | series_session.HANDLERS  # series (v1.3) hook
 
 
 def _valid_id(value: Any) -> bool:

@@ -73,6 +73,9 @@ class Player(Base):
 
 class Tournament(Base):
     __tablename__ = "tournaments"
+    __table_args__ = (  # series (0006): each occurrence of a schedule exists once
+        Index("uq_tournaments_schedule_occurrence", "schedule_id", "occurrence", unique=True),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
     game: Mapped[str] = mapped_column(String(16))
@@ -96,6 +99,31 @@ class Tournament(Base):
     # signature(s) once verified; `void`: closed for want of the round.
     beacon: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     void: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # series (0006): the schedule and occurrence k it is (None: made by hand), and the
+    # entry conditions (None: anyone may join)
+    schedule_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    occurrence: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    conditions: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class Schedule(Base):
+    """An operator's recurring tournament (docs/COMPETITION.md "Series")."""
+
+    __tablename__ = "schedules"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    game: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first_starts_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    every_s: Mapped[int] = mapped_column(Integer)
+    duration_s: Mapped[int] = mapped_column(Integer)
+    time_limit_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    join_for_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    conditions: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    beacon: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class TournamentSecret(Base):

@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import case, event, func, select, text, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.domain import timing
@@ -30,6 +31,7 @@ from server.domain.model import (
     TournamentInfo,
     TournamentStatus,
 )
+from server.domain.schedule import OccurrenceExists
 from server.store import cluster, db
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
 from server.store.rows import entry_of, tournament_of
@@ -156,9 +158,18 @@ class Store:
                 solution=new.solution,
                 created_at=new.created_at,
                 beacon=new.beacon,
+                schedule_id=new.schedule_id,  # series (v1.3)
+                occurrence=new.occurrence,
+                conditions=new.conditions,
+                rated=new.rated,
             )
             s.add(row)
-            await s.flush()
+            try:
+                await s.flush()
+            except IntegrityError:  # series: (schedule, occurrence) exists (another node)
+                if new.schedule_id is None:
+                    raise
+                raise OccurrenceExists(new.schedule_id, new.occurrence) from None
             s.add(TournamentSecret(tournament_id=row.id, seed=new.seed_hex))
             await self._notify(s, [cluster.tournament_line(row.id)])
             await s.commit()
@@ -316,12 +327,13 @@ class Store:
             deadline,
             *summary,
             summary.seq,
+            player.bot,
         )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:
         async with self._session() as s:
             row = await s.execute(
-                select(Entry, Player.name)
+                select(Entry, Player.name, Player.bot)
                 .join(Player, Player.id == Entry.player_id)
                 .where(Entry.tournament_id == tournament_id, Entry.player_id == player_id)
             )
@@ -331,12 +343,12 @@ class Store:
     async def entries(self, tournament_id: int) -> list[EntryInfo]:
         async with self._session() as s:
             rows = await s.execute(
-                select(Entry, Player.name)
+                select(Entry, Player.name, Player.bot)
                 .join(Player, Player.id == Entry.player_id)
                 .where(Entry.tournament_id == tournament_id)
                 .order_by(Entry.id)
             )
-            return [entry_of(e, n) for e, n in rows.all()]
+            return [entry_of(e, n, b) for e, n, b in rows.all()]
 
     async def actions(self, entry_id: int) -> list[LoggedAction]:
         """The entry's action log in seq order."""
@@ -431,7 +443,7 @@ class Store:
         async with self._session() as s:
             found = (
                 await s.execute(
-                    select(Entry, Player.name)
+                    select(Entry, Player.name, Player.bot)
                     .join(Player, Player.id == Entry.player_id)
                     .where(Entry.id == entry_id)
                 )
@@ -448,7 +460,7 @@ class Store:
         """Games still playing whose deadline has passed, in tournaments not closed."""
         async with self._session() as s:
             rows = await s.execute(
-                select(Entry, Player.name)
+                select(Entry, Player.name, Player.bot)
                 .join(Player, Player.id == Entry.player_id)
                 .join(Tournament, Tournament.id == Entry.tournament_id)
                 .where(
@@ -457,7 +469,7 @@ class Store:
                     Tournament.status != TournamentStatus.CLOSED,
                 )
             )
-            return [entry_of(e, n) for e, n in rows.all()]
+            return [entry_of(e, n, b) for e, n, b in rows.all()]
 
     async def games_by_status(self) -> dict[str, int]:
         async with self._session() as s:

@@ -26,10 +26,14 @@ def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
         entrants=entrants,
         beacon=dict(row.beacon) if row.beacon else None,
         void=bool(row.void),
+        schedule_id=row.schedule_id,  # series (v1.3)
+        occurrence=row.occurrence,
+        conditions=row.conditions,
+        rated=row.rated,
     )
 
 
-def entry_of(row: Entry, player_name: str) -> EntryInfo:
+def entry_of(row: Entry, player_name: str, player_bot: bool = False) -> EntryInfo:
     return EntryInfo(
         id=row.id,
         tournament_id=row.tournament_id,
@@ -45,4 +49,5 @@ def entry_of(row: Entry, player_name: str) -> EntryInfo:
         seq=row.seq,
         log_hash=row.log_hash,
         log_seq=row.log_seq,
+        player_bot=player_bot,
     )

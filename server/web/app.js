@@ -8,6 +8,7 @@ import { playPage } from "./play.js";
 import { replayPage } from "./replay.js";
 import { GAMES, leaderboardPage, playerPage } from "./ratingspage.js";
 import { account } from "./store.js";
+import { operatorPage } from "./operator.js";
 import { verifyPage } from "./verifypage.js";
 
 const link = new Link();
@@ -54,6 +55,9 @@ async function route() {
   } else if ((m = /^\/players\/([A-Za-z0-9_-]{1,32})$/.exec(path))) {
     document.body.dataset.page = "player";
     leave = await playerPage(main, link, m[1]);
+  } else if (path === "/operator") { // series (v1.3) hook: the operator's page
+    document.body.dataset.page = "operator";
+    leave = await operatorPage(main, link);
   } else if (path === "/verify") {
     document.body.dataset.page = "verify";
     verifyPage(main);

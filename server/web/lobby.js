@@ -4,12 +4,13 @@
 import { optionsText } from "./boards.js";
 import { $, clock, fill, h, localTime, relative } from "./dom.js";
 import { ServerError } from "./net.js";
+import { upcomingSection } from "./series.js";
 import { account } from "./store.js";
 
 export async function lobbyPage(main, link, refreshAccount) {
   const accountBox = h("section.account-box");
   const lists = h("section.lists", h("p.muted", "loading tournaments…"));
-  fill(main, h("div.lobby", accountBox, lists));
+  fill(main, h("div.lobby", accountBox, h("div.lobby-main", upcomingSection(link), lists))); // series (v1.3) hook
   renderAccount(accountBox, link, () => {
     refreshAccount();
     load();

@@ -108,6 +108,7 @@ async def test_watching_is_public_and_shows_nothing_hidden(srv) -> None:
             "resets",
             "time_ms",
             "score",
+            "bot",  # v1.3: rows always carry it
         }
         page = await anon.ok(type="standings_page", tournament=tid, offset=0, limit=5)
         assert page["rows"] == window["rows"] and page["version"] == window["version"]

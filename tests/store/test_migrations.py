@@ -24,6 +24,7 @@ from server.store.repository import Store
 TABLES = {"players", "tournaments", "tournament_secrets", "entries", "actions"}
 TABLES |= {"ratings", "placings"}  # 0004
 TABLES |= {"disqualifications"}  # 0007 (fair play)
+TABLES |= {"schedules"}  # 0006
 
 
 async def _tables_and_diff(url: str) -> tuple[set[str], list[object]]:

@@ -1,0 +1,71 @@
+"""`samedeal schedule create|list|cancel`: schedules over the protocol (create and cancel
+need an operator's saved token; list is public)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+from client_cli import config
+from client_cli.connection import Connection
+from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
+
+
+def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
+    p = sub.add_parser(
+        "schedule",
+        help="recurring tournaments: create, list, cancel (create/cancel: admin)",
+        description="Schedules make 'NAME #k' tournaments every period; each occurrence's "
+        "commitment is published at least one period before it opens.",
+    )
+    p_sub = p.add_subparsers(dest="schedule_command", required=True)
+    add_create_arguments(p_sub.add_parser("create", help="create a schedule (admin)"))
+    ls = p_sub.add_parser("list", help="schedules and their next occurrences")
+    ls.add_argument("--json", action="store_true", help="the SCHEDULE objects as JSON")
+    x = p_sub.add_parser("cancel", help="cancel a schedule; created tournaments stay (admin)")
+    x.add_argument("id", type=int, help="the schedule's id")
+
+
+async def run(args: argparse.Namespace, out: TextIO) -> int:
+    if args.schedule_command == "list":
+        saved = config.token_for(args.server)
+        async with Connection(args.server, token=saved[1] if saved else None) as conn:
+            items = (await conn.call("schedules"))["items"]
+        if args.json:
+            print(json.dumps(items, indent=1), file=out)
+        for s in [] if args.json else items:
+            print(describe(s), file=out)
+        return 0
+    if args.schedule_command == "create":
+        try:
+            msg = schedule_message(schedule_from(args, datetime.now(UTC)))
+        except ValueError as exc:
+            print(f"samedeal: {exc}", file=sys.stderr)
+            return 2
+        request: tuple[str, dict[str, Any]] = ("create_schedule", msg)
+    else:
+        request = ("cancel_schedule", {"schedule": args.id})
+    saved = config.token_for(args.server)
+    if saved is None:
+        raise SystemExit(f"no saved token for {args.server}: run `samedeal register NAME` first")
+    async with Connection(args.server, token=saved[1]) as conn:
+        s = (await conn.call(request[0], **request[1]))["schedule"]
+    print(json.dumps(s, indent=1), file=out)
+    return 0
+
+
+def describe(s: dict[str, Any]) -> str:
+    """One schedule and its next occurrences, for people."""
+    state = "cancelled" if s["cancelled"] else f"every {s['every_s']} s"
+    lines = [f"#{s['id']} {s['name']} ({s['game']}, {state}, {s['duration_s']} s each)"]
+    for o in s["next"]:
+        if "commitment" in o:
+            lines.append(
+                f"  {o['name']}: {o['starts_at']} {o['status']} commitment {o['commitment']}"
+            )
+        else:
+            lines.append(f"  {o['name']}: {o['starts_at']} (commitment not yet published)")
+    return "\n".join(lines)

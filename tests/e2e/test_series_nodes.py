@@ -1,0 +1,171 @@
+"""Series on several nodes: three server processes on one PostgreSQL serve a schedule
+every 60 s; each occurrence is created once, its commitment public at least a period
+before it opens, and every node answers with the same tournament. The unique
+(schedule, occurrence) is also raced directly by three stores at once.
+
+Quick by default (the first occurrence a node creates, about 15 s); with
+SAMEDEAL_SERIES_LONG=1 the nodes serve five minutes of occurrences, and a node stopped
+across two occurrences skips them on restart."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.competition.service import Competition
+from server.domain import timing
+from server.domain.schedule import NewSchedule
+from server.store import schedules as stored
+from server.store.repository import Store
+from tests.support.harness import ws_client
+from tests.support.processes import ServerProcess, cli
+
+LONG = os.environ.get("SAMEDEAL_SERIES_LONG") == "1"
+
+
+@pytest.fixture
+def nodes(pg_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    assert cli(pg_url, "migrate").returncode == 0
+    started = [ServerProcess(pg_url, tmp_path / f"node{i}.log", ("--no-demo",)) for i in range(3)]
+    try:
+        yield started
+    finally:
+        for node in started:
+            if node.proc.poll() is None:
+                node.stop()
+
+
+async def tournaments(node: ServerProcess) -> list[dict[str, Any]]:
+    async with ws_client(node.port) as c:
+        return list((await c.ok(type="tournaments"))["items"])
+
+
+def schedule_create(pg_url: str, first: datetime, duration: str = "30s") -> dict[str, Any]:
+    done = cli(
+        pg_url,
+        "schedule",
+        "create",
+        "--name",
+        "Minutely",
+        "--at",
+        first.isoformat(),
+        "--every",
+        "60s",
+        "--duration",
+        duration,
+        "--redeals",
+        "1",
+    )
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
+
+
+def check_published_ahead(items: list[dict[str, Any]], made: datetime) -> None:
+    """Each occurrence the nodes created (after the schedule was `made`, with the ones
+    already due) had its commitment public at least 60 s before it opened."""
+    for t in items:
+        created, starts = timing.parse_iso(t["created_at"]), timing.parse_iso(t["starts_at"])
+        if created > made:
+            assert starts - created >= timedelta(seconds=60), t
+
+
+async def test_three_nodes_create_each_occurrence_once(
+    pg_url: str, nodes: list[ServerProcess]
+) -> None:
+    made_at = datetime.now(UTC)
+    # nothing is due when it is made (the first start is 110 s away: a period plus the
+    # 30 s lead is 90 s), so the nodes, not the command line, create #1 about 20 s later
+    # (on a slow machine the command line may come late and make #1 itself: then the
+    # nodes make #2, a period later)
+    first = made_at + timedelta(seconds=110 if not LONG else 5)
+    schedule = schedule_create(pg_url, first)
+    made = datetime.now(UTC)  # the occurrences due at once exist: the rest are the nodes'
+    deadline = time.monotonic() + (100.0 if not LONG else 300.0)
+    while time.monotonic() < deadline:
+        items = await tournaments(nodes[0])
+        if not LONG and any(timing.parse_iso(t["created_at"]) > made for t in items):
+            break
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(2)  # a few more ticks on every node: still no second creation
+    views = [await tournaments(n) for n in nodes]
+    facts = [[(t["id"], t["occurrence"], t["commitment"]) for t in v] for v in views]
+    assert facts[0] == facts[1] == facts[2]  # every node answers with the same tournaments
+    items = views[0]
+    ks = sorted(t["occurrence"] for t in items)
+    assert ks == list(range(1, len(ks) + 1)) and len(ks) >= 1
+    assert all(
+        t["schedule"] == schedule["id"] and t["name"] == f"Minutely #{t['occurrence']}"
+        for t in items
+    )
+    if LONG:
+        assert len(ks) >= 6  # five minutes of a 60 s schedule, plus one a period ahead
+    check_published_ahead(items, made)
+    assert any(timing.parse_iso(t["created_at"]) > made for t in items)  # the nodes made some
+    for node in nodes:
+        async with ws_client(node.port) as c:
+            listed = (await c.ok(type="schedules"))["items"]
+        assert listed[0]["next"][0]["commitment"] == next(
+            t["commitment"] for t in items if t["occurrence"] == listed[0]["next"][0]["occurrence"]
+        )
+
+
+async def test_three_stores_racing_for_one_occurrence_create_it_once(pg_url: str) -> None:
+    assert cli(pg_url, "migrate").returncode == 0
+    stores = [await Store.open(pg_url, migrate=False) for _ in range(3)]
+    try:
+        now = datetime.now(UTC)
+        s = await stored.create_schedule(
+            stores[0],
+            NewSchedule("Raced", "gaps", {"redeals": 2}, now + timedelta(seconds=5), 60, 30),
+            now,
+        )
+        competitions = [Competition.build(store) for store in stores]
+        for _ in range(3):
+            results = await asyncio.gather(
+                *(c.lifecycle.series.ensure_schedule(s, now) for c in competitions)
+            )
+            assert sum(len(r) for r in results) <= 2  # #1, #2 once among the three
+        made = await stored.occurrences(stores[0], [s.id])
+        assert sorted(k for _, k in made) == [1, 2]
+        assert len(await stores[0].tournaments()) == 2
+    finally:
+        for store in stores:
+            await store.close()
+
+
+@pytest.mark.skipif(
+    not LONG,
+    reason="real minutes: SAMEDEAL_SERIES_LONG=1 (the quick suite "
+    "drives the clock: tests/competition/test_series.py)",
+)
+async def test_a_node_stopped_across_two_occurrences_skips_them(
+    pg_url: str, tmp_path: Path
+) -> None:
+    assert cli(pg_url, "migrate").returncode == 0
+    node = ServerProcess(pg_url, tmp_path / "node.log", ("--no-demo",))
+    made_at = datetime.now(UTC)
+    s = schedule_create(pg_url, made_at + timedelta(seconds=5), duration="20s")
+    node.stop()  # #1 and #2 exist (made with the schedule); #3 starts at +125 s
+    await asyncio.sleep(200)  # #3 (125..145) and #4 (185..205)... pass while it is down
+    node = ServerProcess(pg_url, tmp_path / "node2.log", ("--no-demo",))
+    try:
+        await asyncio.sleep(3)
+        items = await tournaments(node)
+    finally:
+        node.stop()
+    ks = sorted(t["occurrence"] for t in items if t["schedule"] == s["id"])
+    assert 3 not in ks and ks[:2] == [1, 2]
+    now = datetime.now(UTC)
+    for t in items:
+        if t["occurrence"] > 2:
+            assert timing.parse_iso(t["ends_at"]) > timing.parse_iso(t["created_at"])
+            assert timing.parse_iso(t["created_at"]) > made_at + timedelta(seconds=200)
+    assert now > made_at
