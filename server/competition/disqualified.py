@@ -42,7 +42,9 @@ def adjust(
             kept.append(r if not better else r._replace(rank=r.rank - better))
         else:
             moved.append(
-                Unranked(r.player, r.status, r.progress, r.resets, r.time_ms, r.score, reason)
+                Unranked(
+                    r.player, r.status, r.progress, r.resets, r.time_ms, r.score, reason, bot=r.bot
+                )
             )
             if gap is not None and i < gap and new_gap is not None:
                 new_gap -= 1

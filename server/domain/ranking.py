@@ -104,6 +104,7 @@ class Unranked(NamedTuple):
     score: int
     disqualified: str
     rank: None = None
+    bot: bool = False  # v1.3: in pushed and paged rows, like Standing.bot
 
     def as_dict(self) -> dict[str, object]:
         return {
