@@ -14,6 +14,7 @@ a known type; the reply is what the transport can send (orjson).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -78,12 +79,30 @@ COMPETITION: Any = _Parts(
     standings=_Parts(window=_window, page=_window),
     exports=_Parts(record=_refuse("not_revealed")),
 )
-# the ratings' handlers and bot registration reach the store through modules of their own
-session.ratings = _Parts(  # type: ignore[assignment]
-    leaderboard=lambda *_: asyncio.sleep(0, {"type": "leaderboard", "rows": []}),
-    player=_refuse("not_found"),
-)
-session.register_bot = lambda _store, name, _now: _register(name)  # type: ignore[assignment]
+# the ratings' handlers and bot registration reach the store through modules of their
+# own: stubbed only while one input runs (`_stubbed`), never for the rest of the process
+# (the regression tests import this module into the suite's own interpreter)
+STUBS: dict[str, Any] = {
+    "ratings": _Parts(
+        leaderboard=lambda *_: asyncio.sleep(0, {"type": "leaderboard", "rows": []}),
+        player=_refuse("not_found"),
+    ),
+    "register_bot": lambda _store, name, _now: _register(name),
+}
+
+
+@contextlib.contextmanager
+def _stubbed() -> Iterator[None]:
+    saved = {name: getattr(session, name) for name in STUBS}
+    for name, stub in STUBS.items():
+        setattr(session, name, stub)
+    try:
+        yield
+    finally:
+        for name, real in saved.items():
+            setattr(session, name, real)
+
+
 FANOUT: Any = _Parts(
     subscribe=lambda *_: None, unsubscribe=lambda *_: None, watching=lambda *_: False
 )
@@ -122,6 +141,11 @@ def frames(data: bytes) -> list[str | bytes]:
 
 
 def one_input(data: bytes) -> None:
+    with _stubbed():
+        _one_input(data)
+
+
+def _one_input(data: bytes) -> None:
     s = session.Session(COMPETITION, FANOUT, METRICS, conn=None)
     for frame in frames(data):
         reply = LOOP.run_until_complete(s.handle(frame))
