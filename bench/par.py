@@ -125,10 +125,9 @@ redealt; only where that finds no win, again with {more.total:,} / {more.first:,
 with no redeal within
 `WIN_NODES` = {gaps.WIN_NODES:,} positions; then `prepare_deal(winnable)` on {len(ready)}
 other seeds (attempts until one is proven, at most {gaps.WIN_ATTEMPTS}). {args.jobs}
-worker process(es); the machine was loaded by other helpers' work (load average
-{load:.1f} on 2 cores at the start): every time is the worker's CPU time
-(`time.process_time`), which waiting for a core does not count; wall time was up to 3
-times longer.
+worker process(es); load average {load:.1f} on 2 cores at the start. Every time is the
+worker's CPU time (`time.process_time`), which waiting for a core does not count (on a
+loaded machine wall time was up to 3 times longer, and CPU time itself up to 4 times).
 
 {table(rows)}
 """
