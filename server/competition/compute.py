@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -29,16 +30,24 @@ WORKERS = 2  # the searches of a few creations at once; each holds one core
 
 class Compute:
     """Where CPU-heavy jobs run: `executor` (tests may pass an inline one), else a pool
-    of WORKERS processes made on first use."""
+    of `workers` processes made on first use, their priority lowered by `nice` (a pool
+    for background work: what it does yields the cores to the server's own process)."""
 
-    def __init__(self, executor: Executor | None = None, workers: int = WORKERS) -> None:
+    def __init__(
+        self, executor: Executor | None = None, workers: int = WORKERS, nice: int = 0
+    ) -> None:
         self._executor = executor
         self._workers = workers
+        self._nice = nice
 
     def executor(self) -> Executor:
         if self._executor is None:
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self._workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,  # os.nice(0) changes nothing
+                initargs=(self._nice,),
+            )
         return self._executor
 
     async def run(self, job: Callable[..., R], *args: Any) -> R:
