@@ -47,6 +47,7 @@ function columnsOf(bundle, ref, viewer) {
   };
   if (mine) add(mine, "you");
   for (const row of rankedRows(bundle.standings)) {
+    if (cols.length >= COLUMNS) break;
     const rec = recordOf(bundle, row.player);
     if (rec) add(rec, `#${row.rank}`);
   }

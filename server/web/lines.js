@@ -27,8 +27,13 @@ export function rankedRows(standings) {
   return standings.filter((row) => Number.isInteger(row.rank)).sort((a, b) => a.rank - b.rank);
 }
 
-const sameName = (a, b) => a.toLowerCase() === b.toLowerCase();
-export const recordOf = (bundle, name) => bundle.records.find((r) => sameName(r.player.name, name)) || null;
+const byName = new WeakMap(); // bundle -> Map(lowercase name -> record), built once
+
+/** The record of player `name` (names compare case-blind, as the server's), or null. */
+export function recordOf(bundle, name) {
+  if (!byName.has(bundle)) byName.set(bundle, new Map(bundle.records.map((r) => [r.player.name.toLowerCase(), r])));
+  return byName.get(bundle).get(name.toLowerCase()) || null;
+}
 
 /** The line everyone is compared with: the viewer's own par when the record has one, else
  * the top-ranked entry's par, else the top-ranked entry's own line ("best found").
@@ -37,7 +42,12 @@ export const recordOf = (bundle, name) => bundle.records.find((r) => sameName(r.
 export function reference(bundle, viewer = null) {
   const mine = viewer ? recordOf(bundle, viewer) : null;
   if (mine && parOf(mine)) return { kind: "par", record: mine, line: parOf(mine).line, owner: mine.player.name, par: parOf(mine) };
-  const top = rankedRows(bundle.standings).map((row) => recordOf(bundle, row.player)).find((r) => r && r.actions.length);
+  let top = null;
+  for (const row of rankedRows(bundle.standings)) {
+    top = recordOf(bundle, row.player);
+    if (top && top.actions.length) break;
+    top = null;
+  }
   if (!top) return null;
   const par = parOf(top);
   if (par) return { kind: "par", record: top, line: par.line, owner: top.player.name, par };
@@ -82,7 +92,7 @@ export function firstMoves(records) {
  * or null when the viewer is not ranked. */
 export function standing(standings, name) {
   const ranked = rankedRows(standings);
-  const me = ranked.find((row) => sameName(row.player, name));
+  const me = ranked.find((row) => row.player.toLowerCase() === name.toLowerCase());
   if (!me) return null;
   const below = ranked.filter((row) => row.rank > me.rank).length;
   const percentile = ranked.length > 1 ? Math.round((100 * below) / (ranked.length - 1)) : 100;

@@ -264,3 +264,44 @@ async def test_analysis_room_and_replay_with_par(
     await page.keyboard.press("End")
     assert await step.get_attribute("data-step") == str(len(mine["actions"]))
     assert not errors, errors
+
+
+async def test_analysis_room_for_a_visitor_before_and_after_a_klondike_close(
+    browser: Any, server: Running
+) -> None:
+    """Before the close the room says it opens after it; after, a visitor (not signed in)
+    sees a Klondike deal, the lines against the best line found, and no "you"."""
+    errors: list[str] = []
+    page = await page_at(browser, "phone", errors)
+    k = await create(server, name="Analysed Klondike", game="klondike", options={"draw": 1})
+    await page.goto(f"{server.http}/t/{k['id']}/analysis")
+    assert "opens after the close" in await page.locator("p.error").inner_text()
+    assert all("404" in e for e in errors)  # the bundle's fetch, refused before the close
+    errors.clear()
+    bots = [play_bot(server.ws_url, k["id"], f"k{i}", seed=i, max_actions=40) for i in (1, 2)]
+    await asyncio.gather(*bots)
+    await close(server, k["id"])
+    status, body = await asyncio.to_thread(
+        http_get, f"{server.http}/tournaments/{k['id']}/bundle.json"
+    )
+    assert status == 200
+    bundle = json.loads(body)
+    top = min((r for r in bundle["standings"] if r["rank"] is not None), key=lambda r: r["rank"])
+    for size in ("phone", "desktop"):
+        await page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+        await page.goto(f"{server.http}/t/{k['id']}/analysis")
+        await page.locator(".lines-grid .line-col").first.wait_for(timeout=30_000)
+        assert await page.locator(".deal-room .klondike").count() == 1
+        assert "Sign in" in await page.locator(".you-room").inner_text()
+        players = await page.locator(".line-col").evaluate_all(
+            "(els) => els.map((e) => e.dataset.player)"
+        )
+        assert players[0] == top["player"] and sorted(players) == ["k1", "k2"]
+        await page.keyboard.press("End")
+        shown = await page.locator(".line-col").evaluate_all(
+            "(els) => els.map((e) => Number(e.dataset.shown))"
+        )
+        lengths = {r["player"]["name"]: len(r["actions"]) for r in bundle["records"]}
+        assert shown == [lengths[p] for p in players]
+        assert await sideways(page) == 0, size
+    assert not errors, errors
