@@ -14,7 +14,8 @@ import { account } from "./store.js";
 import { canonical } from "./receipts.js";
 import { replayStates } from "./verify.js";
 
-const COLUMNS = 6; // lines shown side by side: the reference, the viewer's, the top entries'
+const COLUMNS = 6; // lines shown at first: the reference, the viewer's, the top entries'
+const PICKABLE = 500; // entries offered by the picker, best ranked first
 
 export async function analysisPage(main, link, id) {
   fill(main, h("h1", "Analysis room"), h("p.muted", "loading the bundle…"));
@@ -69,17 +70,52 @@ class Room {
         h("a", { href: `/tournaments/${this.id}/bundle.json`, download: `tournament-${this.id}-bundle.json` }, "the bundle"))];
     if (!this.ref) return fill(this.main, head, h("p.muted", "Nobody played this deal: there is nothing to compare."));
     this.cols = columnsOf(this.bundle, this.ref, this.viewer);
-    await Promise.all(this.cols.map(async (col) => Object.assign(col, await replayStates(col.rec))));
+    await Promise.all(this.cols.map((col) => this.replayed(col)));
     const refLine = this.cols[0].rec.actions.map((a) => a.action);
-    for (const col of this.cols.slice(1)) {
-      const shared = this.t.game !== "gaps" || col.rec.player.id === this.ref.record.player.id; // Klondike: one deal for all
-      col.parts = parting(col.rec.actions.map((a) => a.action), refLine, shared);
-    }
-    const last = Math.max(...this.cols.map((c) => c.states.length - 1));
-    this.stepper.reset(last, dealMarks(refLine, this.cols[0].states.length - 1));
-    this.linesEl = h("section.lines-room");
-    fill(this.main, head, this.dealEl(), this.viewerEl(), this.firstMovesEl(), this.linesEl);
+    this.stepper.reset(this.lastStep(), dealMarks(refLine, this.cols[0].states.length - 1));
+    this.linesEl = h("div.lines-now");
+    this.pickEl = h("div.lines-pick", this.pickerEl());
+    fill(this.main, head, this.dealEl(), this.viewerEl(), this.firstMovesEl(), h("section.lines-room", this.linesEl, this.pickEl));
     this.renderLines();
+  }
+
+  /** `col` with its states replayed and, beside the reference, where it parts from it. */
+  async replayed(col) {
+    Object.assign(col, await replayStates(col.rec));
+    if (col.ref) return;
+    const shared = this.t.game !== "gaps" || col.rec.player.id === this.ref.record.player.id; // Klondike: one deal for all
+    col.parts = parting(col.rec.actions.map((a) => a.action), this.ref.line, shared);
+  }
+
+  lastStep() {
+    return Math.max(...this.cols.map((c) => c.states.length - 1));
+  }
+
+  /** Another entry's line beside the others, from the picker (at the current step). */
+  async addLine(name) {
+    const rec = recordOf(this.bundle, name);
+    if (!rec || this.cols.some((c) => c.own === rec)) return;
+    const row = this.bundle.standings.find((r) => r.player === rec.player.name);
+    const col = { title: rec.player.name, tag: row && row.rank ? `#${row.rank}` : "entry", rec, own: rec };
+    await this.replayed(col);
+    this.cols.push(col);
+    this.stepper.last = this.lastStep();
+    fill(this.pickEl, this.pickerEl());
+    this.renderLines();
+  }
+
+  /** A picker of the entries not shown: the first PICKABLE by rank (then name), unranked last. */
+  pickerEl() {
+    const shown = new Set(this.cols.map((c) => c.rec.player.name));
+    const names = this.bundle.records.map((r) => r.player.name).filter((n) => !shown.has(n));
+    if (!names.length) return null;
+    const rank = new Map(this.bundle.standings.map((r) => [r.player, r.rank]));
+    const order = (n) => rank.get(n) ?? Infinity;
+    const pick = names.sort((a, b) => order(a) - order(b) || (a < b ? -1 : 1)).slice(0, PICKABLE);
+    const select = h("select.add-line", { "aria-label": "add a player's line" }, h("option", { value: "" }, "add a player's line…"),
+      pick.map((n) => h("option", { value: n }, rank.get(n) ? `#${rank.get(n)} ${n}` : n)));
+    select.addEventListener("change", () => select.value && this.addLine(select.value));
+    return h("p.picker", select, names.length > PICKABLE ? h("span.muted.small", ` (the first ${PICKABLE} of ${names.length})`) : null);
   }
 
   board(state, action) {
@@ -108,7 +144,8 @@ class Room {
     }
     const place = standing(this.bundle.standings, this.viewer);
     box.append(h("p.percentile", place
-      ? [h("strong", `rank ${place.rank} of ${place.of}`), ` · percentile ${place.percentile}: ranked above ${place.below} of the ${place.of - 1} others`]
+      ? [h("strong", `rank ${place.rank} of ${place.of}`), place.of > 1
+        ? ` · percentile ${place.percentile}: ranked above ${place.below} of the ${place.of - 1} others` : " · the only ranked entry"]
       : "not ranked (disqualified)"));
     box.append(h("p.parting", ...this.partingText(mine)));
     const par = parText(mine);

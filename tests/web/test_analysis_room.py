@@ -178,6 +178,7 @@ async def test_analysis_room_without_par_compares_with_the_best_line_found(
     await page.wait_for_url(f"**/t/{tid}/analysis")
     assert "best line found among the players" in await page.locator(".about-ref").inner_text()
     assert await page.locator(".line-col.ref .tag.par").inner_text() == "best found"
+    assert await page.locator("select.add-line").count() == 0  # all four lines are shown
     await check_room(page, bundle, best, top["player"], shared=False)
     await page.locator(f'.line-col[data-player="{VIEWER}"]').wait_for()
     for size in SIZES:
@@ -278,7 +279,7 @@ async def test_analysis_room_for_a_visitor_before_and_after_a_klondike_close(
     assert "opens after the close" in await page.locator("p.error").inner_text()
     assert all("404" in e for e in errors)  # the bundle's fetch, refused before the close
     errors.clear()
-    bots = [play_bot(server.ws_url, k["id"], f"k{i}", seed=i, max_actions=40) for i in (1, 2)]
+    bots = [play_bot(server.ws_url, k["id"], f"k{i}", seed=i, max_actions=8 + i) for i in range(8)]
     await asyncio.gather(*bots)
     await close(server, k["id"])
     status, body = await asyncio.to_thread(
@@ -296,12 +297,20 @@ async def test_analysis_room_for_a_visitor_before_and_after_a_klondike_close(
         players = await page.locator(".line-col").evaluate_all(
             "(els) => els.map((e) => e.dataset.player)"
         )
-        assert players[0] == top["player"] and sorted(players) == ["k1", "k2"]
+        assert players[0] == top["player"] and len(set(players)) == len(players) == 6
+        # the two lines not shown are offered, best ranked first; one is added at the step
+        picker = page.locator("select.add-line")
+        offered = (await picker.locator("option").all_inner_texts())[1:]
+        ranks = {r["player"]: r["rank"] for r in bundle["standings"]}
+        rest = sorted((n for n in ranks if n not in players), key=lambda n: (ranks[n], n))
+        assert offered == [f"#{ranks[n]} {n}" for n in rest]
+        await picker.select_option(rest[-1])
+        await page.locator(f'.line-col[data-player="{rest[-1]}"]').wait_for()
         await page.keyboard.press("End")
         shown = await page.locator(".line-col").evaluate_all(
-            "(els) => els.map((e) => Number(e.dataset.shown))"
+            "(els) => els.map((e) => [e.dataset.player, Number(e.dataset.shown)])"
         )
         lengths = {r["player"]["name"]: len(r["actions"]) for r in bundle["records"]}
-        assert shown == [lengths[p] for p in players]
+        assert shown == [[p, lengths[p]] for p in [*players, rest[-1]]]
         assert await sideways(page) == 0, size
     assert not errors, errors
