@@ -8,8 +8,11 @@ lines, verified) with the viewer's par. At 1280×900 and 390×844 nothing scroll
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import random
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -17,6 +20,7 @@ import pytest
 from client_cli.bots import gaps_choice, play_bot
 from server.audit.verify import verify_document
 from server.competition import bundles
+from server.competition.compute import Compute
 from server.competition.exports import Exports
 from server.games.gaps_par import par_for
 from server.games.gaps_search import Limits
@@ -215,10 +219,24 @@ def with_par(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "par": par.as_dict()}
 
 
+@pytest.fixture(autouse=True)
+def no_par_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Par comes here only from `records_with_par`: the server's close-time par job
+    (server/competition/par.py, built on branch par; absent before it) is kept idle, so
+    "without par" stays without and "with par" does not race the job."""
+    try:
+        job = importlib.import_module("server.competition.par")
+    except ModuleNotFoundError:
+        return
+    monkeypatch.setattr(job.ParStep, "wake", lambda self: None)
+
+
 @pytest.fixture
-def records_with_par(monkeypatch: pytest.MonkeyPatch) -> None:
+def records_with_par(monkeypatch: pytest.MonkeyPatch, server: Running) -> Iterator[None]:
     """The server's two record builders (the `record` reply's and the bundle's) attach each
-    Gaps entry's par (what the close-time par job is to store; nothing else changes)."""
+    Gaps entry's par (what the close-time par job is to store; nothing else changes). A
+    bundle built in a worker process (Compute) is built in a thread of this process
+    instead, where the patched builder is."""
     one, each = Exports._record, bundles._record
 
     async def record(self: Exports, t: Any, seed: str, e: Any) -> dict[str, Any]:
@@ -226,6 +244,10 @@ def records_with_par(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Exports, "_record", record)
     monkeypatch.setattr(bundles, "_record", lambda t, e, log: with_par(each(t, e, log)))
+    threads = ThreadPoolExecutor(1)
+    monkeypatch.setattr(server.app.bundles, "compute", Compute(threads), raising=False)
+    yield
+    threads.shutdown()
 
 
 async def test_analysis_room_and_replay_with_par(
