@@ -126,9 +126,12 @@ class Room {
 
   dealEl() {
     const ref = this.ref;
+    const row = this.bundle.standings.find((r) => r.player === ref.owner);
+    const who = `${ref.owner}${row && row.rank ? ` (#${row.rank})` : ""}`;
+    const how = this.t.game === "gaps" ? "the best line the search found with their own redeal cards" : "the guaranteed deal's solution";
     const about = ref.kind === "par"
-      ? `The lines are compared with par: the best line the search found for ${ref.owner}'s redeal cards (${parText(ref.record)}).`
-      : `No par is computed for this tournament (yet): the lines are compared with the best line found among the players, ${ref.owner}'s (#1).`;
+      ? `The lines are compared with the par of ${who}, ${how}: ${parText(ref.record).slice("par: ".length)}.`
+      : `No par is computed for this tournament (yet): the lines are compared with the best line found among the players, that of ${who}.`;
     return h("section.deal-room", h("h2", "The deal"), h("p.about-ref", about),
       this.board(this.cols[0].states[0], null),
       this.t.game === "gaps" ? h("p.legend.small", "Every player starts from this layout; a redeal shuffles each player's cards with their own stream (RNG.md), so after a redeal players' boards differ.") : null);

@@ -180,7 +180,8 @@ async def test_analysis_room_without_par_compares_with_the_best_line_found(
     await page.goto(f"{server.http}/t/{tid}")
     await page.click("a.to-analysis")
     await page.wait_for_url(f"**/t/{tid}/analysis")
-    assert "best line found among the players" in await page.locator(".about-ref").inner_text()
+    about = await page.locator(".about-ref").inner_text()
+    assert f"best line found among the players, that of {top['player']} (#1)." in about
     assert await page.locator(".line-col.ref .tag.par").inner_text() == "best found"
     assert await page.locator("select.add-line").count() == 0  # all four lines are shown
     await check_room(page, bundle, best, top["player"], shared=False)
@@ -264,7 +265,8 @@ async def test_analysis_room_and_replay_with_par(
 
     await page.goto(f"{server.http}/t/{tid}/analysis")
     await page.locator(".lines-grid .line-col").first.wait_for(timeout=30_000)
-    assert f"for {VIEWER}'s redeal cards" in await page.locator(".about-ref").inner_text()
+    about = await page.locator(".about-ref").inner_text()
+    assert f"compared with the par of {VIEWER} (#" in about and "own redeal cards" in about
     assert await page.locator(".line-col.ref .tag.par").inner_text() == "par"
     await check_room(page, bundle, par["line"], VIEWER, shared=True)
     await shot(page, "desktop-analysis-par")
@@ -283,6 +285,9 @@ async def test_analysis_room_and_replay_with_par(
     assert f"in place {par['progress']}/48 · redeals used {par['resets']}" in figures
     assert await page.locator(".receipt").count() == 0  # a par line has no receipts
     await shot(page, "replay-par")
+    await page.set_viewport_size(dict(zip(("width", "height"), SIZES["phone"], strict=True)))
+    assert await sideways(page) == 0
+    await shot(page, "phone-replay-par")
     await page.click("button.show-par")
     await page.keyboard.press("End")
     assert await step.get_attribute("data-step") == str(len(mine["actions"]))
