@@ -116,6 +116,7 @@ export function closedPanel(link, id, summary) {
     h("p", "The seed is revealed: every game can be replayed and checked."),
     h("button.primary.verify-here", { onclick: () => fetchAndVerify(id, out) }, "Verify this tournament here"),
     " ", h("a", { href: `/tournaments/${id}/bundle.json`, download: `tournament-${id}-bundle.json` }, "download the bundle"),
+    " · ", h("a.to-analysis", { href: `/t/${id}/analysis`, "data-nav": "" }, "the analysis room"),
     out, h("h3", "Replays"), list);
   fetch(`/tournaments/${id}/bundle.json`).then(async (res) => {
     if (!res.ok) return fill(list, h("li.muted", "the bundle is not published yet"));
