@@ -88,13 +88,14 @@ export function firstMoves(records) {
 }
 
 /** The viewer's place among the ranked rows: {rank, of, below, percentile} with
- * percentile = the share of the other ranked entries ranked below (0..100, 100 alone),
- * or null when the viewer is not ranked. */
+ * percentile as the player page has it (domain/ratings.py `percentile`): the share of
+ * the ranked entries at or below the viewer's rank, 0..100 to one decimal (the winner:
+ * 100); null when the viewer is not ranked. */
 export function standing(standings, name) {
   const ranked = rankedRows(standings);
   const me = ranked.find((row) => row.player.toLowerCase() === name.toLowerCase());
   if (!me) return null;
   const below = ranked.filter((row) => row.rank > me.rank).length;
-  const percentile = ranked.length > 1 ? Math.round((100 * below) / (ranked.length - 1)) : 100;
+  const percentile = Math.round((1000 * (ranked.length - me.rank + 1)) / ranked.length) / 10;
   return { rank: me.rank, of: ranked.length, below, percentile };
 }

@@ -22,6 +22,7 @@ from server.audit.verify import verify_document
 from server.competition import bundles
 from server.competition.compute import Compute
 from server.competition.exports import Exports
+from server.domain.ratings import percentile
 from server.games.gaps_par import par_for
 from server.games.gaps_search import Limits
 from tests.support.harness import Running, http_get
@@ -84,11 +85,11 @@ def expected_parting(mine: list[Any], best: list[Any], shared: bool) -> tuple[st
     return "same", None if len(mine) == len(best) else min(len(mine), len(best)) + 1
 
 
-def expected_percentile(bundle: dict[str, Any], name: str) -> tuple[int, int, int]:
+def expected_percentile(bundle: dict[str, Any], name: str) -> tuple[int, int, str]:
+    """Rank, ranked entries and the percentile as the player page gives it."""
     ranked = [r for r in bundle["standings"] if r["rank"] is not None]
     me = next(r for r in ranked if r["player"] == name)
-    below = sum(1 for r in ranked if r["rank"] > me["rank"])
-    return me["rank"], len(ranked), round(100 * below / (len(ranked) - 1))
+    return me["rank"], len(ranked), f"{percentile(me['rank'], len(ranked)):g}"
 
 
 async def check_room(

@@ -73,11 +73,11 @@ test("firstMoves: counted over the records that moved, most played first", () =>
   assert.deepEqual(firstMoves([]), []);
 });
 
-test("standing: the share of the other ranked entries ranked below, ties and the disqualified", () => {
+test("standing: the share of the ranked at or below the rank, ties and the disqualified", () => {
   const rows = [row(1, "a"), row(2, "b"), row(2, "c"), row(4, "d"), row(null, "x")];
   assert.deepEqual(standing(rows, "a"), { rank: 1, of: 4, below: 3, percentile: 100 });
-  assert.deepEqual(standing(rows, "B"), { rank: 2, of: 4, below: 1, percentile: 33 });
-  assert.deepEqual(standing(rows, "d"), { rank: 4, of: 4, below: 0, percentile: 0 });
+  assert.deepEqual(standing(rows, "B"), { rank: 2, of: 4, below: 1, percentile: 75 });
+  assert.deepEqual(standing(rows, "d"), { rank: 4, of: 4, below: 0, percentile: 25 });
   assert.equal(standing(rows, "x"), null);
   assert.equal(standing(rows, "nobody"), null);
   assert.equal(standing([row(1, "a")], "a").percentile, 100);
