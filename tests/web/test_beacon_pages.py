@@ -16,6 +16,7 @@ import pytest
 
 from server.audit import beacon as pure
 from server.competition.beacon import BeaconConfig
+from server.domain import timing
 from tests.support.beacon import KeyedNetwork
 from tests.support.harness import Clock, Running, running_server
 from tests.support.relay import Relay, serving
@@ -91,6 +92,8 @@ async def test_the_beacon_is_shown_awaited_used_and_void(browser: Any, driven: R
         server.clock.advance(11 * 60)  # web-dark's round: 10 minutes past, never had
         await settle(server)
         void = (await summaries(server))["Beacon dark"]
+        async with server.client() as c:  # the pages' clock offset comes from the same clock
+            assert (await c.ok(type="ping"))["server_time"] == timing.iso(server.clock())
         assert void["void"] is True and void["status"] == "closed"
 
         await page.goto(f"{server.http}/t/{soon['id']}")
