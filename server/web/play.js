@@ -101,7 +101,18 @@ class PlayPage {
     this.tick();
   }
 
+  /** A scheduled tournament past its start (its beacon round awaited, or the server's next
+   * lifecycle tick): its summary asked for again every 5 s until it opens. */
+  refreshWhenDue() {
+    const t = this.summary;
+    const now = this.link.now();
+    if (!t || t.status !== "scheduled" || now < Date.parse(t.starts_at) || now - (this.asked || 0) < 5000) return;
+    this.asked = now;
+    this.loadSummary().then(() => this.render());
+  }
+
   tick() {
+    this.refreshWhenDue();
     const cd = $(".countdown", this.head);
     if (cd) {
       const now = this.link.now();

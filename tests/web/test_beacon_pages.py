@@ -89,6 +89,9 @@ async def test_the_beacon_is_shown_awaited_used_and_void(browser: Any, driven: R
         server.clock.advance(NET.network.round_time(relay.latest) - server.clock().timestamp())
         await settle(server)
         assert (await summaries(server))["Beacon now"]["status"] == "open"
+        # the open page asks again once the start is past: it opens without a reload
+        await page.wait_for_selector("main .beacon[data-beacon='used']", timeout=15_000)
+        await page.wait_for_selector("main h1 .tag.st-open")
         server.clock.advance(11 * 60)  # web-dark's round: 10 minutes past, never had
         await settle(server)
         void = (await summaries(server))["Beacon dark"]
