@@ -17,12 +17,11 @@ export function runningTime(row, serverTime, now) {
   return row.time_ms + Math.max(0, now - at);
 }
 
-/** A row's player: the name (a link to the player's page), a `bot` tag for a bot
- * (PROTOCOL v1.3 rows carry `bot`) and, disqualified, the reason in words. */
+/** A row's player: the name (a link to the player's page) after a `bot` tag for a bot
+ * (PROTOCOL v1.3 rows carry `bot`; first, as a long name is cut). */
 export function playerCell(row) {
-  return h("td.player", row.bot ? h("span.tag.bot", { title: "registered as a bot" }, "bot") : null, // first: a long name is cut
-    h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "" }, row.player),
-    row.rank === null && row.disqualified ? h("span.dq-reason", `disqualified: ${row.disqualified}`) : null);
+  return h("td.player", { title: row.bot ? `${row.player} (bot)` : row.player }, row.bot ? h("span.tag.bot", { title: "registered as a bot" }, "bot") : null,
+    h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "" }, row.player));
 }
 
 export class StandingsPanel {
@@ -103,6 +102,7 @@ export class StandingsPanel {
         h("td.num", String(row.progress)), h("td.num", String(row.resets)),
         h(`td.num.time${row.status === "playing" && !m.final ? ".running" : ""}`, { "data-ms": String(row.time_ms) }, clock(this.timeOf(row))),
         h("td.num", String(row.score))));
+      if (out) body.append(h("tr.dq-note", { "data-for": row.player }, h("td", { colspan: "7" }, `${row.player} disqualified: ${row.disqualified}`)));
     });
     if (!m.rows.length) body.append(h("tr", h("td.muted", { colspan: "7" }, "no entrants yet")));
     table.append(body);

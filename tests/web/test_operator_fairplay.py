@@ -142,7 +142,8 @@ async def test_an_operator_disqualifies_and_reads_the_report_in_the_page(
     rows_seen = watcher.locator(".standings tbody tr[data-player]")
     assert await rows_seen.last.get_attribute("data-player") == "ann"
     assert await ann_row.locator("td").first.inner_text() == "DQ"
-    assert await ann_row.locator(".dq-reason").inner_text() == "disqualified: second account of bob"
+    note = watcher.locator(".standings tr.dq-note[data-for='ann']")  # the reason, in words
+    assert await note.inner_text() == "ann disqualified: second account of bob"
     assert await rows_seen.first.locator("td").first.inner_text() == "1"
     await both_sizes(watcher, "standings-bot-disqualified")
     await both_sizes(op, "operator-fairplay")
