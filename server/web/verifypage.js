@@ -122,7 +122,8 @@ export function closedPanel(link, id, summary) {
     if (!res.ok) return fill(list, h("li.muted", "the bundle is not published yet"));
     const bundle = await res.json();
     fill(list, bundle.standings.map((row) => h("li", h("a", { href: `/t/${id}/replay/${encodeURIComponent(row.player)}`, "data-nav": "" },
-      `#${row.rank} ${row.player}`), ` · ${row.status}, progress ${row.progress}`)));
+      `${row.rank === null ? "DQ" : `#${row.rank}`} ${row.player}`), row.bot ? " (bot)" : "",
+      ` · ${row.status}, progress ${row.progress}`, row.rank === null && row.disqualified ? ` · disqualified: ${row.disqualified}` : "")));
     if (!bundle.standings.length) fill(list, h("li.muted", "no entries"));
   }).catch(() => fill(list, h("li.muted", "the bundle could not be fetched")));
   void link;
