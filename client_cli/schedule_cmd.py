@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from client_cli import config
 from client_cli.connection import Connection
+from client_cli.create_args import beacon_option
 from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
 
 
@@ -42,6 +43,7 @@ async def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.schedule_command == "create":
         try:
             msg = schedule_message(schedule_from(args, datetime.now(UTC)))
+            beacon_option(args.beacon, args.beacon_networks)  # a network this side knows
         except ValueError as exc:
             print(f"samedeal: {exc}", file=sys.stderr)
             return 2
