@@ -62,11 +62,14 @@ async def run(args: argparse.Namespace, out: TextIO) -> int:
 def describe(s: dict[str, Any]) -> str:
     """One schedule and its next occurrences, for people."""
     state = "cancelled" if s["cancelled"] else f"every {s['every_s']} s"
-    lines = [f"#{s['id']} {s['name']} ({s['game']}, {state}, {s['duration_s']} s each)"]
+    beacon = f", beacon {s['beacon']['network']}" if s.get("beacon") else ""
+    lines = [f"#{s['id']} {s['name']} ({s['game']}, {state}, {s['duration_s']} s each{beacon})"]
     for o in s["next"]:
         if "commitment" in o:
+            round_ = f" round {o['beacon']['round']}" if o.get("beacon") else ""
             lines.append(
                 f"  {o['name']}: {o['starts_at']} {o['status']} commitment {o['commitment']}"
+                + round_
             )
         else:
             lines.append(f"  {o['name']}: {o['starts_at']} (commitment not yet published)")

@@ -115,6 +115,10 @@ async def test_create_and_schedule_with_a_beacon_from_the_terminal_client(site: 
         assert state["seq"] == 0
     code, out, _ = await samedeal(site.env, "schedule", "list", "--json")
     assert code == 0 and json.loads(out)[0]["beacon"] == {"network": NET.network.name}
+    code, out, _ = await samedeal(site.env, "schedule", "list")
+    assert code == 0 and f"beacon {NET.network.name}" in out.splitlines()[0]
+    assert f"Beacon Minutely #1: {one['starts_at']} open commitment" in out
+    assert f"round {round_}" in out
 
 
 async def test_the_operators_command_line_schedules_with_a_beacon(site: Site) -> None:
