@@ -330,6 +330,8 @@ async def test_void_at_its_end_when_that_comes_before_the_round_is_had(
         await settle(competition)
         t = await competition.catalogue.reload(t.id)
         assert t.status == TournamentStatus.CLOSED and t.void
+        report = verify_document(await competition.exports.bundle(t.id), networks=NETWORKS)
+        assert report.ok and any("void" in n for n in report.notes), report.error
 
 
 @pytest.mark.parametrize(
