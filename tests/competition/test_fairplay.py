@@ -46,14 +46,34 @@ async def open_tournament(
 ) -> int:
     t = await comp.catalogue.create(gaps_spec(starts_at=T0, ends_at=T0 + timedelta(hours=1)))
     await comp.lifecycle.tick()
-    for p, n in zip(field, moves, strict=True):
-        snap = await comp.play.join(p, t.id)
-        for seq in range(1, n + 1):
-            if not snap.view["legal"]:
-                break
-            clock.advance(1)
-            snap = await comp.play.act(p, t.id, seq, {"kind": "move", **snap.view["legal"][0]})
+    await play_in(comp, clock, t.id, field, moves)
     return t.id
+
+
+async def play_in(
+    comp: Competition, clock: Clock, tid: int, field: list[PlayerInfo], moves: list[int]
+) -> list[int]:
+    """Each player joins and makes up to moves[i] first legal moves; the moves made."""
+    made = []
+    for p, n in zip(field, moves, strict=True):
+        snap = await comp.play.join(p, tid)
+        seq = 0
+        while seq < n and snap.view["legal"]:
+            clock.advance(1)
+            seq += 1
+            snap = await comp.play.act(p, tid, seq, {"kind": "move", **snap.view["legal"][0]})
+        made.append(seq)
+    return made
+
+
+async def long_opening(comp: Competition, clock: Clock, first: PlayerInfo, n: int) -> int:
+    """A tournament whose deal lets `first` make n first legal moves (a deal may block
+    earlier: the seed is random), `first` having made them."""
+    for _ in range(50):
+        tid = await open_tournament(comp, clock, [first], [n])
+        if (await comp.store.entries(tid))[0].seq >= n:
+            return tid
+    raise AssertionError(f"no deal of 50 gives {n} first legal moves")
 
 
 async def test_before_the_close_standings_rank_without_the_disqualified(
@@ -205,11 +225,12 @@ async def test_the_report_points_at_shared_openings_new_accounts_and_bots(
     boss = await admin(comp)
     clock.advance(-3600)  # old accounts...
     old = await players(comp, ["alice", "bob"])
-    clock.advance(3600 - 120)  # ...and one made two minutes before it joins
-    new = await players(comp, ["newcomer"])
+    clock.advance(3600)
+    tid = await long_opening(comp, clock, old[0], 25)  # a shared opening past the 20
+    new = await players(comp, ["newcomer"])  # ...and one made two minutes before it joins
     robot, _ = await register_bot(comp.store, "robot", clock())
     clock.advance(120)
-    tid = await open_tournament(comp, clock, [*old, *new, robot], [25, 25, 3, 0])
+    assert await play_in(comp, clock, tid, [old[1], *new, robot], [25, 3, 0]) == [25, 3, 0]
     found = await fairplay.report(comp, tid, boss)
     kinds = {(f.kind, f.players) for f in found}
     assert ("same_opening", ("alice", "bob")) in kinds
