@@ -60,7 +60,8 @@ class Result:
 
     @property
     def order(self) -> OrderKey:
-        return self.key + name_key(self.player)
+        f = self.figures
+        return order_key(f.progress, f.resets, f.time_ms, self.player)
 
 
 class Standing(NamedTuple):
