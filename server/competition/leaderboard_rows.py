@@ -14,8 +14,8 @@ PLAYING = Status.PLAYING.value
 
 _TIE, _PASS = 0, 1  # event kinds: two rows meet (tie), then one passes the other
 _Event = tuple[int, int, int, int, int, int]  # (at, kind, group0, group1, started_at, time)
-_Visible = tuple[str, int, int, int, int | None]
 _Cap = tuple[int, int, str]  # (deadline, started_at, player)
+_Visible = tuple[str, int, int, int, int | None]
 _Group = tuple[int, int]  # the first two parts of a rank key
 
 

@@ -84,7 +84,8 @@ class Figures:
     record of them: the store reads and writes them (rows.py), the standings rank on
     them (ranking.Result, leaderboard_rows.EntryRow), notices, records and the protocol
     carry them (each wire format made from it by one function). `time_ms` is the final
-    time of an ended game; while it is playing, the time so far when it was written."""
+    time of an ended game, 0 while it is playing (standings run its clock from the
+    entry's start)."""
 
     status: Status
     progress: int
@@ -164,7 +165,7 @@ class TournamentInfo:
 
 @dataclass(frozen=True, slots=True)
 class EntryInfo:
-    """One player's entry in one tournament, with its stored summary."""
+    """One player's entry in one tournament: its row, with its figures as stored."""
 
     id: int
     tournament_id: int

@@ -124,8 +124,10 @@ class Unranked(NamedTuple):
     @classmethod
     def of_row(cls, row: Standing, reason: str) -> Unranked:
         """A ranked row taken out of the ranking (fair play)."""
-        r = row
-        return cls(r.player, r.status, r.progress, r.resets, r.time_ms, r.score, reason, bot=r.bot)
+        return cls(
+            row.player, row.status, row.progress, row.resets, row.time_ms, row.score, reason,
+            bot=row.bot,
+        )  # fmt: skip
 
     def as_dict(self) -> dict[str, object]:
         return {

@@ -161,7 +161,7 @@ async def results_of(store: Store, player_id: int, limit: int | None) -> list[To
         query = query.limit(limit)
     async with store._session() as s:
         rows = (await s.execute(query)).all()
-    return [TournamentResult(*r[:-1], figures_of(r[-1])) for r in rows]  # fields in order
+        return [TournamentResult(*r[:-1], figures_of(r[-1])) for r in rows]  # in field order
 
 
 async def history(store: Store, player_id: int) -> dict[str, list[Point]]:
