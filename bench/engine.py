@@ -21,7 +21,7 @@ from server import rng
 from server.audit import receipts, records
 from server.audit.verify import verify_document
 from server.domain import timing
-from server.domain.model import canonical_json
+from server.domain.model import Figures, canonical_json
 from server.domain.ranking import Result, standings
 from server.games import RULES, random_play
 from server.games.base import Status
@@ -135,13 +135,17 @@ def gaps_bundle(n_records: int, moves: int = 100) -> dict[str, Any]:
         end = GAPS.replay(seed, options, raw, player_id=pid)
         actions = [{"seq": i, "at_ms": i * 500, "action": a} for i, a in enumerate(raw, start=1)]
         if end.status is Status.PLAYING:
-            status, time_ms = Status.TIMED_OUT.value, limit_ms
+            status, time_ms = Status.TIMED_OUT, limit_ms
         else:
-            status, time_ms = end.status.value, actions[-1]["at_ms"] if actions else 0
-        result = records.result_of(status, end.progress, end.resets, time_ms, end.score)
+            status, time_ms = end.status, actions[-1]["at_ms"] if actions else 0
+        figures = Figures(status, end.progress, end.resets, end.score, time_ms)
+        result = records.result_of(figures)
         player = {"id": pid, "name": f"p{pid}"}
         recs.append(records.record_of(dict(t), player, started_at, actions, result))
-    rows = standings(Result(r["player"]["name"], **r["result"]) for r in recs)
+    rows = standings(
+        Result(r["player"]["name"], records.RecordResult.model_validate(r["result"]).figures)
+        for r in recs
+    )
     return records.bundle_of(t, recs, [row.as_dict() for row in rows])
 
 

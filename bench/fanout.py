@@ -31,7 +31,7 @@ from websockets.protocol import State
 
 from server.competition.leaderboard import EntryRow, Leaderboard
 from server.competition.standings import Standings
-from server.domain.model import Status
+from server.domain.model import Figures, Status
 from server.net.app import tune_gc
 from server.net.fanout import Fanout, Watch
 from server.net.transport import Limits, WsConnection
@@ -85,10 +85,8 @@ def populate(n: int, live: int, now: int, rnd: random.Random) -> tuple[Leaderboa
         progress = rnd.randint(0, 48)
         status = Status.PLAYING if i < live or i % 2 else Status.LOST
         time_ms = 0 if status == Status.PLAYING else rnd.randint(1000, now - started)
-        row = EntryRow(
-            f"p{i}", status, progress, rnd.randint(0, 2), progress, time_ms, started,
-            started + 6 * HOUR_MS,
-        )  # fmt: skip
+        figures = Figures(status, progress, rnd.randint(0, 2), progress, time_ms)
+        row = EntryRow(f"p{i}", figures, started, started + 6 * HOUR_MS)
         board.upsert(row)
         rows.append(row)
     return board, rows
@@ -127,8 +125,10 @@ async def run(entrants: int, subscribers: int, rounds: int, moves: int) -> dict[
         for _ in range(moves):
             i = rnd.randrange(len(live))
             row = live[i]
-            if row.progress < 48:
-                row = live[i] = replace(row, progress=row.progress + 1, score=row.score + 1)
+            f = row.figures
+            if f.progress < 48:
+                f = replace(f, progress=f.progress + 1, score=f.score + 1)
+                row = live[i] = replace(row, figures=f)
                 board.upsert(row)
         now_ms[0] += 300
         stop = asyncio.Event()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from server.competition.leaderboard import PLAYING, EntryRow, Leaderboard
+from server.domain.model import Figures, Status
 
 HOUR_MS = 3_600_000
 
@@ -35,16 +36,8 @@ def build(n: int, rnd: random.Random) -> tuple[Leaderboard, list[EntryRow]]:
             status, time_ms = rnd.choice(["won", "lost", "resigned"]), rnd.randrange(now - started)
         else:
             status, time_ms = PLAYING, 0
-        row = EntryRow(
-            f"player{i}",
-            status,
-            progress,
-            rnd.randrange(3),
-            progress,
-            time_ms,
-            started,
-            now + HOUR_MS,
-        )
+        figures = Figures(Status(status), progress, rnd.randrange(3), progress, time_ms)
+        row = EntryRow(f"player{i}", figures, started, now + HOUR_MS)
         lb.upsert(row)
         rows.append(row)
     return lb, rows
@@ -63,7 +56,7 @@ def measure(n: int, ops: int) -> tuple[float, dict[str, float]]:
     t0 = time.process_time()
     lb, rows = build(n, rnd)
     built = (time.process_time() - t0) * 1e3
-    playing = [i for i, r in enumerate(rows) if r.status == PLAYING]
+    playing = [i for i, r in enumerate(rows) if r.figures.status == PLAYING]
     picks = [rnd.choice(playing) for _ in range(ops)]
     names = [rows[rnd.randrange(n)].player for _ in range(ops)]
     offsets = [rnd.randrange(n) for _ in range(ops)]
@@ -71,7 +64,7 @@ def measure(n: int, ops: int) -> tuple[float, dict[str, float]]:
     def upsert(i: int) -> None:
         k = picks[i]
         p = rnd.randrange(49)
-        rows[k] = replace(rows[k], progress=p, score=p)
+        rows[k] = replace(rows[k], figures=replace(rows[k].figures, progress=p, score=p))
         lb.upsert(rows[k])
 
     return built, {

@@ -165,7 +165,7 @@ async def _append(
     import asyncpg
 
     from server.competition.live import CHECKPOINT
-    from server.domain.model import Status, Summary
+    from server.domain.model import Figures, Status, Summary
     from server.domain.timing import utcnow
     from server.store.repository import Store
 
@@ -187,7 +187,7 @@ async def _append(
                 for i in range(callers)
             )
         )
-        first = Summary(Status.PLAYING, 0, 0, 0, 0, 0, "")
+        first = Summary(Figures(Status.PLAYING, 0, 0, 0, 0), 0, "")
         entries = await asyncio.gather(
             *(writer.new_entry(tournament, p, now, now, first) for p in players)
         )
@@ -207,11 +207,7 @@ async def _append(
                     seq * 100,
                     ACTION,
                     Summary(
-                        Status.PLAYING,
-                        seq % 48,
-                        0,
-                        seq % 48,
-                        seq * 100,
+                        Figures(Status.PLAYING, seq % 48, 0, seq % 48, seq * 100),
                         seq,
                         "" if seq % CHECKPOINT else LOG_HASH,  # the head at checkpoints only
                     ),

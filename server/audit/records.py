@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.audit import receipts
+from server.domain.model import Figures, Status
 
 RECORD_FORMAT = "samedeal-record/1"
 BUNDLE_FORMAT = "samedeal-bundle/1"
@@ -70,11 +71,23 @@ class RecordAction(_Model):
 
 
 class RecordResult(_Model):
+    """A record's `result` as read (validated JSON); `figures` is what it claims."""
+
     status: Literal["playing", "won", "lost", "resigned", "timed_out"]
     progress: int
     resets: int
     time_ms: int
     score: int
+
+    @property
+    def figures(self) -> Figures:
+        return Figures(
+            status=Status(self.status),
+            progress=self.progress,
+            resets=self.resets,
+            score=self.score,
+            time_ms=self.time_ms,
+        )
 
 
 class RecordPar(_Model):
@@ -134,14 +147,14 @@ class Bundle(_Model):
     amendments: list[Amendment] = Field(default_factory=list)  # v1.3, in order
 
 
-def result_of(status: str, progress: int, resets: int, time_ms: int, score: int) -> dict[str, Any]:
-    """The `result` object of a record."""
+def result_of(f: Figures) -> dict[str, Any]:
+    """The `result` object of a record: the entry's figures (RECORD.md's field order)."""
     return {
-        "status": status,
-        "progress": progress,
-        "resets": resets,
-        "time_ms": time_ms,
-        "score": score,
+        "status": f.status,
+        "progress": f.progress,
+        "resets": f.resets,
+        "time_ms": f.time_ms,
+        "score": f.score,
     }
 
 

@@ -159,15 +159,7 @@ def verify_record_chain(
         + ("" if record.log_hash is None else "; log_hash is their chain")
     )
     verify_par(rules, options, record, report)
-    played = Result(
-        record.player.name,
-        result.status,
-        result.progress,
-        result.resets,
-        result.time_ms,
-        result.score,
-    )
-    return played, log_hash
+    return Result(record.player.name, result.figures), log_hash
 
 
 def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report: Report) -> None:

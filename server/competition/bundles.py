@@ -178,5 +178,5 @@ def _record(
         {"id": e.player_id, "name": e.player_name},
         timing.iso(e.started_at),
         actions,
-        result_of(e.status, e.progress, e.resets, e.time_ms, e.score),
+        result_of(e.figures),
     )

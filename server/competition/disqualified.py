@@ -41,11 +41,7 @@ def adjust(
             better = sum(k < key for k in keys)
             kept.append(r if not better else r._replace(rank=r.rank - better))
         else:
-            moved.append(
-                Unranked(
-                    r.player, r.status, r.progress, r.resets, r.time_ms, r.score, reason, bot=r.bot
-                )
-            )
+            moved.append(Unranked.of_row(r, reason))
             if gap is not None and i < gap and new_gap is not None:
                 new_gap -= 1
     return kept + moved, new_gap

@@ -63,7 +63,7 @@ class Exports:
             {"seq": a.seq, "at_ms": a.at_ms, "action": a.action}
             for a in await self.store.actions(e.id)
         ]
-        result = result_of(e.status, e.progress, e.resets, e.time_ms, e.score)
+        result = result_of(e.figures)
         return record_of(
             record_tournament(t, seed),
             {"id": e.player_id, "name": e.player_name},

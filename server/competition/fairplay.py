@@ -128,10 +128,7 @@ class BundleMarks:
     def rows(self, entries: list[EntryInfo]) -> list[dict[str, Any]]:
         reasons = {d.player: d.reason for d in self.out.values()}
         bot_names = {e.player_name for e in entries if e.player_id in self.bots}
-        results = (
-            Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
-            for e in entries
-        )
+        results = (Result(e.player_name, e.figures) for e in entries)
         return [
             bundle_row(r.as_dict(), r.player in bot_names)
             for r in standings_without(results, reasons)

@@ -77,9 +77,10 @@ class LiveGames:
             player_id=entry.player_id,
             deal_attempt=t.deal_attempt,
         )
-        status = TIMED_OUT if entry.status == TIMED_OUT else state.status
+        stored = entry.figures
+        status = TIMED_OUT if stored.status == TIMED_OUT else state.status
         last_at = logged[-1].at_ms if logged else 0
-        time_ms = entry.time_ms if status == TIMED_OUT else (last_at if status != PLAYING else 0)
+        time_ms = stored.time_ms if status == TIMED_OUT else (last_at if status != PLAYING else 0)
         actions = [canonical_json(a.action) for a in logged]
         cached = entry.log_hash if entry.log_seq <= len(logged) else ""  # else: from h0
         head = receipts.extend(

@@ -162,9 +162,9 @@ class Leaderboard(Reading):
 
     # -- structure -----------------------------------------------------------
     def _add(self, row: EntryRow, old: _Rec | None) -> _Rec:
-        now = self._now
-        if row.status == PLAYING and row.deadline > now:
-            rec = _Rec(row, order_key(row.progress, row.resets, -row.started_at, row.player), True)
+        now, f = self._now, row.figures
+        if f.status == PLAYING and row.deadline > now:
+            rec = _Rec(row, order_key(f.progress, f.resets, -row.started_at, row.player), True)
             self._put(rec)
             g0, g1, neg_s = rec.key[0], rec.key[1], rec.key[2]
             self._watch_running(g0, g1, -neg_s, now)
@@ -179,7 +179,7 @@ class Leaderboard(Reading):
                     self._rebuild_caps()
         else:
             t = row.time_at(now)
-            rec = _Rec(row, order_key(row.progress, row.resets, t, row.player), False)
+            rec = _Rec(row, order_key(f.progress, f.resets, t, row.player), False)
             self._put(rec)
             self._watch_fixed(rec.key[0], rec.key[1], t, now)
         return rec
@@ -212,8 +212,8 @@ class Leaderboard(Reading):
         row = rec.row
         g0, g1 = rec.key[0], rec.key[1]
         self._take(rec)
-        t = row.deadline - row.started_at
-        self._put(_Rec(row, order_key(row.progress, row.resets, t, row.player), False))
+        t, f = row.deadline - row.started_at, row.figures
+        self._put(_Rec(row, order_key(f.progress, f.resets, t, row.player), False))
         if repair:
             s = self._next_running(g0, g1, row.started_at)
             if s is not None:

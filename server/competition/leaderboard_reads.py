@@ -195,9 +195,10 @@ class Reading:
             prev = k3
             made = rec.out
             if made is None or made.rank != rank or made.time_ms != t:
-                row = rec.row
+                # Standing.of with the time at now, inlined: the hot path of every read
+                row, f = rec.row, rec.row.figures
                 made = Standing(
-                    rank, row.player, row.status, row.progress, row.resets, t, row.score, row.bot
+                    rank, row.player, f.status, f.progress, f.resets, t, f.score, row.bot
                 )
                 rec.out = made
             out.append(made)

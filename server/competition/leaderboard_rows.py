@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter
 
+from server.domain.model import Figures
 from server.domain.ranking import OrderKey, Result, Standing
 from server.games.base import Status
 
@@ -20,39 +21,35 @@ _Group = tuple[int, int]  # the first two parts of a rank key
 
 @dataclass(frozen=True, slots=True)
 class EntryRow:
-    """One entry's figures as the leaderboard takes them; times in ms.
+    """One entry as the leaderboard takes it: the player, its figures, and its clock.
 
-    `time_ms` is the final time of a finished game and is ignored while it is
+    `figures.time_ms` is the final time of a finished game and is ignored while it is
     playing; `started_at` and `deadline` are epoch milliseconds.
     """
 
     player: str
-    status: str
-    progress: int
-    resets: int
-    score: int
-    time_ms: int
+    figures: Figures
     started_at: int
     deadline: int
     bot: bool = False  # v1.3: marked in standings rows
 
     def time_at(self, now: int) -> int:
         """The time it ranks on at `now`: final, or so far (capped at the deadline)."""
-        if self.status == PLAYING:
+        if self.figures.status == PLAYING:
             return min(now, self.deadline) - self.started_at
-        return self.time_ms
+        return self.figures.time_ms
 
     def result(self, now: int) -> Result:
         """Its figures at `now`, as `standings()` takes them."""
-        return Result(
-            self.player, self.status, self.progress, self.resets, self.time_at(now), self.score
-        )
+        if self.figures.status != PLAYING:
+            return Result(self.player, self.figures)
+        return Result(self.player, replace(self.figures, time_ms=self.time_at(now)))
 
 
 def _visible(row: EntryRow) -> _Visible:
     """What a row shows apart from its rank and its running clock."""
-    final = None if row.status == PLAYING else row.time_ms
-    return (row.status, row.progress, row.resets, row.score, final)
+    f = row.figures
+    return (f.status, f.progress, f.resets, f.score, None if f.status == PLAYING else f.time_ms)
 
 
 class _Rec:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from server.audit import receipts
 from server.competition.errors import CompetitionError
 from server.domain import timing
-from server.domain.model import EntryInfo, Status, Summary, TournamentInfo
+from server.domain.model import EntryInfo, Figures, Status, Summary, TournamentInfo
 from server.games import GameRules
 from server.games.base import ActionError, GameState
 
@@ -109,6 +109,22 @@ class LiveGame:
         """The store timed the game out after `time_ms` (its deadline or the close)."""
         self.status, self.time_ms = TIMED_OUT, time_ms
 
+    def figures(self) -> Figures:
+        """Its figures now: what its entry's row holds once its last action is stored."""
+        return figures_of(self.state, self.status, self.time_ms)
+
+
+def figures_of(state: GameState[Any], status: Status, time_ms: int) -> Figures:
+    """The figures of a game in `state` (the status is given: a timeout is not the
+    state's own)."""
+    return Figures(
+        status=status,
+        progress=state.progress,
+        resets=state.resets,
+        score=state.score,
+        time_ms=time_ms,
+    )
+
 
 def summary_of(
     state: GameState[Any], status: Status, time_ms: int, seq: int, log_hash: str
@@ -118,7 +134,7 @@ def summary_of(
     `seq`; the summary carries it only at a checkpoint (CHECKPOINT), "" otherwise."""
     if seq % CHECKPOINT and status == PLAYING:
         log_hash = ""  # not a checkpoint: the row keeps its cached head
-    return Summary(status, state.progress, state.resets, state.score, time_ms, seq, log_hash)
+    return Summary(figures_of(state, status, time_ms), seq, log_hash)
 
 
 class Snapshot(NamedTuple):

@@ -2,7 +2,7 @@
 store's listener (PostgreSQL LISTEN/NOTIFY), each turned into a change record of its
 tournament (tournament.py), and a resync when notices may have been missed.
 
-- an entry's new summary: `Figures(elsewhere=True)` (a game cached here that is behind
+- an entry's new figures: `EntryChanged(elsewhere=True)` (a game cached here that is behind
   is dropped; the standings take the new row);
 - a new entry: `Joined` with its row;
 - a tournament created, opened or closed: the catalogue reads it again (lifecycle
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from server.competition.catalogue import Catalogue
 from server.competition.lifecycle import Lifecycle
-from server.competition.tournament import Figures, Joined, Reread
+from server.competition.tournament import EntryChanged, Joined, Reread
 from server.domain.model import EntryNotice, JoinNotice, Notice, TournamentNotice
 from server.store.repository import Store
 
@@ -29,9 +29,9 @@ class Peers:
 
     async def notice(self, notice: Notice) -> None:
         if isinstance(notice, EntryNotice):
-            self.tournaments.receive(
-                notice.tournament_id, Figures(notice.entry_id, notice, elsewhere=True)
-            )
+            n = notice
+            change = EntryChanged(n.entry_id, n.seq, n.figures, elsewhere=True)
+            self.tournaments.receive(n.tournament_id, change)
         elif isinstance(notice, JoinNotice):
             await self._joined(notice)
         elif isinstance(notice, TournamentNotice):

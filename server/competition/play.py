@@ -23,7 +23,7 @@ from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.gamecache import LiveGames
 from server.competition.live import LiveGame, Snapshot, Step, snapshot, summary_of
-from server.competition.tournament import Figures, Joined, Moved
+from server.competition.tournament import EntryChanged, Joined, Moved
 from server.domain import timing
 from server.domain.model import (
     DuplicateAction,
@@ -94,7 +94,7 @@ class Play:
                 await self.catalogue.reload(t.id)
                 raise CompetitionError("closed", f"tournament {t.id} is closed") from None
             if entry is not None:  # the game just dealt is the one in memory
-                runtime.keep(LiveGame(entry, rules, state, [], 0, summary.status, 0, head))
+                runtime.keep(LiveGame(entry, rules, state, [], 0, summary.figures.status, 0, head))
         if entry is not None:
             self.catalogue.tournaments.receive(t.id, Joined(entry))
         return await self.state(player, tournament_id)
@@ -198,7 +198,8 @@ class Play:
                 elif summary is not None:
                     self.games.forget(live)  # moved on elsewhere: rebuilt when needed
         if summary is not None:
-            self.catalogue.tournaments.receive(e.tournament_id, Figures(e.id, summary))
+            change = EntryChanged(e.id, summary.seq, summary.figures)
+            self.catalogue.tournaments.receive(e.tournament_id, change)
 
 
 def _parsed(t: TournamentInfo, raw_action: Any) -> tuple[Any, str]:

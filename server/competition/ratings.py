@@ -246,7 +246,8 @@ async def player(store: Store, name: str) -> dict[str, Any]:
     }
 
 
-def _recent(r: reads.Result) -> dict[str, Any]:
+def _recent(r: reads.TournamentResult) -> dict[str, Any]:
+    f = r.figures
     return {
         "tournament": r.tournament_id,
         "name": r.name,
@@ -255,9 +256,9 @@ def _recent(r: reads.Result) -> dict[str, Any]:
         "rank": r.rank,
         "entrants": r.entrants,
         "percentile": None if r.rank is None else math.percentile(r.rank, r.ranked),
-        "status": r.status,
-        "progress": r.progress,
-        "resets": r.resets,
-        "time_ms": r.time_ms,
+        "status": f.status,
+        "progress": f.progress,
+        "resets": f.resets,
+        "time_ms": f.time_ms,
         "par": None,  # the par of an entry comes with its own issue
     }

@@ -25,10 +25,7 @@ async def results_csv(store: Store, catalogue: Catalogue, tournament_id: int) ->
     bot_ids = await stored.bots_in(store, t.id)
     bots = {e.player_name for e in entries if e.player_id in bot_ids}
     rows = standings_without(  # fair play: the disqualified unranked, after the others
-        (
-            Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
-            for e in entries
-        ),
+        (Result(e.player_name, e.figures) for e in entries),
         await fair_store.reasons(store, t.id),
     )
     out = io.StringIO()

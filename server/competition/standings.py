@@ -15,8 +15,8 @@ from datetime import datetime
 from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.leaderboard import Leaderboard
 from server.competition.table import Table, View, WindowKey
-from server.competition.tournament import Figures, Reread
-from server.domain.model import EntryNotice, Summary
+from server.competition.tournament import EntryChanged, Reread
+from server.domain.model import Summary
 from server.domain.ranking import Row
 from server.store.repository import Store
 
@@ -35,10 +35,10 @@ class Standings:
         self.now = now
 
     # -- changes (each one a change record of its tournament) --------------------------
-    def summary_changed(self, tournament_id: int, entry_id: int, s: Summary | EntryNotice) -> bool:
+    def summary_changed(self, tournament_id: int, entry_id: int, s: Summary) -> bool:
         """An entry's row now holds `s`; whether it was news (the sink hears of it)."""
         t = self.catalogue.tournaments.get(tournament_id)
-        return t is not None and t.receive(Figures(entry_id, s))
+        return t is not None and t.receive(EntryChanged(entry_id, s.seq, s.figures))
 
     def reset(self) -> None:
         """Every table is read again when next needed (notices may have been missed)."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from server.competition.disqualified import adjust
 from server.competition.leaderboard import EntryRow, Leaderboard
-from server.domain.model import EntryInfo, EntryNotice, Status, Summary
+from server.domain.model import EntryInfo, Figures, Status
 from server.domain.ranking import Row, Standing
 from server.domain.timing import epoch_ms
 from server.store import fairplay as fair_store
@@ -40,33 +40,10 @@ class View(NamedTuple):
     gap_after: int | None = None  # rows left out after the first `gap_after` rows
 
 
-def row_of_entry(e: EntryInfo) -> EntryRow:
-    return EntryRow(
-        e.player_name,
-        e.status,
-        e.progress,
-        e.resets,
-        e.score,
-        e.time_ms,
-        epoch_ms(e.started_at),
-        epoch_ms(e.deadline),
-        e.player_bot,  # v1.3 hook: bots marked in standings
-    )
-
-
-def row_of_game(live: LiveGame) -> EntryRow:
-    e, state = live.entry, live.state
-    return EntryRow(
-        e.player_name,
-        live.status,
-        state.progress,
-        state.resets,
-        state.score,
-        live.time_ms,
-        epoch_ms(e.started_at),
-        epoch_ms(e.deadline),
-        e.player_bot,  # v1.3 hook: bots marked in standings
-    )
+def row_of(e: EntryInfo, figures: Figures) -> EntryRow:
+    """The entry's row with these figures (its own as stored, or its game's now)."""
+    started, deadline = epoch_ms(e.started_at), epoch_ms(e.deadline)
+    return EntryRow(e.player_name, figures, started, deadline, e.player_bot)
 
 
 class Table:
@@ -94,20 +71,20 @@ class Table:
     def entry_joined(self, entry: EntryInfo) -> bool:
         if not self.watched:
             return False
-        self._progress[entry.id] = (entry.seq, entry.status != PLAYING)
-        return self._upsert(entry.id, row_of_entry(entry))
+        self._progress[entry.id] = (entry.seq, entry.figures.status != PLAYING)
+        return self._upsert(entry.id, row_of(entry, entry.figures))
 
     def game_moved(self, live: LiveGame) -> bool:
         if not self.watched:
             return False
         self._progress[live.entry.id] = (live.seq, live.status != PLAYING)
-        return self._upsert(live.entry.id, row_of_game(live))
+        return self._upsert(live.entry.id, row_of(live.entry, live.figures()))
 
-    def figures_changed(self, entry_id: int, s: Summary | EntryNotice) -> bool:
-        """An entry's row now holds `s` (a timeout; a change another node made); whether
-        it was news (a summary older than what is known here is ignored: notices may
-        arrive after this node's own later change)."""
-        step = (s.seq, s.status != PLAYING)
+    def figures_changed(self, entry_id: int, seq: int, figures: Figures) -> bool:
+        """An entry's row now holds these figures after `seq` actions (a timeout; a
+        change another node made); whether it was news (figures older than what is known
+        here are ignored: notices may arrive after this node's own later change)."""
+        step = (seq, figures.status != PLAYING)
         if step <= self._progress.get(entry_id, (-1, False)):
             return False
         old = self._rows.get(entry_id)
@@ -116,15 +93,7 @@ class Table:
                 self.reread()  # an entry this board never saw
             return True
         self._progress[entry_id] = step
-        row = replace(
-            old,
-            status=s.status,
-            progress=s.progress,
-            resets=s.resets,
-            score=s.score,
-            time_ms=s.time_ms,
-        )
-        self._upsert(entry_id, row)
+        self._upsert(entry_id, replace(old, figures=figures))
         return True
 
     def knows(self, entry_id: int) -> bool:
@@ -193,10 +162,10 @@ class Table:
                     reasons = await fair_store.reasons(self.store, self.tournament_id)
                     board = Leaderboard(epoch_ms(self.now()))
                     for e in entries:
-                        row = row_of_entry(e)
+                        row = row_of(e, e.figures)
                         board.upsert(row)
                         self._rows[e.id] = row
-                        self._progress[e.id] = (e.seq, e.status != PLAYING)
+                        self._progress[e.id] = (e.seq, e.figures.status != PLAYING)
                     for row in self._loading.values():
                         board.upsert(row)  # changes made while the store was read
                 finally:

@@ -23,7 +23,7 @@ from typing import Any
 from server.competition.events import Events
 from server.competition.live import LiveGame
 from server.competition.table import Table
-from server.domain.model import EntryInfo, EntryNotice, Summary, TournamentInfo, TournamentStatus
+from server.domain.model import EntryInfo, Figures, TournamentInfo, TournamentStatus
 
 CLOSED = TournamentStatus.CLOSED
 
@@ -44,12 +44,13 @@ class Moved:
 
 
 @dataclass(frozen=True, slots=True)
-class Figures:
-    """An entry's row now holds these figures: a timeout, or a change another node made
-    (`elsewhere`: a game cached here that is behind is dropped)."""
+class EntryChanged:
+    """An entry's row now holds these figures after `seq` actions: a timeout, or a change
+    another node made (`elsewhere`: a game cached here that is behind is dropped)."""
 
     entry_id: int
-    figures: Summary | EntryNotice
+    seq: int
+    figures: Figures
     elsewhere: bool = False
 
 
@@ -88,7 +89,7 @@ class Disqualified:
     amendment: bool
 
 
-Change = Joined | Moved | Figures | Reread | Ticked | Changed | Closed | Disqualified
+Change = Joined | Moved | EntryChanged | Reread | Ticked | Changed | Closed | Disqualified
 
 
 class Tournament:
@@ -123,12 +124,12 @@ class Tournament:
             table.game_moved(change.game)
         elif isinstance(change, Joined):
             table.entry_joined(change.entry)
-        elif isinstance(change, Figures):
+        elif isinstance(change, EntryChanged):
             if self.info.status == CLOSED:
                 return False  # the close's final figures are read from the store
             if change.elsewhere:
-                self._drop_if_behind(change.entry_id, change.figures)
-            if not table.figures_changed(change.entry_id, change.figures):
+                self._drop_if_behind(change)
+            if not table.figures_changed(change.entry_id, change.seq, change.figures):
                 return False
         elif isinstance(change, Ticked):
             if not table.advance():
@@ -194,12 +195,12 @@ class Tournament:
         self._entry_ids.clear()
         self._load_locks = {k: v for k, v in self._load_locks.items() if v.locked()}
 
-    def _drop_if_behind(self, entry_id: int, n: Summary | EntryNotice) -> None:
+    def _drop_if_behind(self, n: EntryChanged) -> None:
         """A log only grows: a notice of an older seq (this node's own, arriving late)
         says nothing new. An act in flight here holds the lock: it brings the game up to
         date itself (or is refused as a duplicate and reloads it)."""
-        live = self._games.get(entry_id)
+        live = self._games.get(n.entry_id)
         if live is None or live.lock.locked():
             return
-        if n.seq > live.seq or (n.seq == live.seq and n.status != live.status):
+        if n.seq > live.seq or (n.seq == live.seq and n.figures.status != live.status):
             self.forget(live)

@@ -20,6 +20,7 @@ __all__ = [
     "DuplicateAction",
     "EntryExists",
     "EntryInfo",
+    "Figures",
     "LoggedAction",
     "NameTaken",
     "NewTournament",
@@ -77,16 +78,28 @@ class PlayerInfo:
     bot: bool = False  # bots play but are never rated (v1.3)
 
 
-class Summary(NamedTuple):
-    """What an entry's row says about its game after an action. The field order is the
-    order of the entry's columns (and of EntryInfo's fields from `status` to `log_hash`):
-    writers spread it."""
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """An entry's figures: its game's status and what it ranks on and shows. The one
+    record of them: the store reads and writes them (rows.py), the standings rank on
+    them (ranking.Result, leaderboard_rows.EntryRow), notices, records and the protocol
+    carry them (each wire format made from it by one function). `time_ms` is the final
+    time of an ended game, 0 while it is playing (standings run its clock from the
+    entry's start)."""
 
     status: Status
     progress: int
     resets: int
     score: int
     time_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What an entry's row says about its game after an action: its figures and how many
+    actions its log holds (the store writes it; store/rows.py lays it out as columns)."""
+
+    figures: Figures
     seq: int
     # The chain head this change caches in the entry's row: the hex samedeal-log/1 head
     # after `seq` actions at a checkpoint (competition/live.py CHECKPOINT; always at the
@@ -152,7 +165,7 @@ class TournamentInfo:
 
 @dataclass(frozen=True, slots=True)
 class EntryInfo:
-    """One player's entry in one tournament, with its stored summary."""
+    """One player's entry in one tournament: its row, with its figures as stored."""
 
     id: int
     tournament_id: int
@@ -160,11 +173,7 @@ class EntryInfo:
     player_name: str
     started_at: datetime
     deadline: datetime
-    status: Status
-    progress: int
-    resets: int
-    score: int
-    time_ms: int
+    figures: Figures
     seq: int
     # The chain head the row caches, after `log_seq` actions (<= seq): written only at
     # checkpoints, so usually older than `seq`; the current head needs the actions after
@@ -185,16 +194,12 @@ class LoggedAction:
 
 # -- notices: what one node tells the others (several nodes on one database) ---------
 class EntryNotice(NamedTuple):
-    """An entry's row changed (an action, a timeout): its summary after the change."""
+    """An entry's row changed (an action, a timeout): its figures and seq after it."""
 
     tournament_id: int
     entry_id: int
     seq: int
-    status: Status
-    progress: int
-    resets: int
-    score: int
-    time_ms: int
+    figures: Figures
 
 
 class JoinNotice(NamedTuple):

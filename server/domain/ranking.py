@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from server.domain.model import Figures
+
 RankKey = tuple[int, int, int]
 """(-progress, resets, time_ms): smaller ranks better; equal keys share a rank."""
 
@@ -46,23 +48,28 @@ def order_key(progress: int, resets: int, time_ms: int, player: str) -> OrderKey
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """One entry's figures as they stand (final or so far)."""
+    """One player's figures as they stand (final or so far): what `standings()` ranks."""
 
     player: str
-    status: str
-    progress: int
-    resets: int
-    time_ms: int
-    score: int
+    figures: Figures
 
     @property
     def key(self) -> RankKey:
-        return rank_key(self.progress, self.resets, self.time_ms)
+        f = self.figures
+        return rank_key(f.progress, f.resets, f.time_ms)
+
+    @property
+    def order(self) -> OrderKey:
+        f = self.figures
+        return order_key(f.progress, f.resets, f.time_ms, self.player)
 
 
 class Standing(NamedTuple):
-    """One row of a table. A named tuple, not a frozen dataclass: a live leaderboard makes
-    thousands a second, and this one is built several times faster."""
+    """One row of a table: a rank, a player and the figures it shows, flat in the order
+    of a standings row (PROTOCOL.md, RECORD.md). A named tuple, not a record holding a
+    `Figures`: a live leaderboard makes thousands a second (a running game's with its time
+    so far), and this one is built several times faster. Made from figures by `of` (and,
+    on the leaderboard's hot path, by leaderboard_reads with the time at now)."""
 
     rank: int
     player: str
@@ -72,6 +79,10 @@ class Standing(NamedTuple):
     time_ms: int
     score: int
     bot: bool = False  # v1.3: in pushed and paged rows (not yet in bundles: as_dict)
+
+    @classmethod
+    def of(cls, rank: int, player: str, f: Figures, bot: bool = False) -> Standing:
+        return cls(rank, player, f.status, f.progress, f.resets, f.time_ms, f.score, bot)
 
     def as_dict(self) -> dict[str, object]:
         """The row as bundles carry it (RECORD.md; without `bot` until the verifier
@@ -83,11 +94,11 @@ class Standing(NamedTuple):
 
 def standings(results: Iterable[Result]) -> list[Standing]:
     """Ranked rows, best first; equal (progress, resets, time_ms) share a rank."""
-    ordered = sorted(results, key=lambda r: order_key(r.progress, r.resets, r.time_ms, r.player))
+    ordered = sorted(results, key=lambda r: r.order)
     rows: list[Standing] = []
     for i, r in enumerate(ordered):
         rank = rows[-1].rank if rows and ordered[i - 1].key == r.key else i + 1
-        rows.append(Standing(rank, r.player, r.status, r.progress, r.resets, r.time_ms, r.score))
+        rows.append(Standing.of(rank, r.player, r.figures))
     return rows
 
 
@@ -105,6 +116,18 @@ class Unranked(NamedTuple):
     disqualified: str
     rank: None = None
     bot: bool = False  # v1.3: in pushed and paged rows, like Standing.bot
+
+    @classmethod
+    def of(cls, player: str, f: Figures, reason: str, bot: bool = False) -> Unranked:
+        return cls(player, f.status, f.progress, f.resets, f.time_ms, f.score, reason, bot=bot)
+
+    @classmethod
+    def of_row(cls, row: Standing, reason: str) -> Unranked:
+        """A ranked row taken out of the ranking (fair play)."""
+        return cls(
+            row.player, row.status, row.progress, row.resets, row.time_ms, row.score, reason,
+            bot=row.bot,
+        )  # fmt: skip
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -130,13 +153,8 @@ def standings_without(
     for r in results:
         (out if r.player in disqualified else ranked).append(r)
     rows: list[Standing | Unranked] = list(standings(ranked))
-    out.sort(key=lambda r: order_key(r.progress, r.resets, r.time_ms, r.player))
-    rows.extend(
-        Unranked(
-            r.player, r.status, r.progress, r.resets, r.time_ms, r.score, disqualified[r.player]
-        )
-        for r in out
-    )
+    out.sort(key=lambda r: r.order)
+    rows.extend(Unranked.of(r.player, r.figures, disqualified[r.player]) for r in out)
     return rows
 
 

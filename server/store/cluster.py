@@ -5,7 +5,7 @@ leader and other once-only work.
 Notices are sent inside the transaction that makes the change (so they arrive only if it
 committed, in commit order) on one channel, as text lines:
 
-    a TID EID SEQ STATUS PROGRESS RESETS SCORE TIME_MS    an entry's new summary
+    a TID EID SEQ STATUS PROGRESS RESETS SCORE TIME_MS    an entry's new figures
     j TID EID                                           a new entry
     t TID                                               a tournament created/opened/closed
 
@@ -25,10 +25,10 @@ import asyncpg
 
 from server.domain.model import (
     EntryNotice,
+    Figures,
     JoinNotice,
     Notice,
     Status,
-    Summary,
     TournamentNotice,
 )
 
@@ -43,10 +43,11 @@ LEADER_NAME = "samedeal-leader"  # ... of a connection trying for (or holding) t
 
 
 # -- encoding ----------------------------------------------------------------------
-def entry_line(tournament_id: int, entry_id: int, s: Summary) -> str:
+def entry_line(tournament_id: int, entry_id: int, seq: int, f: Figures) -> str:
+    """An entry's new figures after `seq` actions (read back by `parse`)."""
     return (
-        f"a {tournament_id} {entry_id} {s.seq} {s.status} {s.progress} {s.resets} "
-        f"{s.score} {s.time_ms}"
+        f"a {tournament_id} {entry_id} {seq} {f.status} {f.progress} {f.resets} "
+        f"{f.score} {f.time_ms}"
     )
 
 
@@ -87,9 +88,14 @@ def parse(payload: str) -> list[Notice]:
 
 def _notice(f: list[str]) -> Notice:
     if f[0] == "a" and len(f) == 9:
-        tid, eid, seq = int(f[1]), int(f[2]), int(f[3])
-        numbers = (int(f[5]), int(f[6]), int(f[7]), int(f[8]))
-        return EntryNotice(tid, eid, seq, Status(f[4]), *numbers)
+        figures = Figures(
+            status=Status(f[4]),
+            progress=int(f[5]),
+            resets=int(f[6]),
+            score=int(f[7]),
+            time_ms=int(f[8]),
+        )
+        return EntryNotice(int(f[1]), int(f[2]), int(f[3]), figures)
     if f[0] == "j" and len(f) == 3:
         return JoinNotice(int(f[1]), int(f[2]))
     if f[0] == "t" and len(f) == 2:

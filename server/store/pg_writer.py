@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.domain.model import DuplicateAction, TournamentClosed
 from server.store import cluster
+from server.store.rows import summary_columns
 from server.store.writer import (
     ActionJob,
     Conflict,
@@ -45,7 +46,7 @@ _INSERT_PLAYERS = (
     " FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamp[]) AS u (n, k, h, c)"
     " ON CONFLICT DO NOTHING RETURNING id, name_key, token_hash"
 )
-_INSERT_ENTRIES = (  # Summary's fields in order after the entry's own; log_seq = seq
+_INSERT_ENTRIES = (  # summary_columns after the entry's own; log_seq = seq
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline,"
     " status, progress, resets, score, time_ms, seq, log_hash, log_seq)"
     " SELECT *, u.seq FROM unnest($1::integer[], $2::integer[], $3::timestamp[],"
@@ -60,7 +61,7 @@ _INSERT_NEW_ACTIONS = (  # after a duplicate: a taken (entry, seq) is skipped, n
     " SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::text[])"
     " ON CONFLICT (entry_id, seq) DO NOTHING RETURNING entry_id, seq"
 )
-_UPDATE_ENTRY = (  # Summary's fields in order, then the entry's id; a log_hash of ''
+_UPDATE_ENTRY = (  # summary_columns, then the entry's id; a log_hash of ''
     # (not a checkpoint) keeps the row's cached head and its log_seq
     "UPDATE entries SET status = $1, progress = $2, resets = $3, score = $4, time_ms = $5,"
     " seq = $6, log_hash = CASE $7::varchar WHEN '' THEN log_hash ELSE $7::varchar END,"
@@ -138,7 +139,8 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
             outcomes[i] = new_id if new_id is not None else Conflict(_name_taken(p))
     if entries:  # rows come back as (id, tournament_id, player_id)
         rows = [
-            (e.tournament_id, e.player_id, e.started_at, e.deadline, *e.summary) for _, e in entries
+            (e.tournament_id, e.player_id, e.started_at, e.deadline, *summary_columns(e.summary))
+            for _, e in entries
         ]
         made = {tuple(r[1:]): r[0] for r in await _insert(conn, _INSERT_ENTRIES, rows)}
         for i, e in entries:
@@ -151,7 +153,10 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
     ]
     if actions:
         written = await _write_actions(conn, actions, careful, outcomes)
-        notices += [cluster.entry_line(a.tournament_id, a.entry_id, a.summary) for _, a in written]
+        notices += [
+            cluster.entry_line(a.tournament_id, a.entry_id, a.summary.seq, a.summary.figures)
+            for _, a in written
+        ]
     if notices:
         await conn.exec_driver_sql(cluster.NOTIFY_SQL, [(p,) for p in cluster.payloads(notices)])
     return outcomes
@@ -195,5 +200,6 @@ async def _write_actions(
             return actions
     else:
         await conn.exec_driver_sql(_INSERT_ACTION, rows)
-    await conn.exec_driver_sql(_UPDATE_ENTRY, [(*a.summary, a.entry_id) for _, a in actions])
+    updates = [(*summary_columns(a.summary), a.entry_id) for _, a in actions]
+    await conn.exec_driver_sql(_UPDATE_ENTRY, updates)
     return actions

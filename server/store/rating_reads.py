@@ -8,8 +8,10 @@ from typing import NamedTuple
 
 from sqlalchemy import and_, func, or_, select
 
+from server.domain.model import Figures
 from server.store.models import Entry, Placing, Player, PlayerRating, Tournament
 from server.store.repository import Store
+from server.store.rows import figures_of
 
 
 class Profile(NamedTuple):
@@ -29,8 +31,8 @@ class Ranked(NamedTuple):
     tournaments: int
 
 
-class Result(NamedTuple):
-    """One of a player's placings with its tournament and entry."""
+class TournamentResult(NamedTuple):
+    """One of a player's placings with its tournament and its entry's figures."""
 
     tournament_id: int
     name: str
@@ -39,10 +41,7 @@ class Result(NamedTuple):
     rank: int | None
     ranked: int
     entrants: int
-    status: str
-    progress: int
-    resets: int
-    time_ms: int
+    figures: Figures
 
 
 class Point(NamedTuple):
@@ -137,7 +136,7 @@ async def ratings_of(store: Store, player_id: int) -> dict[str, tuple[Ranked, in
     return out
 
 
-async def results_of(store: Store, player_id: int, limit: int | None) -> list[Result]:
+async def results_of(store: Store, player_id: int, limit: int | None) -> list[TournamentResult]:
     """The player's placings, newest first (close time, then id), with their entries."""
     query = (
         select(
@@ -148,10 +147,7 @@ async def results_of(store: Store, player_id: int, limit: int | None) -> list[Re
             Placing.rank,
             Placing.ranked,
             Placing.entrants,
-            Entry.status,
-            Entry.progress,
-            Entry.resets,
-            Entry.time_ms,
+            Entry,
         )
         .join(Tournament, Tournament.id == Placing.tournament_id)
         .join(
@@ -164,7 +160,8 @@ async def results_of(store: Store, player_id: int, limit: int | None) -> list[Re
     if limit is not None:
         query = query.limit(limit)
     async with store._session() as s:
-        return [Result(*r) for r in (await s.execute(query)).all()]
+        rows = (await s.execute(query)).all()
+        return [TournamentResult(*r[:-1], figures_of(r[-1])) for r in rows]  # in field order
 
 
 async def history(store: Store, player_id: int) -> dict[str, list[Point]]:

@@ -22,6 +22,7 @@ from server.domain import timing
 from server.domain.model import (
     EntryExists,
     EntryInfo,
+    Figures,
     LoggedAction,
     NameTaken,
     NewTournament,
@@ -319,15 +320,17 @@ class Store:
         except Conflict:
             raise EntryExists(f"player {player.id} in tournament {tournament_id}") from None
         return EntryInfo(
-            entry_id,
-            tournament_id,
-            player.id,
-            player.name,
-            started_at,
-            deadline,
-            *summary,
-            summary.seq,
-            player.bot,
+            id=entry_id,
+            tournament_id=tournament_id,
+            player_id=player.id,
+            player_name=player.name,
+            started_at=started_at,
+            deadline=deadline,
+            figures=summary.figures,
+            seq=summary.seq,
+            log_hash=summary.log_hash,
+            log_seq=summary.seq,
+            player_bot=player.bot,
         )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:
@@ -434,8 +437,15 @@ class Store:
                 await s.rollback()
                 return None
             tid, progress, resets, score, seq = row
-            summary = Summary(Status.TIMED_OUT, progress, resets, score, time_ms, seq, "")
-            await self._notify(s, [cluster.entry_line(tid, entry_id, summary)])
+            figures = Figures(
+                status=Status.TIMED_OUT,
+                progress=progress,
+                resets=resets,
+                score=score,
+                time_ms=time_ms,
+            )
+            summary = Summary(figures, seq, "")
+            await self._notify(s, [cluster.entry_line(tid, entry_id, seq, figures)])
             await s.commit()
             return summary
 

@@ -1,8 +1,16 @@
-"""Rows to domain records: what the store's reads return (never an ORM row)."""
+"""Rows to domain records and back: what the store's reads return (never an ORM row),
+and the one layout of an entry's figures as columns (what the writers' SQL takes)."""
 
 from __future__ import annotations
 
-from server.domain.model import EntryInfo, Status, TournamentInfo, TournamentStatus
+from server.domain.model import (
+    EntryInfo,
+    Figures,
+    Status,
+    Summary,
+    TournamentInfo,
+    TournamentStatus,
+)
 from server.store.models import Entry, Tournament
 
 
@@ -33,6 +41,28 @@ def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
     )
 
 
+SummaryColumns = tuple[str, int, int, int, int, int, str]
+"""An entry's columns status, progress, resets, score, time_ms, seq, log_hash, in order."""
+
+
+def summary_columns(s: Summary) -> SummaryColumns:
+    """A summary as the entry's columns (SummaryColumns): the one order both writers'
+    SQL takes them in (pg_writer.py, sqlite_process.py)."""
+    f = s.figures
+    return (f.status, f.progress, f.resets, f.score, f.time_ms, s.seq, s.log_hash)
+
+
+def figures_of(row: Entry) -> Figures:
+    """An entry row's figures."""
+    return Figures(
+        status=Status(row.status),
+        progress=row.progress,
+        resets=row.resets,
+        score=row.score,
+        time_ms=row.time_ms,
+    )
+
+
 def entry_of(row: Entry, player_name: str, player_bot: bool = False) -> EntryInfo:
     return EntryInfo(
         id=row.id,
@@ -41,11 +71,7 @@ def entry_of(row: Entry, player_name: str, player_bot: bool = False) -> EntryInf
         player_name=player_name,
         started_at=row.started_at,
         deadline=row.deadline,
-        status=Status(row.status),
-        progress=row.progress,
-        resets=row.resets,
-        score=row.score,
-        time_ms=row.time_ms,
+        figures=figures_of(row),
         seq=row.seq,
         log_hash=row.log_hash,
         log_seq=row.log_seq,

@@ -6,7 +6,7 @@ then orjson). A request frame is a list of jobs; the reply frame holds one outco
 job, written only after the transaction is committed (synchronous=FULL: fsynced).
 
 Jobs (lists: the typed jobs of writer.py as `sqlite_writer.wire` lays them out, the
-Summary fields spread in their order):
+summary as its columns, `rows.summary_columns`):
   ["action", tournament_id, entry_id, seq, at_ms, action_json,
              status, progress, resets, score, time_ms, entry_seq, log_hash]  -> null
   ["player", name, name_key, token_hash, created_at]                 -> the new row id

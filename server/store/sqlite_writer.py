@@ -22,6 +22,7 @@ from sqlalchemy import DateTime
 from sqlalchemy.dialects import sqlite
 
 from server.domain.model import DuplicateAction, TournamentClosed
+from server.store.rows import summary_columns
 from server.store.sqlite_process import HEADER, frame
 from server.store.writer import (
     ActionJob,
@@ -53,13 +54,13 @@ def _time_text() -> Callable[[datetime], str]:
 
 def wire(job: Job) -> list[Any]:
     """A job as the writer process reads it (sqlite_process.py): its kind, then its
-    fields in order, the summary spread, times as the text SQLAlchemy stores."""
+    fields in order, the summary as its columns, times as the text SQLAlchemy stores."""
     if isinstance(job, ActionJob):
-        return ["action", *job[:5], *job.summary]
+        return ["action", *job[:5], *summary_columns(job.summary)]
     if isinstance(job, PlayerJob):
         return ["player", *job[:3], _TIME(job.created_at)]
     started, ends = _TIME(job.started_at), _TIME(job.deadline)
-    return ["entry", job.tournament_id, job.player_id, started, ends, *job.summary]
+    return ["entry", job.tournament_id, job.player_id, started, ends, *summary_columns(job.summary)]
 
 
 _TIME = _time_text()

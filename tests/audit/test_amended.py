@@ -16,6 +16,7 @@ from server.audit.untrusted import Unreadable
 from server.audit.verify import verify_bundle_file, verify_document
 from server.domain.ranking import Result, standings, standings_without
 from tests.support import factories
+from tests.support.factories import figures
 from tests.support.fairplay import amend, disqualify_before_close
 
 SEED = bytes.fromhex("e4c537b6139465e60d1e3dc91d26a884e7b04b4d57558cedeb4b13dff5d68d97")
@@ -42,10 +43,10 @@ def _leader(bundle: dict[str, Any]) -> str:
 
 def test_standings_without_rank_the_others_as_if_absent() -> None:
     rs = [
-        Result("a", "won", 52, 0, 100, 52),
-        Result("b", "lost", 40, 1, 50, 40),
-        Result("c", "lost", 40, 1, 50, 40),
-        Result("d", "lost", 10, 2, 10, 10),
+        Result("a", figures("won", 52, 0, score=52, time_ms=100)),
+        Result("b", figures("lost", 40, 1, score=40, time_ms=50)),
+        Result("c", figures("lost", 40, 1, score=40, time_ms=50)),
+        Result("d", figures("lost", 10, 2, score=10, time_ms=10)),
     ]
     rows = standings_without(rs, {"a": "solver", "c": "second account"})
     assert [(r.rank, r.player) for r in rows] == [(1, "b"), (2, "d"), (None, "a"), (None, "c")]

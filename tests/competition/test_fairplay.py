@@ -30,6 +30,7 @@ from tests.competition.test_ratings import (
     players,
     stored_by_name,
 )
+from tests.support.factories import figures
 from tests.support.harness import T0, Clock
 
 
@@ -90,7 +91,8 @@ async def test_before_the_close_standings_rank_without_the_disqualified(
     assert ("standings", tid) in events.heard
     after = await comp.standings.window(tid)
     results = [
-        Result(r.player, r.status, r.progress, r.resets, r.time_ms, r.score) for r in before.rows
+        Result(r.player, figures(r.status, r.progress, r.resets, r.score, r.time_ms))
+        for r in before.rows
     ]
     want = standings_without(results, {leader: "a second account"})
     assert [(r.rank, r.player) for r in after.rows] == [(r.rank, r.player) for r in want]
@@ -161,9 +163,7 @@ async def test_after_the_close_an_amendment_the_verifier_accepts_and_ratings_fol
     rows = bundle["standings"]
     entries = await comp.store.entries(first.id)
     others = standings(
-        Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
-        for e in entries
-        if e.player_name != "alice"
+        Result(e.player_name, e.figures) for e in entries if e.player_name != "alice"
     )
     assert [(r["rank"], r["player"], r["disqualified"]) for r in rows] == [
         *((o.rank, o.player, None) for o in others),
@@ -199,9 +199,7 @@ async def _openskill_without(
         rows = [
             r
             for r in standings(
-                Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
-                for e in entries
-                if e.player_name not in out
+                Result(e.player_name, e.figures) for e in entries if e.player_name not in out
             )
         ]
         teams = [

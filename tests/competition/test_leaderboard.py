@@ -10,10 +10,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.competition.leaderboard import EntryRow, Leaderboard
+from server.domain.model import Figures
 from server.domain.ranking import Standing, standings
 from server.games.base import Status
 
 PLAYING, WON, LOST, RESIGNED, TIMED_OUT = (s.value for s in Status)
+
+
+def entry(
+    player: str,
+    status: str,
+    progress: int,
+    resets: int,
+    score: int,
+    time_ms: int,
+    started_at: int,
+    deadline: int,
+) -> EntryRow:
+    """A row from its figures spread out (in Figures' order)."""
+    figures = Figures(Status(status), progress, resets, score, time_ms)
+    return EntryRow(player, figures, started_at, deadline)
+
+
+def with_figures(row: EntryRow, **figures: object) -> EntryRow:
+    """The row with some of its figures changed."""
+    return replace(row, figures=replace(row.figures, **figures))
+
+
 NAMES = ["ann", "Ann", "bob", "BOB2", "cy", "dee", "Eve", "fay"]
 WATCHER = "watcher"  # never enters
 WINDOWS = [(0, 0), (0, 2), (1, 1), (2, 1), (3, 0), (3, 2)]  # (top, around)
@@ -137,7 +160,7 @@ small = st.integers(0, 3)
 def any_row(draw: st.DrawFn, now: int) -> EntryRow:
     """Any figures at all, from few values so ties are common."""
     started = now - draw(st.sampled_from([0, 1, 2, 3, 5, 8, 13]))
-    return EntryRow(
+    return entry(
         player=draw(st.sampled_from(NAMES)),
         status=draw(st.sampled_from([PLAYING, PLAYING, WON, LOST, RESIGNED, TIMED_OUT])),
         progress=draw(st.sampled_from([0, 1, 1])),
@@ -155,21 +178,21 @@ def lifecycle(draw: st.DrawFn, run: Run) -> EntryRow | None:
     old = run.rows.get(name)
     if old is None:
         limit = draw(st.sampled_from([4, 9, 15, 1000]))
-        return EntryRow(name, PLAYING, 0, 0, 0, 0, run.now, run.now + limit)
-    if old.status != PLAYING:
+        return entry(name, PLAYING, 0, 0, 0, 0, run.now, run.now + limit)
+    if old.figures.status != PLAYING:
         return old  # an ended game is sent again: nothing changes
     spent = old.time_at(run.now)
     if run.now >= old.deadline:
-        return replace(old, status=TIMED_OUT, time_ms=spent)
+        return with_figures(old, status=TIMED_OUT, time_ms=spent)
     what = draw(st.sampled_from(["move", "move", "redeal", "won", "lost", "resigned", "same"]))
     if what == "move":
-        return replace(old, progress=draw(small), score=draw(st.integers(0, 2)))
+        return with_figures(old, progress=draw(small), score=draw(st.integers(0, 2)))
     if what == "redeal":
-        return replace(old, resets=old.resets + 1)
+        return with_figures(old, resets=old.figures.resets + 1)
     if what == "won":
-        return replace(old, status=WON, progress=3, time_ms=spent)
+        return with_figures(old, status=WON, progress=3, time_ms=spent)
     if what in ("lost", "resigned"):
-        return replace(old, status=what, time_ms=spent)
+        return with_figures(old, status=what, time_ms=spent)
     return old
 
 
@@ -237,13 +260,13 @@ def test_many_entrants_and_long_runs(data: st.DataObject) -> None:
             name = f"p{data.draw(st.integers(0, 40))}"
             old = rows.get(name)
             if old is None:
-                row = EntryRow(name, PLAYING, 0, 0, 0, 0, now, now + 30)
-            elif old.status == PLAYING:
+                row = entry(name, PLAYING, 0, 0, 0, 0, now, now + 30)
+            elif old.figures.status == PLAYING:
                 ending = data.draw(st.sampled_from(["move", "move", WON, LOST, TIMED_OUT]))
                 if ending == "move":
-                    row = replace(old, progress=data.draw(small))
+                    row = with_figures(old, progress=data.draw(small))
                 else:
-                    row = replace(old, status=ending, time_ms=old.time_at(now))
+                    row = with_figures(old, status=ending, time_ms=old.time_at(now))
             else:
                 row = old
             rows[name] = row
@@ -259,7 +282,7 @@ def test_many_entrants_and_long_runs(data: st.DataObject) -> None:
 
 # -- examples ----------------------------------------------------------------
 def done(name: str, progress: int, resets: int, time_ms: int, status: str = WON) -> EntryRow:
-    return EntryRow(name, status, progress, resets, progress, time_ms, 0, 10_000)
+    return entry(name, status, progress, resets, progress, time_ms, 0, 10_000)
 
 
 def board(*rows: EntryRow, now: int = 1000) -> Leaderboard:
@@ -320,7 +343,7 @@ def test_a_player_without_an_entry_sees_the_top_only() -> None:
 def test_a_running_clock_passes_a_finished_game_tie_then_behind() -> None:
     lb = Leaderboard(now=0)
     lb.upsert(done("fin", 10, 0, 100, LOST))
-    lb.upsert(EntryRow("run", PLAYING, 10, 0, 0, 0, started_at=0, deadline=10_000))
+    lb.upsert(entry("run", PLAYING, 10, 0, 0, 0, started_at=0, deadline=10_000))
     assert names(lb.rows()) == [(1, "run"), (2, "fin")]
     v = lb.version
     assert not lb.advance(99) and lb.version == v
@@ -335,16 +358,18 @@ def test_a_running_clock_passes_a_finished_game_tie_then_behind() -> None:
 def test_a_deadline_stops_the_clock_before_it_passes() -> None:
     lb = Leaderboard(now=0)
     lb.upsert(done("fin", 10, 0, 100, LOST))
-    lb.upsert(EntryRow("run", PLAYING, 10, 0, 0, 0, started_at=0, deadline=60))
+    lb.upsert(entry("run", PLAYING, 10, 0, 0, 0, started_at=0, deadline=60))
     assert not lb.advance(1000)
     assert [(s.player, s.time_ms) for s in lb.rows()] == [("run", 60), ("fin", 100)]
-    assert lb.upsert(replace(lb.get("run") or done("?", 0, 0, 0), status=TIMED_OUT, time_ms=60))
+    assert lb.upsert(
+        with_figures(lb.get("run") or done("?", 0, 0, 0), status=TIMED_OUT, time_ms=60)
+    )
 
 
 def test_the_clock_stepping_back_is_exact_too() -> None:
     lb = Leaderboard(now=200)
     lb.upsert(done("fin", 10, 0, 100, LOST))
-    lb.upsert(EntryRow("run", PLAYING, 10, 0, 0, 0, started_at=0, deadline=150))
+    lb.upsert(entry("run", PLAYING, 10, 0, 0, 0, started_at=0, deadline=150))
     assert names(lb.rows()) == [(1, "fin"), (2, "run")]
     assert lb.advance(50)
     assert [(s.player, s.time_ms) for s in lb.rows()] == [("run", 50), ("fin", 100)]
@@ -368,10 +393,10 @@ def test_tiny_tables(n: int) -> None:
 def test_a_running_row_leaving_its_group_lets_the_one_behind_meet_the_next() -> None:
     lb = Leaderboard(now=0)
     lb.upsert(done("f1", 1, 0, 50, LOST))
-    lb.upsert(EntryRow("a", PLAYING, 1, 0, 0, 0, started_at=0, deadline=1000))
-    lb.upsert(EntryRow("b", PLAYING, 1, 0, 0, 0, started_at=-20, deadline=1000))
+    lb.upsert(entry("a", PLAYING, 1, 0, 0, 0, started_at=0, deadline=1000))
+    lb.upsert(entry("b", PLAYING, 1, 0, 0, 0, started_at=-20, deadline=1000))
     lb.upsert(done("f2", 1, 0, 30, LOST))
-    assert lb.upsert(EntryRow("b", PLAYING, 2, 0, 0, 0, started_at=-20, deadline=1000))
+    assert lb.upsert(entry("b", PLAYING, 2, 0, 0, 0, started_at=-20, deadline=1000))
     assert not lb.advance(29)
     assert lb.advance(30)
     assert names(lb.rows()) == [(1, "b"), (2, "a"), (2, "f2"), (4, "f1")]
@@ -380,10 +405,10 @@ def test_a_running_row_leaving_its_group_lets_the_one_behind_meet_the_next() -> 
 def test_a_fixed_row_leaving_its_group_lets_the_one_before_meet_the_next() -> None:
     lb = Leaderboard(now=0)
     lb.upsert(done("f1", 1, 0, 10, LOST))
-    lb.upsert(EntryRow("a", PLAYING, 1, 0, 0, 0, started_at=0, deadline=1000))
-    lb.upsert(EntryRow("c", PLAYING, 1, 0, 0, 0, started_at=-20, deadline=1000))
+    lb.upsert(entry("a", PLAYING, 1, 0, 0, 0, started_at=0, deadline=1000))
+    lb.upsert(entry("c", PLAYING, 1, 0, 0, 0, started_at=-20, deadline=1000))
     lb.upsert(done("f3", 1, 0, 40, LOST))
-    lb.upsert(EntryRow("c", PLAYING, 2, 0, 0, 0, started_at=-20, deadline=1000))
+    lb.upsert(entry("c", PLAYING, 2, 0, 0, 0, started_at=-20, deadline=1000))
     lb.upsert(done("f1", 0, 0, 10, LOST))
     assert not lb.advance(39)
     assert lb.advance(40)
@@ -393,11 +418,11 @@ def test_a_fixed_row_leaving_its_group_lets_the_one_before_meet_the_next() -> No
 def test_a_new_start_that_only_breaks_a_tie_is_a_change() -> None:
     lb = Leaderboard(now=50)
     lb.upsert(done("y", 1, 0, 50, LOST))
-    lb.upsert(EntryRow("x", PLAYING, 1, 0, 0, 0, started_at=0, deadline=1000))
+    lb.upsert(entry("x", PLAYING, 1, 0, 0, 0, started_at=0, deadline=1000))
     assert names(lb.rows()) == [(1, "x"), (1, "y")]
-    assert lb.upsert(EntryRow("x", PLAYING, 1, 0, 0, 0, started_at=1, deadline=1000))
+    assert lb.upsert(entry("x", PLAYING, 1, 0, 0, 0, started_at=1, deadline=1000))
     assert names(lb.rows()) == [(1, "x"), (2, "y")]
-    assert not lb.upsert(EntryRow("x", PLAYING, 1, 0, 0, 0, started_at=2, deadline=1000))
+    assert not lb.upsert(entry("x", PLAYING, 1, 0, 0, 0, started_at=2, deadline=1000))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -410,10 +435,10 @@ def test_one_crowded_group_with_rows_leaving_and_coming_back(data: st.DataObject
         step = data.draw(st.sampled_from(["add", "add", "leave", "tick", "tick", "jump"]))
         if step == "add":
             row = data.draw(any_row(run.now))
-            run.upsert(replace(row, progress=1, resets=0))
+            run.upsert(with_figures(row, progress=1, resets=0))
         elif step == "leave" and run.rows:
             old = run.rows[data.draw(st.sampled_from(sorted(run.rows)))]
-            run.upsert(replace(old, progress=2 if old.progress == 1 else 1))
+            run.upsert(with_figures(old, progress=2 if old.figures.progress == 1 else 1))
         elif step == "tick":
             run.advance(run.now + data.draw(st.sampled_from([1, 2, 3])))
         elif step == "jump":

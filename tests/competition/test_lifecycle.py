@@ -39,7 +39,8 @@ async def test_the_clock_closes_at_the_end_and_reveals_with_the_log_root(
     closed = competition.catalogue.get(t.id)
     assert closed.status == TournamentStatus.CLOSED
     entry = await competition.store.entry(t.id, alice.id)
-    assert entry is not None and entry.status == "timed_out" and entry.time_ms == 3_600_000
+    assert entry is not None
+    assert entry.figures.status == "timed_out" and entry.figures.time_ms == 3_600_000
     seed = await competition.catalogue.revealed(closed)
     bundle = await competition.exports.bundle(t.id)
     assert events.heard[-1] == ("closed", t.id, seed, bundle["log_root"])

@@ -162,17 +162,18 @@ async def test_entries_close_at_join_until(
 async def test_a_late_notice_of_an_older_seq_changes_no_standings(
     competition: Competition, gaps: TournamentInfo, alice: PlayerInfo
 ) -> None:
-    from server.domain.model import EntryNotice, Status
+    from server.domain.model import Status, Summary
+    from tests.support.factories import figures
 
     snap = await competition.play.join(alice, gaps.id)
     await competition.standings.window(gaps.id)  # someone watches: the table is in memory
     after = await competition.play.act(alice, gaps.id, 1, first_move(snap))
     entry = await competition.store.entry(gaps.id, alice.id)
     assert entry is not None
-    stale = EntryNotice(gaps.id, entry.id, 0, Status.PLAYING, 0, 0, -5, 0)  # seq 0: old
+    stale = Summary(figures(Status.PLAYING, score=-5), 0, "")  # seq 0: old
     assert not competition.standings.summary_changed(gaps.id, entry.id, stale)
     now = await competition.standings.window(gaps.id)
     assert now.rows[0].score == after.progress["score"]  # not the stale notice's -5
-    newer = EntryNotice(gaps.id, entry.id, 2, Status.RESIGNED, 9, 0, 9, 500)
+    newer = Summary(figures(Status.RESIGNED, 9, 0, 9, 500), 2, "")
     assert competition.standings.summary_changed(gaps.id, entry.id, newer)
     assert (await competition.standings.window(gaps.id)).rows[0].status == Status.RESIGNED

@@ -64,10 +64,7 @@ async def expected_by_openskill(
     state: dict[str, tuple[float, float, int]] = {}
     for t in tournaments:
         entries = await comp.store.entries(t.id)
-        rows = standings(
-            Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
-            for e in entries
-        )
+        rows = standings(Result(e.player_name, e.figures) for e in entries)
         field = [r for r in rows if r.player not in bots]
         if len(field) < 2:
             continue
@@ -217,10 +214,7 @@ async def test_leaderboard_and_player_messages(comp: Competition, clock: Clock) 
     assert [r["tournament"] for r in me["recent"]] == [ts[1].id, ts[0].id]  # newest first
     for r in me["recent"]:
         entries = await comp.store.entries(r["tournament"])
-        rows = standings(
-            Result(e.player_name, e.status, e.progress, e.resets, e.time_ms, e.score)
-            for e in entries
-        )
+        rows = standings(Result(e.player_name, e.figures) for e in entries)
         mine = next(x for x in rows if x.player == top)
         assert r["rank"] == mine.rank and r["entrants"] == len(entries)
         assert r["percentile"] == round(100 * (len(rows) - mine.rank + 1) / len(rows), 1)

@@ -1,8 +1,9 @@
 from server.domain.ranking import Result, order_key, rank_key, standings
+from tests.support.factories import figures
 
 
 def r(name: str, progress: int, resets: int, time_ms: int) -> Result:
-    return Result(name, "lost", progress, resets, time_ms, progress)
+    return Result(name, figures("lost", progress, resets, score=progress, time_ms=time_ms))
 
 
 def test_progress_then_resets_then_time() -> None:
@@ -24,8 +25,8 @@ def test_equal_keys_share_a_rank_and_the_next_rank_skips() -> None:
 
 
 def test_score_is_never_ranked_on() -> None:
-    a = Result("a", "won", 48, 0, 10, -100)
-    b = Result("b", "won", 48, 0, 20, 1000)
+    a = Result("a", figures("won", 48, 0, score=-100, time_ms=10))
+    b = Result("b", figures("won", 48, 0, score=1000, time_ms=20))
     assert [x.player for x in standings([b, a])] == ["a", "b"]
 
 

@@ -27,6 +27,7 @@ from server.domain.ratings import (
     take_in,
     top_half,
 )
+from tests.support.factories import figures
 
 MODEL = PlackettLuce()
 TOLERANCE = 1e-9
@@ -138,7 +139,7 @@ def test_ranks_of_follows_the_standings_rule(rows: list[tuple[int, int, int]]) -
     by_standings = {
         r.player: r.rank
         for r in standings(
-            Result(f"p{i}", "resigned", progress, resets, time_ms, 0)
+            Result(f"p{i}", figures("resigned", progress, resets, time_ms=time_ms))
             for i, (progress, resets, time_ms) in enumerate(rows)
         )
     }

@@ -16,6 +16,7 @@ from websockets.asyncio.client import connect
 
 from server.audit.verify import verify_document
 from server.domain.ranking import Result, standings_without
+from tests.support.factories import figures
 from tests.support.harness import Client, create_msg, http_get, running_server
 
 
@@ -88,11 +89,9 @@ async def test_disqualify_over_the_protocol_before_and_after_the_close(srv) -> N
                 break
         last = push["rows"][-1]
         assert (last["player"], last["rank"], last["disqualified"]) == (leader, None, "shared line")
-        figures = [
-            Result(r["player"], r["status"], r["progress"], r["resets"], r["time_ms"], r["score"])
-            for r in push["rows"]
-        ]
-        want = standings_without(figures, {leader: "shared line"})
+        shown = ("status", "progress", "resets", "score", "time_ms")
+        results = [Result(r["player"], figures(*(r[k] for k in shown))) for r in push["rows"]]
+        want = standings_without(results, {leader: "shared line"})
         assert [(r["rank"], r["player"]) for r in push["rows"]] == [
             (w.rank, w.player) for w in want
         ]

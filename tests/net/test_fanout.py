@@ -12,6 +12,7 @@ import orjson
 from server.competition.leaderboard import EntryRow, Leaderboard
 from server.competition.standings import View
 from server.net.fanout import Fanout, Watch
+from tests.support.factories import figures
 
 HOUR = 3_600_000
 
@@ -39,7 +40,8 @@ class BoardStandings:
         self.final = False
 
     def finish(self, player: str, progress: int, time_ms: int) -> None:
-        self.board.upsert(EntryRow(player, "lost", progress, 0, progress, time_ms, 0, HOUR))
+        lost = figures("lost", progress, 0, score=progress, time_ms=time_ms)
+        self.board.upsert(EntryRow(player, lost, 0, HOUR))
 
     async def windows(
         self, tournament_id: int, wanted: list[tuple[int, int, str | None]]

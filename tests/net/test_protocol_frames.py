@@ -9,6 +9,7 @@ import orjson
 from server.competition.leaderboard import EntryRow, Leaderboard
 from server.competition.standings import View
 from server.net import protocol
+from tests.support.factories import figures
 
 KIB = 1024
 
@@ -23,11 +24,13 @@ def crowded(entrants: int) -> Leaderboard:
         board.upsert(
             EntryRow(
                 f"{i:06d}" + "x" * 26,  # 32 characters, the longest name
-                rnd.choice(statuses),
-                progress,
-                rnd.randrange(3),
-                progress - 10,
-                rnd.randrange(10**9),
+                figures(
+                    rnd.choice(statuses),
+                    progress,
+                    rnd.randrange(3),
+                    score=progress - 10,
+                    time_ms=rnd.randrange(10**9),
+                ),
                 10**12 - rnd.randrange(10**9),
                 10**12 + 10**9,
             )

@@ -16,7 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
-from server.domain.model import Status, Summary, TournamentStatus
+from server.domain.model import Figures, Status, Summary, TournamentStatus
 from server.store import db
 from server.store.models import Base
 from server.store.repository import Store
@@ -105,7 +105,7 @@ def test_0002_adds_log_hash_and_keeps_the_rows(db_url: str) -> None:
         try:
             entry = await store.entry(1, 1)
             assert entry is not None
-            assert (entry.player_name, entry.status, entry.seq, entry.time_ms) == (
+            assert (entry.player_name, entry.figures.status, entry.seq, entry.figures.time_ms) == (
                 "Old",
                 Status.PLAYING,
                 2,
@@ -135,7 +135,7 @@ def test_0002_adds_log_hash_and_keeps_the_rows(db_url: str) -> None:
 
 
 def entry_summary(seq: int, log_hash: str = "f" * 64) -> Summary:
-    return Summary(Status.PLAYING, 4, 0, 4, 300, seq, log_hash)
+    return Summary(Figures(Status.PLAYING, 4, 0, 4, 300), seq, log_hash)
 
 
 ROWS_AT_0002 = (  # a second entry, whose head was written with its last action

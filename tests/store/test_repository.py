@@ -18,6 +18,7 @@ from server.domain.model import (
     canonical_json,
 )
 from server.store.repository import Store
+from tests.support.factories import figures
 from tests.support.store_records import NOW, new_tournament, playing, summary
 
 
@@ -72,7 +73,7 @@ async def test_entries_append_and_reload(store: Store) -> None:
     log = await store.actions(e.id)
     assert [(a.seq, a.at_ms, a.action["n"]) for a in log] == [(1, 100, 1), (2, 200, 2), (3, 300, 3)]
     again = await store.entry(t.id, p.id)
-    assert again.seq == 3 and again.progress == 3 and again.player_name == "bob"
+    assert again.seq == 3 and again.figures.progress == 3 and again.player_name == "bob"
     assert [x.id for x in await store.entries(t.id)] == [e.id]
     assert (await store.tournaments())[0].entrants == 1
 
@@ -88,12 +89,12 @@ async def test_append_is_durable_when_it_returns(db_url: str) -> None:
         1,
         5,
         canonical_json({"kind": "resign"}),
-        Summary(Status.RESIGNED, 0, 0, 0, 5, 1, "ab" * 32),
+        Summary(figures(Status.RESIGNED, time_ms=5), 1, "ab" * 32),
     )
     other = await Store.open(db_url, migrate=False)  # a second connection pool sees it
     try:
         assert [a.seq for a in await other.actions(e.id)] == [1]
-        assert (await other.entry(t.id, p.id)).status == "resigned"
+        assert (await other.entry(t.id, p.id)).figures.status == "resigned"
     finally:
         await other.close()
         await store.close()
@@ -151,7 +152,9 @@ async def test_close_times_out_running_games(store: Store) -> None:
     a = await store.create_player("a", "ha", NOW)
     b = await store.create_player("b", "hb2", NOW)
     ea = await store.create_entry(t.id, a, NOW, NOW + timedelta(hours=1), playing())
-    await store.create_entry(t.id, b, NOW, NOW, Summary(Status.WON, 48, 0, 58, 10, 5, "cd" * 32))
+    await store.create_entry(
+        t.id, b, NOW, NOW, Summary(figures(Status.WON, 48, 0, 58, 10), 5, "cd" * 32)
+    )
     c = await store.create_player("c", "hc", NOW)  # its deadline came before the close
     ec = await store.create_entry(t.id, c, NOW, NOW + timedelta(minutes=10), playing())
     closed = NOW + timedelta(minutes=30)
@@ -160,9 +163,9 @@ async def test_close_times_out_running_games(store: Store) -> None:
     info = await store.tournament(t.id)
     assert info.status == "closed" and info.closed_at == closed
     rows = {e.player_name: e for e in await store.entries(t.id)}
-    assert rows["a"].status == "timed_out" and rows["a"].time_ms == 1800000
-    assert rows["c"].status == "timed_out" and rows["c"].time_ms == 600_000
-    assert rows["b"].status == "won" and rows["b"].time_ms == 10  # finished games unchanged
+    assert rows["a"].figures.status == "timed_out" and rows["a"].figures.time_ms == 1800000
+    assert rows["c"].figures.status == "timed_out" and rows["c"].figures.time_ms == 600_000
+    assert rows["b"].figures.status == "won" and rows["b"].figures.time_ms == 10  # unchanged
     assert [t.status for t in await store.tournaments()] == ["closed"]
 
 
@@ -189,7 +192,7 @@ async def test_no_action_commits_after_the_close(store: Store) -> None:
     assert isinstance(results[0], TournamentClosed) and results[1] is None
     assert [a.seq for a in await store.actions(e.id)] == [1]
     assert [a.seq for a in await store.actions(e2.id)] == [1]
-    assert (await store.entry(t.id, p.id)).status == "timed_out"
+    assert (await store.entry(t.id, p.id)).figures.status == "timed_out"
     newcomer = await store.create_player("newcomer", "hn", NOW)  # no entry after the close
     with pytest.raises(TournamentClosed):
         await store.create_entry(t.id, newcomer, NOW, NOW, playing())

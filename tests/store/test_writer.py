@@ -248,24 +248,24 @@ async def test_log_hash_and_statuses_round_trip(counted: Counted) -> None:
     joined = await store.create_entry(t.id, p, NOW, NOW, summary(log_hash="a0" * 32))
     assert joined.log_hash == "a0" * 32
     stored = await store.entry(t.id, p.id)
-    assert stored == joined and type(stored.status) is Status
+    assert stored == joined and type(stored.figures.status) is Status
     assert stored.log_hash == "a0" * 32
 
     await store.append(
         t.id, joined.id, 1, 7, canonical_json({}), summary(Status.WON, 1, 52, "b1" * 32)
     )
     after = await store.entry(t.id, p.id)
-    assert (after.status, after.seq, after.progress, after.log_hash) == (
+    assert (after.figures.status, after.seq, after.figures.progress, after.log_hash) == (
         Status.WON,
         1,
         52,
         "b1" * 32,
     )
-    assert type(after.status) is Status
+    assert type(after.figures.status) is Status
     assert [e.log_hash for e in await store.entries(t.id)] == ["b1" * 32]
 
     assert await store.time_out_entry(joined.id, 900) is None  # it ended: nothing changes
-    assert (await store.entry(t.id, p.id)).status is Status.WON
+    assert (await store.entry(t.id, p.id)).figures.status is Status.WON
     assert await store.close_tournament(t.id, NOW) is not None
     back = await store.tournament(t.id)
     assert back is not None and type(back.status) is TournamentStatus

@@ -11,7 +11,7 @@ from typing import Any
 from server import rng
 from server.audit.beacon_check import dealing_seed
 from server.audit.records import RecordTournament, bundle_of, record_of, result_of
-from server.domain.model import NewTournament, Summary
+from server.domain.model import Figures, NewTournament, Summary
 from server.domain.ranking import Result, standings
 from server.games import RULES, random_play
 from server.games.base import Status, action_data
@@ -20,6 +20,17 @@ from server.games.gaps import GapsOptions, GapsState, Move, Redeal
 NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
 STARTS = "2026-11-30T18:00:00.000Z"
 ENDS = "2026-11-30T19:00:00.000Z"
+
+
+def figures(
+    status: Status | str = Status.PLAYING,
+    progress: int = 0,
+    resets: int = 0,
+    score: int = 0,
+    time_ms: int = 0,
+) -> Figures:
+    """An entry's figures (a record's `result` object spreads into it: `figures(**r)`)."""
+    return Figures(Status(status), progress, resets, score, time_ms)
 
 
 def tournament(
@@ -93,12 +104,12 @@ def record(
         status, time_ms = Status.TIMED_OUT.value, timing.ms_between(start, end)
     else:
         status, time_ms = s.status.value, actions[-1]["at_ms"] if actions else 0
-    result = result_of(status, s.progress, s.resets, time_ms, s.score)
+    result = result_of(figures(status, s.progress, s.resets, s.score, time_ms))
     return record_of(copy.deepcopy(t), {"id": player_id, "name": name}, started_at, actions, result)
 
 
 def bundle(t: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
-    rows = standings(Result(r["player"]["name"], **r["result"]) for r in records)
+    rows = standings(Result(r["player"]["name"], figures(**r["result"])) for r in records)
     return bundle_of(t, records, [row.as_dict() for row in rows])
 
 
@@ -124,4 +135,4 @@ def new_tournament(**over) -> NewTournament:
 
 
 def playing(seq: int = 0, progress: int = 0) -> Summary:
-    return Summary(Status.PLAYING, progress, 0, progress, 0, seq, "")
+    return Summary(figures(Status.PLAYING, progress, 0, progress), seq, "")

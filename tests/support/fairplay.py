@@ -7,6 +7,7 @@ from typing import Any
 
 from server.audit.records import bundle_row
 from server.domain.ranking import Result, standings_without
+from tests.support.factories import figures
 
 
 def rows_of(bundle: dict[str, Any]) -> list[dict[str, Any]]:
@@ -16,7 +17,7 @@ def rows_of(bundle: dict[str, Any]) -> list[dict[str, Any]]:
         r["player"]["name"]: r["disqualified"]["reason"] for r in records if r.get("disqualified")
     }
     bots = {r["player"]["name"]: bool(r["player"].get("bot")) for r in records}
-    results = [Result(r["player"]["name"], **r["result"]) for r in records]
+    results = [Result(r["player"]["name"], figures(**r["result"])) for r in records]
     return [
         bundle_row(s.as_dict(), bots[s.player]) for s in standings_without(results, disqualified)
     ]

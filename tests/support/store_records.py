@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.domain.model import Status, Summary
-from tests.support.factories import NOW, new_tournament
+from tests.support.factories import NOW, figures, new_tournament
 
 __all__ = ["NOW", "new_tournament", "playing", "summary"]
 
@@ -11,7 +11,7 @@ __all__ = ["NOW", "new_tournament", "playing", "summary"]
 def summary(
     status: Status = Status.PLAYING, seq: int = 0, progress: int = 0, log_hash: str = ""
 ) -> Summary:
-    return Summary(status, progress, 0, progress, 0, seq, log_hash)
+    return Summary(figures(status, progress, 0, progress), seq, log_hash)
 
 
 def playing(seq: int = 0, progress: int = 0) -> Summary:
