@@ -31,6 +31,7 @@ from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
 from server.domain.timing import utcnow
 from server.net import pages, protocol, series_http
+from server.net.connection import MessageHandler, WsConnection, access_log
 from server.net.fanout import Fanout
 from server.net.limits import (
     Registrations,
@@ -43,7 +44,7 @@ from server.net.limits import (
 from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.ratings_http import RatingsHttp
 from server.net.session import Abuse, Session
-from server.net.transport import Limits, MessageHandler, WsConnection, WsServer, access_log
+from server.net.transport import Limits, WsServer
 from server.store.cluster import Listener
 from server.store.repository import Store
 

@@ -14,8 +14,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Opcode
 from websockets.http11 import Request, Response
 
+from server.net.connection import WsConnection
 from server.net.limits import LimitLog, origin_allowed
-from server.net.transport import Limits, WsConnection, WsServer
+from server.net.transport import Limits, WsServer
 from tests.net.test_transport import (
     Endpoint,
     client_frame,
@@ -207,8 +208,6 @@ def test_the_limit_log_says_once_a_minute_per_address_and_counts_the_rest(
 def test_the_library_logs_per_connection_only_to_the_access_logger() -> None:
     server = WsServer.__new__(WsServer)
     server.limits = QUIET
-    from server.net.transport import WsConnection
-
     assert WsConnection(server).ws.logger.name == "samedeal.access"  # type: ignore[union-attr]
 
 

@@ -15,14 +15,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
-from server.net.transport import (
-    Limits,
-    MessageHandler,
-    WsConnection,
-    WsServer,
-    broadcast,
-    text_header,
-)
+from server.net.connection import MessageHandler, WsConnection
+from server.net.transport import Limits, WsServer, broadcast, text_header
 
 FAST = Limits(ping_interval=0.2, open_timeout=0.3, close_timeout=0.5, max_queue=4)
 QUIET = Limits(ping_interval=60, open_timeout=0.3, close_timeout=0.5, max_queue=4)  # no pings
