@@ -29,6 +29,7 @@ from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
+from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.timing import utcnow
 from server.net import pages, protocol, series_http
 from server.net.connection import MessageHandler, WsConnection, access_log
@@ -51,7 +52,6 @@ from server.store.repository import Store
 log = logging.getLogger("samedeal.server")
 T = TypeVar("T")
 LIMITS = Limits()  # 64 KiB messages, 32 queued, pings every 20 s (see transport.py)
-TICK_S = 0.5
 # Collect young garbage every 100,000 allocations instead of 700: with hundreds of
 # requests in flight, the default promotes their short-lived objects to the old
 # generation, whose full collections (tens of ms) then dominate the latency tail.
@@ -326,13 +326,10 @@ async def build_app(
     return app
 
 
-async def clock(app: App) -> None:
-    while True:
-        try:
-            await app.competition.lifecycle.tick()
-        except Exception:
-            log.exception("lifecycle tick failed")
-        await asyncio.sleep(TICK_S)
+async def clock(app: App, scheduler: Scheduler | None = None) -> None:
+    """The lifecycle's clock task (competition/ticker.py): on the event loop's time
+    unless a test passes the scheduler it drives."""
+    await run_ticks(app.competition.lifecycle.tick, scheduler or LoopScheduler())
 
 
 async def run(
