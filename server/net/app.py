@@ -86,6 +86,7 @@ class App:
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
     bundles: BundleCache | None = None  # built by build_app
     ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
+    monotonic: Callable[[], float] = time.monotonic  # the pages cache's time (tests drive it)
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -226,7 +227,7 @@ class App:
             return conn.respond(HTTPStatus.BAD_REQUEST, f"{exc}\n")
         key = (tournament_id, offset, limit)
         cached = self.pages_cache.get(key)
-        now = time.monotonic()
+        now = self.monotonic()
         if cached is None or cached[0] <= now:
             try:
                 view = await self.competition.standings.page(tournament_id, offset, limit)
