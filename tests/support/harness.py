@@ -103,7 +103,7 @@ class Client:
         self.received: list[str] = []  # this connection's frames
         self.pushes: list[dict[str, Any]] = []
 
-    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+    async def recv(self, timeout: float = 30) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         self.sink.append(raw)
         self.received.append(raw)
@@ -132,7 +132,7 @@ class Client:
         assert reply["type"] == "error" and reply["code"] == code, reply
         return reply
 
-    async def push(self, kind: str, timeout: float = 5) -> dict[str, Any]:
+    async def push(self, kind: str, timeout: float = 30) -> dict[str, Any]:
         """The next pushed message of `kind` (already received or arriving)."""
         for i, p in enumerate(self.pushes):
             if p["type"] == kind:
