@@ -20,7 +20,8 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from server.net.app import LIMITS, run_loop
-from server.net.transport import MessageHandler, WsConnection, WsServer
+from server.net.connection import MessageHandler, WsConnection
+from server.net.transport import WsServer
 
 
 class EchoEndpoint:

@@ -33,8 +33,9 @@ from server.competition.leaderboard import EntryRow, Leaderboard
 from server.competition.standings import Standings
 from server.domain.model import Figures, Status
 from server.net.app import tune_gc
+from server.net.connection import WsConnection
 from server.net.fanout import Fanout, Watch
-from server.net.transport import Limits, WsConnection
+from server.net.transport import Limits
 
 HOUR_MS = 3_600_000
 TID = 1

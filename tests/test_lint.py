@@ -31,3 +31,23 @@ def test_import_contracts_are_kept() -> None:
 def test_mypy_strict_is_clean() -> None:
     done = run(sys.executable, "-m", "mypy")  # files and strictness from pyproject.toml
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+MAX_MODULE_LINES = 450  # docs/ARCHITECTURE.md: one concept per module, none over ~450 lines
+
+
+def test_no_server_module_is_over_450_lines() -> None:
+    """Every Python and JavaScript module under server/ but the vendored one."""
+    server = ROOT / "server"
+    modules = [
+        path
+        for path in sorted(server.rglob("*"))
+        if path.suffix in (".py", ".js") and (server / "web" / "vendor") not in path.parents
+    ]
+    assert len(modules) > 100  # the walk finds the tree (not an empty folder)
+    too_long = {
+        str(path.relative_to(ROOT)): lines
+        for path in modules
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not too_long, f"split these by concept: {too_long}"

@@ -29,8 +29,10 @@ from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
+from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.timing import utcnow
 from server.net import pages, protocol, series_http
+from server.net.connection import MessageHandler, WsConnection, access_log
 from server.net.fanout import Fanout
 from server.net.limits import (
     Registrations,
@@ -43,14 +45,13 @@ from server.net.limits import (
 from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.ratings_http import RatingsHttp
 from server.net.session import Abuse, Session
-from server.net.transport import Limits, MessageHandler, WsConnection, WsServer, access_log
+from server.net.transport import Limits, WsServer
 from server.store.cluster import Listener
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.server")
 T = TypeVar("T")
 LIMITS = Limits()  # 64 KiB messages, 32 queued, pings every 20 s (see transport.py)
-TICK_S = 0.5
 # Collect young garbage every 100,000 allocations instead of 700: with hundreds of
 # requests in flight, the default promotes their short-lived objects to the old
 # generation, whose full collections (tens of ms) then dominate the latency tail.
@@ -85,6 +86,7 @@ class App:
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
     bundles: BundleCache | None = None  # built by build_app
     ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
+    monotonic: Callable[[], float] = time.monotonic  # the pages cache's time (tests drive it)
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -225,7 +227,7 @@ class App:
             return conn.respond(HTTPStatus.BAD_REQUEST, f"{exc}\n")
         key = (tournament_id, offset, limit)
         cached = self.pages_cache.get(key)
-        now = time.monotonic()
+        now = self.monotonic()
         if cached is None or cached[0] <= now:
             try:
                 view = await self.competition.standings.page(tournament_id, offset, limit)
@@ -325,13 +327,10 @@ async def build_app(
     return app
 
 
-async def clock(app: App) -> None:
-    while True:
-        try:
-            await app.competition.lifecycle.tick()
-        except Exception:
-            log.exception("lifecycle tick failed")
-        await asyncio.sleep(TICK_S)
+async def clock(app: App, scheduler: Scheduler | None = None) -> None:
+    """The lifecycle's clock task (competition/ticker.py): on the event loop's time
+    unless a test passes the scheduler it drives."""
+    await run_ticks(app.competition.lifecycle.tick, scheduler or LoopScheduler())
 
 
 async def run(

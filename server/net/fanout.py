@@ -23,7 +23,7 @@ from server.domain import timing
 from server.domain.model import Status, TournamentInfo
 from server.domain.ranking import Row
 from server.net import protocol
-from server.net.transport import WsConnection
+from server.net.connection import WsConnection
 
 log = logging.getLogger("samedeal.fanout")
 MIN_INTERVAL_S = 0.3  # at most 4 standings pushes per second per tournament (3.3)

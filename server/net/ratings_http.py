@@ -17,7 +17,7 @@ from server.competition import ratings
 from server.competition.errors import CompetitionError
 from server.competition.results import results_csv
 from server.competition.service import Competition
-from server.net.transport import WsConnection
+from server.net.connection import WsConnection
 
 LEADERBOARD_PATH = re.compile(r"^/leaderboard/([a-z]{1,16})\.json$")
 PLAYER_PATH = re.compile(r"^/players/([A-Za-z0-9_-]{1,32})\.json$")

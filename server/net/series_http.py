@@ -18,8 +18,8 @@ from websockets.http11 import Request, Response
 from server.competition.service import Competition
 from server.domain import timing
 from server.domain.model import TournamentStatus
+from server.net.connection import WsConnection
 from server.net.series_session import schedule_items
-from server.net.transport import WsConnection
 
 CALENDAR = "text/calendar; charset=utf-8"
 

@@ -2,19 +2,20 @@
 
 Hot-path writes (actions, new players, new entries) go through the engine's `Writer`
 (group commit, writer.py), the same calls on both backends; reads and the rare writes
-(tournaments, closes, timeouts, roles) through SQLAlchemy sessions."""
+(tournaments, closes, timeouts, roles) through SQLAlchemy sessions. `Store` gathers its
+calls by concept: players (players.py), several nodes (nodes.py), and here tournaments,
+entries and actions."""
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import case, event, func, select, text, update
+from sqlalchemy import case, event, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -24,7 +25,6 @@ from server.domain.model import (
     EntryInfo,
     Figures,
     LoggedAction,
-    NameTaken,
     NewTournament,
     PlayerInfo,
     Status,
@@ -35,11 +35,13 @@ from server.domain.model import (
 from server.domain.schedule import OccurrenceExists
 from server.store import cluster, db
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
+from server.store.nodes import Nodes
+from server.store.players import Players
 from server.store.rows import entry_of, tournament_of
 from server.store.writer import Conflict, Writer, make_writer
 
 
-class Store:
+class Store(Nodes, Players):
     """All persistence behind narrow async calls. Hot-path writes (actions, players,
     entries) go through group commit (`self.writer`, picked once for the engine)."""
 
@@ -77,69 +79,6 @@ class Store:
 
     def _session(self) -> AsyncSession:
         return self._sessions()
-
-    # -- several nodes -----------------------------------------------------
-    def listener(self, handler: cluster.NoticeHandler) -> cluster.Listener | None:
-        """A listener for the other nodes' notices; None where no other node can be."""
-        return cluster.Listener(self.dsn, handler) if self.shared else None
-
-    def leadership(self) -> cluster.Leadership | None:
-        """The lifecycle leader's lock; None where this node is the only one."""
-        return cluster.Leadership(self.dsn) if self.shared else None
-
-    @contextlib.asynccontextmanager
-    async def exclusively(self, key: int) -> AsyncIterator[None]:
-        """Once-only work: no other holder of `key`, on any node, runs meanwhile."""
-        if self.shared:
-            async with cluster.exclusively(self.dsn, key):
-                yield
-        else:
-            async with self._local_locks.setdefault(key, asyncio.Lock()):
-                yield
-
-    async def _notify(self, s: AsyncSession, lines: list[str]) -> None:
-        """Notices sent with the session's transaction (delivered at its commit)."""
-        if self.shared:
-            for payload in cluster.payloads(lines):
-                await s.execute(text("SELECT pg_notify('samedeal', :p)"), {"p": payload})
-
-    async def ping(self) -> bool:
-        """True when the database answers a trivial query."""
-        try:
-            async with self.engine.connect() as conn:
-                await asyncio.wait_for(conn.execute(text("SELECT 1")), timeout=2)
-            return True
-        except Exception:
-            return False
-
-    # -- players ---------------------------------------------------------
-    async def create_player(self, name: str, token_hash: str, now: datetime) -> PlayerInfo:
-        """A new (non-admin) player, committed by group commit; NameTaken when the name is
-        taken case-insensitively (or, however unlikely, the token's hash is)."""
-        try:
-            player_id = await self.writer.new_player(name, name.casefold(), token_hash, now)
-        except Conflict:
-            raise NameTaken(name) from None
-        return PlayerInfo(player_id, name, False)
-
-    async def player_by_token_hash(self, token_hash: str) -> PlayerInfo | None:
-        async with self._session() as s:
-            row = await s.scalar(select(Player).where(Player.token_hash == token_hash))
-            return None if row is None else PlayerInfo(row.id, row.name, row.admin, row.bot)
-
-    async def player_by_name(self, name: str) -> PlayerInfo | None:
-        async with self._session() as s:
-            row = await s.scalar(select(Player).where(Player.name_key == name.casefold()))
-            return None if row is None else PlayerInfo(row.id, row.name, row.admin, row.bot)
-
-    async def set_admin(self, name: str, admin: bool = True) -> bool:
-        """Grant (or revoke) the admin role; False when no such player."""
-        async with self._session() as s:
-            res = await s.execute(
-                update(Player).where(Player.name_key == name.casefold()).values(admin=admin)
-            )
-            await s.commit()
-            return bool(res.rowcount)  # type: ignore[attr-defined]
 
     # -- tournaments -----------------------------------------------------
     async def create_tournament(self, new: NewTournament) -> TournamentInfo:

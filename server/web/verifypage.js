@@ -5,7 +5,8 @@
 import { fill, h } from "./dom.js";
 import { checkReceipt } from "./receipts.js";
 import { receipts } from "./store.js";
-import { BUNDLE_FORMAT, Unreadable, reportLines, verifyDocument } from "./verify.js";
+import { BUNDLE_FORMAT, Unreadable } from "./shapes.js";
+import { reportLines, verifyDocument } from "./verify.js";
 
 export function verifyPage(main) {
   const out = h("section.verify-out", { "aria-live": "polite" });

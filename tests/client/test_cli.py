@@ -9,7 +9,7 @@ import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.support.harness import Clock, create_msg, running_server
+from tests.support.harness import Clock, create_msg, running_server, until
 from tests.support.processes import samedeal
 
 
@@ -70,7 +70,12 @@ async def test_cli_round_trip(sqlite_url, tmp_path: Path) -> None:
         assert code == 1
 
         follow = asyncio.create_task(samedeal(env, "standings", str(tid), "--follow"))
-        await asyncio.sleep(1.5)
+
+        async def following() -> bool:  # the process has started and subscribed
+            room = srv.app.fanout.rooms.get(tid)
+            return room is not None and bool(room.subscribers)
+
+        await until(following, seconds=60.0)
         code, out, err = await samedeal(env, "close", str(tid))
         assert code == 0 and len(json.loads(out)["seed"]) == 64
         code, out, _ = await follow

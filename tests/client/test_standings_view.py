@@ -21,8 +21,10 @@ def shown(app: StandingsApp, widget: str) -> str:
     return str(app.query_one(f"#{widget}", Static).content)
 
 
-async def settle(pilot: Any, condition: Any, tries: int = 100) -> None:
-    for _ in range(tries):
+async def settle(pilot: Any, condition: Any, seconds: float = 30.0) -> None:
+    """Wait for the screen to reach `condition` (generous: a busy machine is slow)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while asyncio.get_running_loop().time() < deadline:
         await pilot.pause()
         if condition():
             return

@@ -30,6 +30,7 @@ class Player:
     def __init__(self, name: str, token: str, tid: int, ws_url: str) -> None:
         self.name, self.token, self.tid, self.ws_url = name, token, tid, ws_url
         self.acked: dict[int, dict[str, Any]] = {}
+        self.pending: tuple[int, dict[str, Any]] | None = None  # sent, no reply seen yet
         self.last_state: dict[str, Any] | None = None
         self.resumes = 0
         self.rnd = random.Random(name)
@@ -50,6 +51,7 @@ class Player:
                     else {"kind": "redeal"}
                 )
                 seq = state["seq"] + 1
+                self.pending = (seq, action)
                 await ws.send(
                     json.dumps(
                         {
@@ -64,18 +66,26 @@ class Player:
                 reply = json.loads(await ws.recv())
                 assert reply["type"] == "state", reply
                 self.acked[seq] = action
+                self.pending = None
                 state = self.last_state = reply
                 await asyncio.sleep(self.rnd.random() * 0.01)
 
     def check_resume(self, state: dict[str, Any]) -> None:
-        """After a restart the game is where this client left it (or one unacked step on)."""
-        if self.last_state is None:
-            return
-        self.resumes += 1
-        acked = max(self.acked, default=0)
-        assert state["seq"] in (acked, acked + 1), (self.name, state["seq"], acked)
-        if state["seq"] == acked:
-            assert state["view"] == self.last_state["view"]
+        """After a restart the game is where this client left it, or one step on: the
+        action it sent last, whose reply the kill took, was stored. The join's state
+        acknowledges that action, so it counts as acknowledged from then on (a kill
+        during the next act then leaves the game one step past it, not two)."""
+        if self.last_state is not None:
+            self.resumes += 1
+            acked = max(self.acked, default=0)
+            assert state["seq"] in (acked, acked + 1), (self.name, state["seq"], acked)
+            if state["seq"] == acked:
+                assert state["view"] == self.last_state["view"]
+            else:
+                assert self.pending is not None and self.pending[0] == acked + 1, self.name
+                self.acked[acked + 1] = self.pending[1]
+        self.pending = None
+        self.last_state = state
 
 
 async def play_through_kills(server: Killable, players: list[Player]) -> None:

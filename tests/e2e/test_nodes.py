@@ -5,6 +5,7 @@ lifecycle runs once; a node killed mid-play loses no acknowledged action."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import signal
@@ -62,8 +63,9 @@ async def on_each(nodes: list[ServerProcess], token: str, stack: AsyncExitStack)
     return clients
 
 
-async def until(check: Any, seconds: float = 1.0) -> float:
-    """Wait for `check()` to be true; the time it took (fails after `seconds`)."""
+async def until(check: Any, seconds: float = 15.0) -> float:
+    """Wait for `check()` to be true; the time it took (fails after `seconds`: generous,
+    what it waits for takes well under a second on an idle machine)."""
     start = time.monotonic()
     while not await check():
         assert time.monotonic() - start < seconds, "not within the time allowed"
@@ -122,9 +124,10 @@ async def test_any_node_serves_any_request_and_events_cross_nodes(
             watcher.pushes[:] = pushes
             return any(r["player"] == "alice" for p in pushes for r in p["rows"])
 
-        await until(watcher_saw_twelve, 1.5)
+        await until(watcher_saw_twelve)
 
-        # a close on one node: the others refuse actions within a second and reveal
+        # a close on one node: the others refuse actions and reveal (within a second on
+        # an idle machine, docs/COMPETITION.md; the test waits generously)
         closed = await op.ok(type="close_tournament", tournament=tid)
         seed = closed["tournament"]["seed"]
 
@@ -135,7 +138,7 @@ async def test_any_node_serves_any_request_and_events_cross_nodes(
                     return False
             return True
 
-        await until(refused_everywhere, 1.0)
+        await until(refused_everywhere)
 
         async def revealed_to_watcher() -> bool:
             try:
@@ -145,7 +148,7 @@ async def test_any_node_serves_any_request_and_events_cross_nodes(
             watcher.pushes.append(msg)
             return msg["type"] == "closed"
 
-        await until(revealed_to_watcher, 1.0)
+        await until(revealed_to_watcher)
         reveal = watcher.pushes[-1]
         assert reveal["seed"] == seed and len(reveal["log_root"]) == 64
         # the bundle from any node verifies, with every acknowledged action and receipt
@@ -188,11 +191,17 @@ async def test_two_nodes_racing_on_one_entry_never_both_succeed(
             state = won[0]
         code = cli(pg_url, "tournament", "close", str(tid)).returncode
         assert code == 0
-        await asyncio.sleep(0.2)
-        code, body = await asyncio.to_thread(
-            http_get, f"http://127.0.0.1:{nodes[2].port}/tournaments/{tid}/bundle.json"
-        )
-        bundle = json.loads(body)
+        fetched: list[bytes] = []
+
+        async def bundle_served() -> bool:  # once node 2 has heard of the close
+            code, body = await asyncio.to_thread(
+                http_get, f"http://127.0.0.1:{nodes[2].port}/tournaments/{tid}/bundle.json"
+            )
+            fetched[:] = [body]
+            return code == 200
+
+        await until(bundle_served)
+        bundle = json.loads(fetched[0])
         assert verify_document(bundle).ok
         assert bundle["records"][0]["log_hash"] == state["log_hash"]
 
@@ -304,7 +313,7 @@ async def test_a_listener_that_reconnects_resyncs_the_standings(
                 return False
             return msg["type"] == "standings" and [r["player"] for r in msg["rows"]] == ["quiet"]
 
-        await until(seen, 3.0)  # reconnect (back-off from 0.1 s) and resync
+        await until(seen)  # reconnect (back-off from 0.1 s) and resync
 
 
 def test_workers_share_one_port_and_refuse_sqlite(pg_url: str, tmp_path: Path) -> None:
@@ -368,7 +377,12 @@ async def test_when_the_leader_dies_another_node_closes_on_time(
             victim = alive.pop(0)
             victim.proc.send_signal(signal.SIGKILL)
             victim.proc.wait(timeout=10)
-            await asyncio.sleep(0.3)
+
+            async def moved() -> bool:
+                return await leader_pid(dsn) != first
+
+            with contextlib.suppress(AssertionError):  # not moved: the victim did not lead
+                await until(moved, 5.0)  # its lock goes with its connection, at once
         survivor = alive[-1]
         watcher = await stack.enter_async_context(client(survivor))
         await watcher.ok(type="subscribe", tournament=tid)
@@ -381,5 +395,5 @@ async def test_when_the_leader_dies_another_node_closes_on_time(
             return msg["type"] == "closed"
 
         await asyncio.sleep(max(0.0, (ends - datetime.now(UTC)).total_seconds()))
-        await until(closed, 2.0)  # a new leader took the lock and closed at ends_at
+        await until(closed)  # a new leader took the lock and closed at ends_at
         assert await leader_pid(dsn) not in (None, first)

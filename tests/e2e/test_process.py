@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -107,7 +108,8 @@ async def test_command_line_operations_reach_a_running_server(db: str, tmp_path:
                 cli, db, "tournament", "create", "--name", "Late", "--hours", "1"
             )
             tid = json.loads(made.stdout)["id"]
-            for _ in range(50):  # picked up by the server's clock within half a second
+            deadline = time.monotonic() + 30  # the server's clock (every 0.5 s) picks it up
+            while time.monotonic() < deadline:
                 items = (await c.ok(type="tournaments"))["items"]
                 if any(t["id"] == tid for t in items):
                     break
@@ -117,7 +119,8 @@ async def test_command_line_operations_reach_a_running_server(db: str, tmp_path:
             closed = await asyncio.to_thread(cli, db, "tournament", "close", str(tid))
             assert closed.returncode == 0
             reply = None
-            for _ in range(50):
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
                 reply = await c.req(type="act", tournament=tid, seq=1, action={"kind": "resign"})
                 if reply["type"] == "error":
                     break

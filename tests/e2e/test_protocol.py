@@ -430,17 +430,15 @@ async def test_standings_pushes_are_coalesced(srv) -> None:
             action={"kind": "move", **st["view"]["legal"][0]},
         )
     elapsed = time.monotonic() - started
-    await asyncio.sleep(0.6)
-    while True:  # read what was pushed
-        try:
-            await watcher.recv(timeout=0.3)
-        except TimeoutError:
-            break
-    pushes = [
-        m
-        for m in (json.loads(f) for f in watcher.received)
-        if m["type"] == "standings" and "re" not in m
-    ]
+    latest = await watcher.ok(type="standings_page", tournament=tid, offset=0, limit=10)
+
+    def pushed() -> list[dict]:
+        frames = (json.loads(f) for f in watcher.received)
+        return [m for m in frames if m["type"] == "standings" and "re" not in m]
+
+    while not any(p["version"] >= latest["version"] for p in pushed()):  # the trailing push
+        await watcher.recv(timeout=30)  # a real condition, with a generous timeout
+    pushes = pushed()
     # at most one push per 0.25 s window (plus the trailing one), far fewer than the changes
     assert 1 <= len(pushes) <= elapsed / 0.25 + 2, (len(pushes), elapsed)
     assert len(pushes) < changes / 2, (len(pushes), changes)
@@ -451,6 +449,8 @@ async def test_standings_pushes_are_coalesced(srv) -> None:
 
 
 async def test_standings_json_pages_the_table_over_http(srv) -> None:
+    monotonic = [0.0]  # the page cache's time, driven
+    srv.app.monotonic = lambda: monotonic[0]
     tid = await new_tournament(srv)
     for name in ("ann", "bob", "cid"):
         c, _ = await joined(srv, name, tid)
@@ -468,10 +468,13 @@ async def test_standings_json_pages_the_table_over_http(srv) -> None:
         assert code == 400, bad
     code, _ = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/99/standings.json")
     assert code == 404
-    late, _ = await joined(srv, "dan", tid)  # a new entrant: the cached page may lag 1 s
+    late, _ = await joined(srv, "dan", tid)  # a new entrant: the cached page lags 1 s
     code, body = await asyncio.to_thread(http_get, f"{url}?offset=1&limit=2")
-    assert json.loads(body)["total"] in (3, 4)
-    await asyncio.sleep(1.05)
+    assert json.loads(body)["total"] == 3  # cached at 0.0 until 1.0 (the driven clock)
+    monotonic[0] = 0.999
+    code, body = await asyncio.to_thread(http_get, f"{url}?offset=1&limit=2")
+    assert json.loads(body)["total"] == 3
+    monotonic[0] = 1.0  # STANDINGS_CACHE_S later
     code, body = await asyncio.to_thread(http_get, f"{url}?offset=1&limit=2")
     assert json.loads(body)["total"] == 4
     await late.close()

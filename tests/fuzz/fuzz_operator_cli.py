@@ -1,11 +1,12 @@
-"""Fuzz target: the operator's command line (server/__main__.py), parsing only.
+"""Fuzz target: the operator's command line (server/command_line.py), parsing only.
 
-`build_parser().parse_args(argv)` on any argv, then, for `tournament create`, `_spec`
-(the options, dates and hours it turns into a tournament). No command runs: nothing
-touches a database. The promise: argparse's SystemExit(2) (or 0 after printing help),
-or UsageError with one line, or a TournamentSpec; nothing else. The bytes pick the
-arguments (`argv_of`): a prefix (a subcommand), then words of the command line and its
-tricky values, JSON texts and raw text.
+`build_parser().parse_args(argv)` on any argv, then, for `tournament create`,
+`tournament_spec` (server/operator_commands.py: the options, dates and hours it turns
+into a tournament). No command runs: nothing touches a database. The promise: argparse's
+SystemExit(2) (or 0 after printing help), or UsageError with one line, or a
+TournamentSpec; nothing else. The bytes pick the arguments (`argv_of`): a prefix (a
+subcommand), then words of the command line and its tricky values, JSON texts and raw
+text.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from collections.abc import Iterator
 from tests.fuzz.common import Reader, fuzz, instrumented, json_text
 
 with instrumented(__name__ == "__main__", "argparse"):
-    import argparse  # noqa: F401  (instrumented: argparse decides what _spec is given)
+    import argparse  # noqa: F401  (instrumented: argparse decides what tournament_spec is given)
 
-    from server import __main__ as operator
+    from server.command_line import UsageError, build_parser
+    from server.operator_commands import tournament_spec
 
 PREFIXES = [
     ["tournament", "create", "--name", "x"],
@@ -42,7 +44,7 @@ ARGS = [
     '{"draw": 3, "passes": 3}', "[1]", "=", "x",
 ]  # fmt: skip
 JSON = 0xF0  # this byte: an --options-like JSON text follows (common.json_text)
-PARSER = operator.build_parser()
+PARSER = build_parser()
 
 
 def argv_of(data: bytes) -> list[str]:
@@ -83,8 +85,8 @@ def one_input(data: bytes) -> None:
             return
     if args.command == "tournament" and args.tournament_command == "create":
         try:
-            operator._spec(args)
-        except operator.UsageError as exc:
+            tournament_spec(args)
+        except UsageError as exc:
             assert "\n" not in str(exc), exc
 
 

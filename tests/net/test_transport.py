@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import struct
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -15,17 +15,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
-from server.net.transport import (
-    Limits,
-    MessageHandler,
-    WsConnection,
-    WsServer,
-    broadcast,
-    text_header,
-)
+from server.net.connection import MessageHandler, WsConnection
+from server.net.transport import Limits, WsServer, broadcast, text_header
 
+# FAST: keepalive pings every 0.2 s and a 0.3 s open deadline, for the tests of those two;
+# QUIET, every other test's: no ping and an open deadline a loaded machine cannot miss.
 FAST = Limits(ping_interval=0.2, open_timeout=0.3, close_timeout=0.5, max_queue=4)
-QUIET = Limits(ping_interval=60, open_timeout=0.3, close_timeout=0.5, max_queue=4)  # no pings
+QUIET = Limits(ping_interval=60, open_timeout=10, close_timeout=0.5, max_queue=4)
 
 
 class Endpoint:
@@ -61,7 +57,7 @@ class Endpoint:
 
 
 @asynccontextmanager
-async def serving(limits: Limits = FAST) -> AsyncIterator[tuple[WsServer, Endpoint, str]]:
+async def serving(limits: Limits = QUIET) -> AsyncIterator[tuple[WsServer, Endpoint, str]]:
     endpoint = Endpoint()
     server = WsServer(endpoint, limits)
     port = await server.listen("127.0.0.1", 0)
@@ -69,6 +65,16 @@ async def serving(limits: Limits = FAST) -> AsyncIterator[tuple[WsServer, Endpoi
         yield server, endpoint, f"ws://127.0.0.1:{port}/ws"
     finally:
         await server.close()
+
+
+async def until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Wait for `condition`, checking every few milliseconds; fail after `seconds`
+    (generous: what it waits for comes in milliseconds on an idle machine)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        assert loop.time() < deadline, "condition not reached in time"
+        await asyncio.sleep(0.005)
 
 
 HANDSHAKE = (
@@ -142,7 +148,7 @@ async def test_oversized_message_closes_with_1009() -> None:
 
 
 async def test_unanswered_pings_close_with_1011_answered_ones_do_not() -> None:
-    async with serving() as (_, endpoint, url), connect(url) as polite:
+    async with serving(FAST) as (_, endpoint, url), connect(url) as polite:
         reader, writer = await raw_client(url)  # never answers a ping
         assert await close_code_of(reader) == 1011
         writer.close()
@@ -152,7 +158,7 @@ async def test_unanswered_pings_close_with_1011_answered_ones_do_not() -> None:
 
 
 async def test_silent_tcp_connection_is_dropped_after_the_open_timeout() -> None:
-    async with serving() as (server, _, url):
+    async with serving(FAST) as (server, _, url):
         reader, writer = await asyncio.open_connection("127.0.0.1", port_of(url))
         assert await asyncio.wait_for(reader.read(), 5) == b""  # EOF: the server hung up
         writer.close()
@@ -175,18 +181,16 @@ async def test_a_flood_pauses_reading_and_every_message_is_handled_in_order() ->
         _reader, writer = await raw_client(url)
         send_numbered(writer, range(50))
         await writer.drain()
-        await asyncio.sleep(0.1)
+        await until(lambda: bool(endpoint.conns) and endpoint.conns[0].reading_paused)
         conn = endpoint.conns[0]
-        assert conn.reading_paused and len(endpoint.handled) == 1
+        await until(lambda: len(endpoint.handled) == 1)  # the first waits at the gate
+        assert not conn.transport.is_reading()  # the socket is not read any more
         queued = len(conn.inbox)
         send_numbered(writer, range(50, 60))  # reading is paused: these wait in the socket
-        await asyncio.sleep(0.1)
-        assert len(conn.inbox) == queued
+        await writer.drain()
+        assert len(conn.inbox) == queued and len(endpoint.handled) == 1
         endpoint.gate.set()
-        for _ in range(100):
-            if len(endpoint.finished) == 60:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: len(endpoint.finished) == 60)
         assert endpoint.finished == [str(i) for i in range(60)]
         assert not conn.reading_paused
         writer.close()
@@ -198,9 +202,9 @@ async def test_a_peer_that_does_not_read_pauses_its_handling() -> None:
         reader, writer = await raw_client(url)
         send_numbered(writer, range(40))
         await writer.drain()
-        await asyncio.sleep(0.3)
+        await until(lambda: bool(endpoint.conns) and endpoint.conns[0].congested)
         conn = endpoint.conns[0]
-        assert conn.congested and len(endpoint.finished) < 40  # waits instead of buffering
+        assert len(endpoint.finished) < 40  # waits instead of buffering
         got = 0
         while got < 40 * (1 << 20):  # read everything: handling resumes to the end
             chunk = await asyncio.wait_for(reader.read(1 << 20), 5)
@@ -216,13 +220,14 @@ async def test_a_message_in_flight_completes_when_its_connection_drops() -> None
         _reader, writer = await raw_client(url)
         writer.write(client_frame(Opcode.TEXT, b"act") + client_frame(Opcode.TEXT, b"later"))
         await writer.drain()
-        await asyncio.sleep(0.05)
+        await until(lambda: endpoint.handled == ["act"])  # "later" queued behind it
+        conn = endpoint.conns[0]
         writer.transport.abort()  # the client vanishes mid-action
-        await asyncio.sleep(0.05)
-        assert endpoint.closed_conns and not server.connections
+        await until(lambda: bool(endpoint.closed_conns) and not server.connections)
         endpoint.gate.set()
-        await asyncio.sleep(0.05)
+        await until(lambda: conn.worker is None)  # the handling is over
         assert endpoint.finished == ["act"]  # not cancelled; what queued behind it is dropped
+        assert endpoint.handled == ["act"]
 
 
 async def test_a_failing_handler_closes_with_1011() -> None:

@@ -12,13 +12,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
 from server.domain import timing
 from server.net.app import LIMITS, App, build_app, clock, shutdown
 from server.net.transport import WsServer
+
+if TYPE_CHECKING:
+    from tests.support.driven import DrivenScheduler
 
 T0 = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
 
@@ -70,14 +73,19 @@ class Running:
 
 @asynccontextmanager
 async def running_server(
-    url: str, clk: Clock | None = None, tick: bool = False
+    url: str,
+    clk: Clock | None = None,
+    tick: bool = False,
+    scheduler: DrivenScheduler | None = None,
 ) -> AsyncIterator[Running]:
-    """Serve on a free port; the lifecycle clock runs only when `tick` is set."""
+    """Serve on a free port; the lifecycle's clock task runs only when `tick` is set (on
+    real time) or a `scheduler` is given (on the time the test drives through it)."""
     clk = clk or Clock()
     app = await build_app(url, clk, demo=False)
     server = WsServer(app, LIMITS)
     port = await server.listen("127.0.0.1", 0)
-    ticker = asyncio.get_running_loop().create_task(clock(app) if tick else asyncio.sleep(0))
+    task = clock(app, scheduler) if tick or scheduler is not None else asyncio.sleep(0)
+    ticker = asyncio.get_running_loop().create_task(task)
     try:
         yield Running(app, port, clk)
     finally:
@@ -95,7 +103,7 @@ class Client:
         self.received: list[str] = []  # this connection's frames
         self.pushes: list[dict[str, Any]] = []
 
-    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+    async def recv(self, timeout: float = 30) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         self.sink.append(raw)
         self.received.append(raw)
@@ -124,7 +132,7 @@ class Client:
         assert reply["type"] == "error" and reply["code"] == code, reply
         return reply
 
-    async def push(self, kind: str, timeout: float = 5) -> dict[str, Any]:
+    async def push(self, kind: str, timeout: float = 30) -> dict[str, Any]:
         """The next pushed message of `kind` (already received or arriving)."""
         for i, p in enumerate(self.pushes):
             if p["type"] == kind:
@@ -155,7 +163,7 @@ def create_msg(**over):
 
 def http_get(url: str) -> tuple[int, bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as r:
+        with urllib.request.urlopen(url, timeout=30) as r:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()

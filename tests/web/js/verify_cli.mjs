@@ -3,7 +3,8 @@
 // hold it against the Python verifier on the same documents.
 import { readFileSync } from "node:fs";
 import { BUILT_IN, networksFromJson } from "../../../server/web/beacon.js";
-import { Unreadable, verifyDocument } from "../../../server/web/verify.js";
+import { Unreadable } from "../../../server/web/shapes.js";
+import { verifyDocument } from "../../../server/web/verify.js";
 
 const args = process.argv.slice(2);
 let networks = BUILT_IN;

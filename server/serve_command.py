@@ -1,0 +1,149 @@
+"""`samedeal-server serve`: the flags' limits and beacon, checks before the database is
+opened (the port, the database reachable), then one process or --workers N."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import logging
+import math
+import os
+import socket
+
+from server.command_line import UsageError, fail
+from server.competition.beacon import BeaconConfig, config_from
+from server.net.limits import ServeLimits as ServeLimitsDefaults
+from server.net.limits import networks
+from server.store import db
+
+log = logging.getLogger("samedeal.server")
+DB_WAIT_S = 30.0  # serve waits this long for PostgreSQL to come up (env SAMEDEAL_DB_WAIT_S)
+
+
+def serve(args: argparse.Namespace, url: str, given: str) -> int:
+    try:
+        beacon = _beacon_config(args)
+    except UsageError as exc:
+        return fail(str(exc), 2)
+    if beacon.relays:  # for the workers (they read these as their flags' defaults)
+        os.environ["SAMEDEAL_BEACON_RELAYS"] = " ".join(beacon.relays)
+    if args.beacon_networks:
+        os.environ["SAMEDEAL_BEACON_NETWORKS"] = args.beacon_networks
+    if args.workers < 1:
+        return fail("--workers is 1 or more", 2)
+    try:
+        limits = _serve_limits(args)
+    except UsageError as exc:
+        return fail(str(exc), 2)
+    if args.workers > 1 and not url.startswith("postgresql"):
+        return fail(
+            "--workers N > 1 needs PostgreSQL (--database-url postgresql+asyncpg://...): "
+            "SQLite serves one process",
+            2,
+        )
+    if not args.reuse_port and (why := _listen_check(args.host, args.port)):
+        return fail(why, 1)
+    try:
+        db.wait_reachable(url, _db_wait_s())
+    except ConnectionError as exc:
+        return fail(str(exc), 1)
+    log.info("database: %s", db.describe(url, given))
+    if args.workers > 1:
+        from server.net.workers import supervise
+
+        db.migrate(url)  # once, before the workers start
+        _pass_limits_on(args)
+        return supervise(url, args.host, args.port, args.workers, not args.no_demo)
+    from server.net.app import run, run_loop
+
+    try:
+        run_loop(
+            run(
+                args.host,
+                args.port,
+                url,
+                demo=not args.no_demo,
+                reuse_port=args.reuse_port,
+                serve_limits=limits,
+                beacon=beacon,
+                ready=lambda bound: _announce(args.host, bound),
+            )
+        )
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        return fail(f"cannot listen on {args.host}:{args.port}: the port is in use", 1)
+    return 0
+
+
+def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
+    """The limits the flags ask for; UsageError on a negative one."""
+    for flag in ("max_connections_per_ip", "max_registrations_per_minute", "max_connections"):
+        if getattr(args, flag) < 0:
+            raise UsageError(f"--{flag.replace('_', '-')} is 0 (no limit) or more")
+    if not math.isfinite(args.idle_timeout) or args.idle_timeout < 0:
+        raise UsageError("--idle-timeout is 0 (none) or more seconds")
+    try:
+        networks(args.trusted_proxy)
+    except ValueError as exc:
+        raise UsageError(f"--trusted-proxy: {exc}") from None
+    return ServeLimitsDefaults(
+        trusted_proxies=tuple(args.trusted_proxy),
+        max_connections=args.max_connections,
+        max_connections_per_ip=args.max_connections_per_ip,
+        max_registrations_per_minute=args.max_registrations_per_minute,
+        idle_timeout=args.idle_timeout,
+        allowed_origins=frozenset(args.allowed_origin),
+    )
+
+
+def _pass_limits_on(args: argparse.Namespace) -> None:
+    """--workers starts processes of `serve`: they read the limits from the environment."""
+    os.environ["SAMEDEAL_MAX_CONNECTIONS_PER_IP"] = str(args.max_connections_per_ip)
+    os.environ["SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE"] = str(args.max_registrations_per_minute)
+    os.environ["SAMEDEAL_MAX_CONNECTIONS"] = str(args.max_connections)
+    os.environ["SAMEDEAL_IDLE_TIMEOUT"] = str(args.idle_timeout)
+    os.environ["SAMEDEAL_ALLOWED_ORIGINS"] = ",".join(args.allowed_origin)
+    os.environ["SAMEDEAL_TRUSTED_PROXIES"] = ",".join(args.trusted_proxy)
+    os.environ["SAMEDEAL_ACCESS_LOG"] = "1" if args.access_log else ""
+
+
+def _beacon_config(args: argparse.Namespace) -> BeaconConfig:
+    relays = args.beacon_relay
+    if relays is None:
+        relays = os.environ.get("SAMEDEAL_BEACON_RELAYS", "").split()
+    try:
+        return config_from(relays, args.beacon_networks)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _listen_check(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (None: it can), before it opens the
+    database: a port in use or a host that is not this machine's is one line, at once."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        return f"--host {host!r}: no such host"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"cannot listen on {host}:{port}: the port is in use (another server?)"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
+def _db_wait_s() -> float:
+    try:
+        return max(0.0, float(os.environ.get("SAMEDEAL_DB_WAIT_S", DB_WAIT_S)))
+    except ValueError:
+        return DB_WAIT_S
+
+
+def _announce(host: str, bound: int) -> None:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
+    log.info("the page: http://%s:%s/ (players and watchers open it in a browser)", shown, bound)

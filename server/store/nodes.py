@@ -1,0 +1,56 @@
+"""The store's calls for several nodes on one database (PostgreSQL as coordinator,
+cluster.py): the other nodes' notices, the lifecycle leader's lock, once-only work,
+notices sent with a transaction; on SQLite (one node) they are local or nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from server.store import cluster
+
+
+class Nodes:
+    """A mixin of `Store` (repository.py), which sets these attributes."""
+
+    engine: AsyncEngine
+    shared: bool  # other nodes may serve the same database (PostgreSQL)
+    dsn: str
+    _local_locks: dict[int, asyncio.Lock]
+
+    def listener(self, handler: cluster.NoticeHandler) -> cluster.Listener | None:
+        """A listener for the other nodes' notices; None where no other node can be."""
+        return cluster.Listener(self.dsn, handler) if self.shared else None
+
+    def leadership(self) -> cluster.Leadership | None:
+        """The lifecycle leader's lock; None where this node is the only one."""
+        return cluster.Leadership(self.dsn) if self.shared else None
+
+    @contextlib.asynccontextmanager
+    async def exclusively(self, key: int) -> AsyncIterator[None]:
+        """Once-only work: no other holder of `key`, on any node, runs meanwhile."""
+        if self.shared:
+            async with cluster.exclusively(self.dsn, key):
+                yield
+        else:
+            async with self._local_locks.setdefault(key, asyncio.Lock()):
+                yield
+
+    async def _notify(self, s: AsyncSession, lines: list[str]) -> None:
+        """Notices sent with the session's transaction (delivered at its commit)."""
+        if self.shared:
+            for payload in cluster.payloads(lines):
+                await s.execute(text("SELECT pg_notify('samedeal', :p)"), {"p": payload})
+
+    async def ping(self) -> bool:
+        """True when the database answers a trivial query."""
+        try:
+            async with self.engine.connect() as conn:
+                await asyncio.wait_for(conn.execute(text("SELECT 1")), timeout=2)
+            return True
+        except Exception:
+            return False
