@@ -122,7 +122,7 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
     the event loop in slices of SLICE_S (each followed by as long a rest)."""
     tournament = record_tournament(t, seed)
     entries = await store.entries(t.id)
-    marks = await BundleMarks.read(store, t.id)  # fair play: bots, disqualified, amendments
+    marks = await BundleMarks.read(store, t.id)  # fair play's marks and par
     out = bytearray(b'{"format":')
     out += orjson.dumps(BUNDLE_FORMAT)
     out += b',"tournament":' + orjson.dumps(tournament) + b',"records":['
@@ -131,6 +131,7 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
     for start in range(0, len(entries), BATCH):
         batch = entries[start : start + BATCH]
         logs = await store.actions_of_entries([e.id for e in batch])
+        await marks.read_lines(store, [e.id for e in batch])  # par
         started = time.perf_counter()  # the time waiting for the store is not the loop's
         for e in batch:
             record = marks.mark(e, _record(tournament, e, logs.get(e.id, ())))

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from server.games import RULES
 from server.games.base import PreparedDeal
+from server.games.gaps_par import par_for
 
 R = TypeVar("R")
 WORKERS = 2  # the searches of a few creations at once; each holds one core
@@ -29,16 +31,22 @@ WORKERS = 2  # the searches of a few creations at once; each holds one core
 
 class Compute:
     """Where CPU-heavy jobs run: `executor` (tests may pass an inline one), else a pool
-    of WORKERS processes made on first use."""
+    of `workers` processes made on first use, each lowered by `nice` (os.nice) when it
+    starts: background work such as par yields the cores to the server's own process."""
 
-    def __init__(self, executor: Executor | None = None, workers: int = WORKERS) -> None:
+    def __init__(
+        self, executor: Executor | None = None, workers: int = WORKERS, nice: int = 0
+    ) -> None:
         self._executor = executor
         self._workers = workers
+        self._nice = nice
 
     def executor(self) -> Executor:
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self._workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self._workers, mp_context=context, initializer=os.nice, initargs=(self._nice,)
+            )
         return self._executor
 
     async def run(self, job: Callable[..., R], *args: Any) -> R:
@@ -66,3 +74,35 @@ def prepare_deal(game: str, seed: bytes, options: dict[str, Any]) -> PreparedDea
     options as stored, so that only plain values cross to the worker."""
     rules = RULES[game]
     return rules.prepare_deal(seed, rules.parse_options(options))
+
+
+ParResult = tuple[int, int, list[dict[str, Any]] | None]  # progress, resets, line
+
+
+def entry_par(
+    seed_hex: str,
+    options: dict[str, Any],
+    player_id: int,
+    deal_attempt: int,
+    witness: list[dict[str, Any]],
+) -> ParResult:
+    """The par of one Gaps entry (games/gaps_par.par_for, within its default budgets):
+    the entry's own actions are the witness."""
+    par = par_for(bytes.fromhex(seed_hex), options, player_id, witness, deal_attempt=deal_attempt)
+    return par.progress, par.resets, par.line
+
+
+def solution_par(
+    seed_hex: str, options: dict[str, Any], deal_attempt: int, solution: list[dict[str, Any]]
+) -> ParResult:
+    """A guaranteed Klondike deal's par: where its solution leads (cards on foundations,
+    recycles used); the line is the tournament's solution itself (None)."""
+    rules = RULES["klondike"]
+    end = rules.replay(
+        bytes.fromhex(seed_hex),
+        rules.parse_options(options),
+        solution,
+        player_id=0,
+        deal_attempt=deal_attempt,
+    )
+    return end.progress, end.resets, None

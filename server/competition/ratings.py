@@ -268,5 +268,9 @@ def _recent(r: reads.Result) -> dict[str, Any]:
         "progress": r.progress,
         "resets": r.resets,
         "time_ms": r.time_ms,
-        "par": None,  # the par of an entry comes with its own issue
+        "par": (
+            None
+            if r.par_progress is None or r.par_resets is None
+            else {"progress": r.par_progress, "resets": r.par_resets}
+        ),
     }

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from sqlalchemy import and_, func, or_, select
 
-from server.store.models import Entry, Placing, Player, PlayerRating, Tournament
+from server.store.models import Entry, EntryPar, Placing, Player, PlayerRating, Tournament
 from server.store.repository import Store
 
 
@@ -43,6 +43,8 @@ class Result(NamedTuple):
     progress: int
     resets: int
     time_ms: int
+    par_progress: int | None = None  # the entry's par, once computed (v1.3)
+    par_resets: int | None = None
 
 
 class Point(NamedTuple):
@@ -138,7 +140,8 @@ async def ratings_of(store: Store, player_id: int) -> dict[str, tuple[Ranked, in
 
 
 async def results_of(store: Store, player_id: int, limit: int | None) -> list[Result]:
-    """The player's placings, newest first (close time, then id), with their entries."""
+    """The player's placings, newest first (close time, then id), with their entries
+    and their pars."""
     query = (
         select(
             Tournament.id,
@@ -152,12 +155,15 @@ async def results_of(store: Store, player_id: int, limit: int | None) -> list[Re
             Entry.progress,
             Entry.resets,
             Entry.time_ms,
+            EntryPar.progress,
+            EntryPar.resets,
         )
         .join(Tournament, Tournament.id == Placing.tournament_id)
         .join(
             Entry,
             and_(Entry.tournament_id == Placing.tournament_id, Entry.player_id == player_id),
         )
+        .outerjoin(EntryPar, EntryPar.entry_id == Entry.id)
         .where(Placing.player_id == player_id)
         .order_by(Tournament.closed_at.desc(), Tournament.id.desc())
     )
