@@ -182,14 +182,25 @@ class ParStep:
         results: list[ParResult | BaseException],
         notify: bool,
     ) -> None:
-        pars = []
+        """Store the batch's pars. A job that failed on its entry (ValueError: a witness
+        that is not a legal line; AssertionError: a par line that does not replay) is
+        logged and the entry left without par; any other failure (the pool broken, a
+        worker killed) is raised after the others are stored, so the tournament is not
+        marked and a later catch-up computes the entries left, in a new pool."""
+        pars, broken = [], None
         for e, got in zip(batch, results, strict=True):
-            if isinstance(got, BaseException):
+            if isinstance(got, ValueError | AssertionError):
                 log.error("tournament %s: no par for %s: %r", t.id, e.player_name, got)
-                continue
-            pars.append(stored.StoredPar(e.id, *got))
+            elif isinstance(got, BaseException):
+                broken = got
+            else:
+                pars.append(stored.StoredPar(e.id, *got))
         await stored.save(self.store, t.id, pars, self.now(), notify=notify)
         self.computed += len(pars)
+        log.info("tournament %s: %d pars computed here", t.id, len(pars))
+        if broken is not None:
+            self.pool.close()  # the next job starts a new pool
+            raise broken
 
     async def _announce(self, tournament_id: int) -> None:
         """Pars were added: this node's runtime hears now, the others by notice."""

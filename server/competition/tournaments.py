@@ -84,7 +84,7 @@ class Tournaments:
     def receive(self, tournament_id: int, change: Change) -> bool:
         """The creation-to-close seam: every change of a tournament enters here. Nothing
         happens for a tournament not in memory (its figures are read when next asked),
-        but the amendment listeners hear of an amendment."""
+        but the amendment listeners hear of an amendment or of pars added."""
         bundle_changed = isinstance(change, Disqualified) and change.amendment
         if bundle_changed or isinstance(change, ParAdded):
             for listener in self._amended:

@@ -11,6 +11,7 @@ import copy
 import json
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -288,3 +289,32 @@ async def test_a_guaranteed_klondike_deal_has_its_solution_as_par(
     )
     assert await step.catch_up() == 1 and step.computed == 3
     assert "par" not in await competition.exports.record(plain.id, players[0].name)
+
+
+class Failing(Executor):
+    """Every job fails with `error` (a worker's failure, without a worker)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        failed: Future[Any] = Future()
+        failed.set_exception(self.error)
+        return failed
+
+
+async def test_a_broken_pool_leaves_the_tournament_to_a_later_catch_up(
+    competition: Competition, clock: Clock, store: Store
+) -> None:
+    """A worker killed (the pool broken) stores nothing and marks nothing: a later
+    catch-up computes every entry. A job failing on its entry (ValueError) leaves that
+    entry without par, logged, and the tournament is marked."""
+    players = await field(competition, 4)
+    t = await play_and_close(competition, clock, players)
+    broken = ParStep(store, lambda _: None, clock, Compute(Failing(BrokenProcessPool("killed"))))
+    with pytest.raises(BrokenProcessPool):
+        await broken.catch_up()
+    assert await stored.pending(store) == [t.id] and await stored.figures(store, t.id) == {}
+    bad = ParStep(store, lambda _: None, clock, Compute(Failing(ValueError("not a line"))))
+    assert await bad.catch_up() == 1  # a deterministic failure is not retried forever
+    assert await stored.pending(store) == [] and bad.computed == 0
