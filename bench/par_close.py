@@ -124,35 +124,44 @@ async def run(entrants: int, moves: int) -> dict[str, float]:
     }
 
 
+HEAD = (
+    "| entrants | with par | close → top {top} stored | close → all stored, marked "
+    "| workers' CPU | server process CPU | load |\n|---|---|---|---|---|---|---|"
+)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--entrants", type=int, default=100)
+    ap.add_argument("--entrants", type=int, nargs="+", default=[100])
     ap.add_argument("--moves", type=int, default=60)
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
-    r = asyncio.run(run(args.entrants, args.moves))
-    n = int(r["entrants"])
-    goal = "≤ 60 s (≤ 100 entrants)" if n <= par.TOP else "—"
-    per = r["workers_cpu"] / n
+    rows = []
+    for n in args.entrants:
+        r = asyncio.run(run(n, args.moves))
+        goal = "≤ 60 s" if n <= par.TOP else "—"
+        rows.append(
+            f"| {n} | {int(r['done'])}/{n} | {r['top']:.1f} s | {r['wall']:.1f} s ({goal}) | "
+            f"{r['workers_cpu']:.1f} s ({r['workers_cpu'] / n:.3f} s) | {r['own_cpu']:.2f} s | "
+            f"{r['load_before']:.1f} → {r['load_after']:.1f} |"
+        )
+        print(rows[-1])
+    sizes = " ".join(str(n) for n in args.entrants)
     body = f"""
-A closed Gaps tournament of {n} entrants (2 redeals, keep_runs; each made up to
-{args.moves} random legal moves, then resigned), on SQLite; the server's par step from
-the close's tick: {par.PAR_WORKERS} worker processes niced by {par.NICE}, started by its
-first job; each entry's search within `gaps_search.PAR_TIERS`.
+A closed Gaps tournament (2 redeals, keep_runs; each entrant made up to {args.moves}
+random legal moves, then resigned), on SQLite; the server's par step from the close's
+tick: {par.PAR_WORKERS} worker processes niced by {par.NICE}, started by its first job;
+each entry's search within `gaps_search.PAR_TIERS`; the top {par.TOP} by rank first.
+Wall times from the close's tick; CPU: the workers' whole lives (start-up included; per
+entry in brackets) and the server's own process meanwhile; load average before → after
+(2 cores, shared with other work).
 
-| figure | result | goal |
-|---|---|---|
-| entries with par | {int(r["done"])}/{n} | every one |
-| close → top {min(par.TOP, n)} stored (wall) | {r["top"]:.1f} s | — |
-| close → every par stored, tournament marked (wall) | {r["wall"]:.1f} s | {goal} |
-| workers' CPU (start-up included) | {r["workers_cpu"]:.1f} s ({per:.3f} s per entry) | — |
-| the server's own process CPU meanwhile | {r["own_cpu"]:.2f} s | — |
-
-Load average {r["load_before"]:.1f} before, {r["load_after"]:.1f} after (2 cores, shared).
+{HEAD.format(top=par.TOP)}
+{chr(10).join(rows)}
 """
     print(body)
     if not args.no_write:
-        cmd = f"python -m bench.par_close --entrants {n} --moves {args.moves}"
+        cmd = f"python -m bench.par_close --entrants {sizes} --moves {args.moves}"
         write_section("par-close", cmd, "## Par after the close (bench/par_close.py)\n" + body)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import os
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -318,3 +319,14 @@ async def test_a_broken_pool_leaves_the_tournament_to_a_later_catch_up(
     bad = ParStep(store, lambda _: None, clock, Compute(Failing(ValueError("not a line"))))
     assert await bad.catch_up() == 1  # a deterministic failure is not retried forever
     assert await stored.pending(store) == [] and bad.computed == 0
+
+
+async def test_the_par_pool_runs_niced_worker_processes() -> None:
+    """The server's par pool: spawned workers (not this process), each niced by NICE."""
+    pool = Compute(workers=1, nice=par_step.NICE)
+    try:
+        here = os.nice(0)
+        assert await asyncio.wait_for(pool.run(os.nice, 0), WAIT_S) == min(here + par_step.NICE, 19)
+        assert await pool.run(os.getpid) != os.getpid()
+    finally:
+        pool.close()
