@@ -17,7 +17,8 @@ batches of BATCH. Each Gaps entry's search is bounded by gaps_search.PAR_TIERS (
 in positions, so deterministic), which is the whole budget: the rest of a field of N
 takes about N x the per-entry time (docs/BENCHMARKS.md "Par") / PAR_WORKERS. A
 Klondike tournament's par is its guaranteed deal's solution (computed once for all its
-entries); one without a solution has none (marked done at once).
+entries; an entry that won with fewer recycles keeps its own line, so a par is never
+worse than the result); one without a solution has none (marked done at once).
 The searches run in a pool of PAR_WORKERS processes niced by NICE (compute.py), never on
 the event loop's process. `tell(tournament_id)` (the tournament's runtime: fresh
 standings for watchers, the bundle rebuilt) is called after the top TOP, every
@@ -172,7 +173,12 @@ class ParStep:
         )
         for start in range(0, len(todo), BATCH * 10):
             batch = todo[start : start + BATCH * 10]
-            await self._save(t, batch, [result] * len(batch), notify=False)
+            better = [e.id for e in batch if beats(e, result)]
+            logs = await self.store.actions_of_entries(better)
+            pars: list[ParResult | BaseException] = [
+                klondike_par(result, e, [a.action for a in logs.get(e.id, ())]) for e in batch
+            ]
+            await self._save(t, batch, pars, notify=False)
         await self._announce(t.id)
 
     async def _save(
@@ -206,6 +212,22 @@ class ParStep:
         """Pars were added: this node's runtime hears now, the others by notice."""
         await stored.announce(self.store, tournament_id)
         self.tell(tournament_id)
+
+
+def beats(e: EntryInfo, par: ParResult) -> bool:
+    """Whether the entry's own result is better than `par` (more progress, then fewer
+    resets): a Klondike win with fewer recycles than the solution."""
+    return (e.progress, -e.resets) > (par[0], -par[1])
+
+
+def klondike_par(solution: ParResult, e: EntryInfo, own: list[dict[str, Any]]) -> ParResult:
+    """A Klondike entry's par: the solution's (line None: the tournament's solution),
+    unless the entry's own game did better (won with fewer recycles), whose line (`own`,
+    its actions, a resign left out) is then its par: a par is never worse than the
+    entry's own result."""
+    if not beats(e, solution):
+        return solution
+    return e.progress, e.resets, [a for a in own if a.get("kind") != "resign"]
 
 
 def _rank_order(e: EntryInfo) -> Any:

@@ -13,7 +13,7 @@ import os
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +26,10 @@ from server.competition import par as par_step
 from server.competition import ratings
 from server.competition.bundles import BundleCache
 from server.competition.compute import Compute
-from server.competition.par import ParStep
+from server.competition.par import ParStep, klondike_par
 from server.competition.service import Competition
 from server.domain import timing
-from server.domain.model import PlayerInfo, TournamentInfo
+from server.domain.model import EntryInfo, PlayerInfo, Status, TournamentInfo
 from server.net import protocol
 from server.store import par as stored
 from server.store.repository import Store
@@ -37,6 +37,7 @@ from tests.competition.conftest import Recorder, gaps_spec
 from tests.support.harness import Clock
 
 WAIT_S = 240.0  # generous: the machine is shared
+T = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -330,3 +331,18 @@ async def test_the_par_pool_runs_niced_worker_processes() -> None:
         assert await pool.run(os.getpid) != os.getpid()
     finally:
         pool.close()
+
+
+def test_a_klondike_win_with_fewer_recycles_than_the_solution_is_its_own_par() -> None:
+    """The solution's par (52 cards, 2 recycles) for every entry but one that won with
+    fewer recycles: that one's par is its own line (a par is never worse than the
+    result); a tie keeps the solution."""
+    solution: tuple[int, int, None] = (52, 2, None)
+    own = [{"kind": "draw"}, {"kind": "move", "from": "waste", "to": "fS"}]
+
+    def entry(progress: int, resets: int) -> EntryInfo:
+        return EntryInfo(1, 1, 1, "a", T, T, Status.WON, progress, resets, 0, 0, 2, "", 0)
+
+    assert klondike_par(solution, entry(52, 1), own) == (52, 1, own)
+    assert klondike_par(solution, entry(52, 2), own) == solution
+    assert klondike_par(solution, entry(30, 0), [*own, {"kind": "resign"}]) == solution
