@@ -8,6 +8,7 @@ import sys
 from typing import NoReturn
 
 from client_cli import config, fairplay, ratings, schedule_cmd, verify
+from server.domain.schedule_options import add_beacon_flags
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -99,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hours", type=float, default=1.0)
     p.add_argument("--time-limit-s", type=int)
     p.add_argument("--join-until")
+    add_beacon_flags(p)
     p = sub.add_parser("close", help="close a tournament now (admin)")
     p.add_argument("id", type=int)
     p = sub.add_parser("bot", help="run bot players in a tournament")

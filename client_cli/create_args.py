@@ -9,6 +9,10 @@ import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from client_cli.verify import read_networks
+from server.audit.beacon import BeaconError, network_named
+from server.audit.untrusted import Unreadable
+
 
 def _when(text: str, flag: str) -> datetime:
     """An ISO 8601 time (a time without a zone is UTC), or ValueError naming the flag."""
@@ -64,4 +68,19 @@ def create_message(args: argparse.Namespace) -> dict[str, Any]:
         msg["time_limit_s"] = args.time_limit_s
     if args.join_until:
         msg["join_until"] = _when(args.join_until, "--join-until").isoformat()
+    beacon = beacon_option(args.beacon, args.beacon_networks)
+    if beacon is not None:
+        msg["beacon"] = beacon
     return msg
+
+
+def beacon_option(name: str | None, networks_file: str | None) -> dict[str, str] | None:
+    """The `beacon` option --beacon NETWORK asks for: a built-in network or one of the
+    --beacon-networks file's (the server refuses one it does not know, too); ValueError
+    in one line otherwise."""
+    if name is None:
+        return None
+    try:
+        return {"network": network_named(name, read_networks(networks_file)).name}
+    except (Unreadable, BeaconError) as exc:
+        raise ValueError(str(exc)) from None

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from client_cli import config
 from client_cli.connection import Connection
+from client_cli.create_args import beacon_option
 from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
 
 
@@ -42,6 +43,7 @@ async def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.schedule_command == "create":
         try:
             msg = schedule_message(schedule_from(args, datetime.now(UTC)))
+            beacon_option(args.beacon, args.beacon_networks)  # a network this side knows
         except ValueError as exc:
             print(f"samedeal: {exc}", file=sys.stderr)
             return 2
@@ -60,11 +62,14 @@ async def run(args: argparse.Namespace, out: TextIO) -> int:
 def describe(s: dict[str, Any]) -> str:
     """One schedule and its next occurrences, for people."""
     state = "cancelled" if s["cancelled"] else f"every {s['every_s']} s"
-    lines = [f"#{s['id']} {s['name']} ({s['game']}, {state}, {s['duration_s']} s each)"]
+    beacon = f", beacon {s['beacon']['network']}" if s.get("beacon") else ""
+    lines = [f"#{s['id']} {s['name']} ({s['game']}, {state}, {s['duration_s']} s each{beacon})"]
     for o in s["next"]:
         if "commitment" in o:
+            round_ = f" round {o['beacon']['round']}" if o.get("beacon") else ""
             lines.append(
                 f"  {o['name']}: {o['starts_at']} {o['status']} commitment {o['commitment']}"
+                + round_
             )
         else:
             lines.append(f"  {o['name']}: {o['starts_at']} (commitment not yet published)")

@@ -401,6 +401,11 @@ def _spec(args: argparse.Namespace) -> TournamentSpec:
         ends = _when(args.ends_at, "--ends-at") or starts + timedelta(hours=args.hours)
     except OverflowError:
         raise UsageError("--starts-at plus --hours ends past the year 9999") from None
+    beacon = {"network": args.beacon} if args.beacon else None
+    try:
+        schedule_cli.beacon_config(beacon, args.beacon_networks)  # a network it knows
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return TournamentSpec(
         name=args.name,
         game=args.game,
@@ -409,7 +414,7 @@ def _spec(args: argparse.Namespace) -> TournamentSpec:
         starts_at=starts,
         time_limit_s=args.time_limit_s,
         join_until=_when(args.join_until, "--join-until"),
-        beacon={"network": args.beacon} if args.beacon else None,
+        beacon=beacon,
     )
 
 

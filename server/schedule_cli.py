@@ -7,9 +7,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from typing import Any
 
+from server.audit.beacon import BeaconError, network_named
+from server.competition.beacon import BeaconConfig, config_from
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
@@ -37,20 +40,35 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 def main(args: argparse.Namespace, url: str) -> int:
     """Run one schedule command: 0 done, 1 refused (a line on stderr), 2 a bad flag."""
-    new = None
+    new, beacons = None, BeaconConfig()
     if args.schedule_command == "create":
         try:
             new = schedule_from(args, timing.utcnow())
+            beacons = beacon_config(new.beacon, args.beacon_networks)
         except ValueError as exc:
             print(f"samedeal-server: {exc}", file=sys.stderr)
             return 2
-    return asyncio.run(_run(args, url, new))
+    return asyncio.run(_run(args, url, new, beacons))
 
 
-async def _run(args: argparse.Namespace, url: str, new: object) -> int:
+def beacon_config(spec: dict[str, Any] | None, networks_file: str | None) -> BeaconConfig:
+    """The networks --beacon may name (the built-in ones, plus --beacon-networks FILE or
+    SAMEDEAL_BEACON_NETWORKS, as `serve` reads them); ValueError in one line for a file
+    that is not right or a network not among them."""
+    config = config_from([], networks_file or os.environ.get("SAMEDEAL_BEACON_NETWORKS"))
+    if spec is not None:
+        try:
+            network_named(str(spec["network"]), config.networks)
+        except BeaconError as exc:
+            raise ValueError(str(exc)) from None
+    return config
+
+
+async def _run(args: argparse.Namespace, url: str, new: object, beacons: BeaconConfig) -> int:
     store = await Store.open(url)
     try:
         competition = Competition.build(store)
+        competition.catalogue.beacon_config = beacons
         series = competition.lifecycle.series
         if args.schedule_command == "list":
             for item in await schedule_items(competition):

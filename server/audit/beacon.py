@@ -286,3 +286,15 @@ def networks_from_json(data: Any) -> dict[str, Network]:
         chains.add(net.chain_hash)
         out[name] = net
     return out
+
+
+def network_named(name: str, networks: Mapping[str, Network], flag: str = "--beacon") -> Network:
+    """The network called `name` (a command line's --beacon NETWORK); BeaconError in one
+    line naming the known ones and how to add another."""
+    net = networks.get(name)
+    if net is None:
+        raise BeaconError(
+            f"{flag} {name[:40]!r} is not a known drand network (known: "
+            f"{', '.join(sorted(networks))}; another needs --beacon-networks FILE)"
+        )
+    return net

@@ -58,6 +58,19 @@ def plan(
     """The round for a `beacon` option ({"network": N}): the first round of N whose time
     is at or after both created_at + 30 s and starts_at; `bad_request` for anything else,
     or when that round would come at or after `ends_at` (nothing left to play)."""
+    net = network_of(networks, spec)
+    earliest = max(created_at + AFTER_CREATION, starts_at)
+    round_ = net.first_round_at(earliest.timestamp())
+    if ends_at is not None and net.round_time(round_) >= ends_at.timestamp():
+        raise CompetitionError(
+            "bad_request", f"the beacon round {round_} of {net.name} comes at or after ends_at"
+        )
+    return Planned(net.name, net.chain_hash, round_)
+
+
+def network_of(networks: Mapping[str, Network], spec: Any) -> Network:
+    """The network a `beacon` option ({"network": N}) names; `bad_request` for anything
+    else (a tournament's option and a schedule's alike)."""
     if not isinstance(spec, dict) or set(spec) != {"network"}:
         raise CompetitionError("bad_request", 'beacon is {"network": NAME}')
     name = spec["network"]
@@ -66,13 +79,7 @@ def plan(
         raise CompetitionError(
             "bad_request", f"unknown beacon network {name!r}; known: {sorted(networks)}"
         )
-    earliest = max(created_at + AFTER_CREATION, starts_at)
-    round_ = net.first_round_at(earliest.timestamp())
-    if ends_at is not None and net.round_time(round_) >= ends_at.timestamp():
-        raise CompetitionError(
-            "bad_request", f"the beacon round {round_} of {net.name} comes at or after ends_at"
-        )
-    return Planned(net.name, net.chain_hash, round_)
+    return net
 
 
 def due_at(net: Network, round_: int) -> datetime:

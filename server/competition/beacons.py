@@ -1,6 +1,7 @@
 """Waiting for beacon rounds: a scheduled tournament with a beacon opens only once its
 round is fetched and verified (its deal then prepared on the deal seed), and is void,
-closed with its seed revealed, when the round cannot be had in time (RNG.md).
+closed with its seed revealed, when the round cannot be had in time (RNG.md) or the
+tournament reaches its end without it.
 
 The lifecycle's clock calls `step` for each such tournament on the leading node. The
 fetch, and then the deal's preparation in the runtime's `Compute` pool (a search for a
@@ -50,7 +51,8 @@ class Beacons:
         return self.catalogue.beacon_config
 
     async def step(self, t: Tournament) -> None:
-        """Advance one scheduled tournament with a beacon: void past its deadline, else
+        """Advance one scheduled tournament with a beacon: void past its deadline (or at
+        its end, when that comes first: a short occurrence of a schedule), else
         ask the relays once the round is due, and open it once the round is verified and
         its deal prepared."""
         info, now = t.info, self.catalogue.now()
@@ -62,8 +64,8 @@ class Beacons:
                 await self._void(t)
             return
         number = int(planned["round"])
-        if now >= beacon.void_at(net, number, info.starts_at):
-            await self._void(t)
+        if now >= min(beacon.void_at(net, number, info.starts_at), info.ends_at):
+            await self._void(t)  # never opened, and now never will be
             return
         if now < beacon.due_at(net, number):
             return

@@ -8,18 +8,19 @@ run one at a time, and a build goes on when its requester has gone (the next req
 gets its result). Memory: the cache holds at most `max_bytes` of bundles (the least
 recently used go first; the newest is always kept).
 
-A build reads the logs a batch of entries at a time (`Store.actions_of_entries`, one
-query per batch, not one per entry) and turns them into bytes with the export functions
-(`record_of`, `record_tournament`, the ranking); it runs on the event loop in slices of
-about `SLICE_S`, resting as long as it worked after each, so play waits at most one
-slice behind it; the compression runs in a thread (zlib does not hold the interpreter).
+A build runs in a worker process of its own (`WORKER`: one process, niced by NICE), not
+on the event loop's: a 100,000-entrant bundle is a minute of CPU, and play must not wait
+on it. The worker opens the same database (`Store.url`), reads the logs a batch of
+entries at a time (`Store.actions_of_entries`, one query per batch, not one per entry),
+turns them into bytes with the export functions (`record_of`, `record_tournament`, the
+ranking) and compresses them; the server's process only receives the two byte strings.
 The bytes are those of `orjson.dumps(Exports.bundle(...))`, written a record at a time.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
+import gc
 import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ import orjson
 from server.audit import receipts
 from server.audit.records import BUNDLE_FORMAT, record_of, result_of
 from server.competition.catalogue import Catalogue
+from server.competition.compute import Compute
 from server.competition.exports import record_tournament
 from server.competition.fairplay import BundleMarks
 from server.domain import timing
@@ -38,8 +40,9 @@ from server.domain.model import EntryInfo, LoggedAction, TournamentInfo
 from server.store.repository import Store
 
 BATCH = 500  # entries whose logs are read in one query
-SLICE_S = 0.005  # a build holds the event loop about this long at a time
 MAX_BYTES = 1 << 30  # bundles (plain and gzip) the cache keeps in all
+NICE = 10  # the build worker's priority below the server's
+WORKER = Compute(workers=1, nice=NICE)  # the process-wide build worker (made on first use)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +61,17 @@ class BundleCache:
     """`get(tournament_id)`: the bundle of a closed tournament (CompetitionError
     `not_found` / `not_revealed` otherwise), built at most once until invalidated."""
 
-    def __init__(self, store: Store, catalogue: Catalogue, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(
+        self,
+        store: Store,
+        catalogue: Catalogue,
+        max_bytes: int = MAX_BYTES,
+        compute: Compute = WORKER,
+    ) -> None:
         self.store = store
         self.catalogue = catalogue
         self.max_bytes = max_bytes
+        self.compute = compute
         self._cache: OrderedDict[int, Built] = OrderedDict()
         self._building: dict[int, asyncio.Task[Built]] = {}
         self._generation: dict[int, int] = {}  # grows with every invalidate
@@ -94,9 +104,7 @@ class BundleCache:
         try:
             async with self._one_at_a_time:
                 self.builds += 1
-                plain = await bundle_bytes(self.store, t, seed)
-                packed = await asyncio.to_thread(_gzip, plain)
-            built = Built(plain, packed)
+                built = await self.compute.run(build, self.store.url, t, seed)
             if self._generation.get(t.id, 0) == generation:
                 self._keep(t.id, built)
             return built
@@ -112,14 +120,33 @@ class BundleCache:
             total -= dropped.size
 
 
+def build(url: str, t: TournamentInfo, seed: str) -> Built:
+    """The job a build worker runs: the bundle of closed tournament `t` (revealed `seed`)
+    read from the database at `url`, with its gzip. No reference cycle is made, so the
+    collector stays off (its passes over a 100,000-record build are most of no use)."""
+    gc.disable()
+    try:
+        return asyncio.run(_built(url, t, seed))
+    finally:
+        gc.enable()
+
+
+async def _built(url: str, t: TournamentInfo, seed: str) -> Built:
+    store = await Store.open(url, migrate=False)
+    try:
+        plain = await bundle_bytes(store, t, seed)
+    finally:
+        await store.close()
+    return Built(plain, _gzip(plain))
+
+
 def _gzip(data: bytes) -> bytes:
     packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: the gzip container
     return packer.compress(data) + packer.flush()
 
 
 async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
-    """`orjson.dumps` of the tournament's bundle (RECORD.md), made a record at a time on
-    the event loop in slices of SLICE_S (each followed by as long a rest)."""
+    """`orjson.dumps` of the tournament's bundle (RECORD.md), made a record at a time."""
     tournament = record_tournament(t, seed)
     entries = await store.entries(t.id)
     marks = await BundleMarks.read(store, t.id)  # fair play's marks and par
@@ -127,22 +154,16 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
     out += orjson.dumps(BUNDLE_FORMAT)
     out += b',"tournament":' + orjson.dumps(tournament) + b',"records":['
     chains: list[tuple[int, str]] = []
-    started = time.perf_counter()
     for start in range(0, len(entries), BATCH):
         batch = entries[start : start + BATCH]
         logs = await store.actions_of_entries([e.id for e in batch])
         await marks.read_lines(store, [e.id for e in batch])  # par
-        started = time.perf_counter()  # the time waiting for the store is not the loop's
         for e in batch:
             record = marks.mark(e, _record(tournament, e, logs.get(e.id, ())))
             chains.append((e.player_id, record["log_hash"]))
             if len(chains) > 1:
                 out += b","
             out += orjson.dumps(record)
-            held = time.perf_counter() - started
-            if held >= SLICE_S:
-                await asyncio.sleep(held)
-                started = time.perf_counter()
     out += b'],"standings":' + orjson.dumps(marks.rows(entries))
     out += b',"log_root":' + orjson.dumps(receipts.log_root(chains))
     out += b',"amendments":' + orjson.dumps(marks.amendments()) + b"}"

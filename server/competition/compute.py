@@ -31,8 +31,8 @@ WORKERS = 2  # the searches of a few creations at once; each holds one core
 
 class Compute:
     """Where CPU-heavy jobs run: `executor` (tests may pass an inline one), else a pool
-    of `workers` processes made on first use, each lowered by `nice` (os.nice) when it
-    starts: background work such as par yields the cores to the server's own process."""
+    of `workers` processes made on first use, their priority lowered by `nice` (a pool
+    for background work: what it does yields the cores to the server's own process)."""
 
     def __init__(
         self, executor: Executor | None = None, workers: int = WORKERS, nice: int = 0
@@ -43,9 +43,11 @@ class Compute:
 
     def executor(self) -> Executor:
         if self._executor is None:
-            context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(
-                self._workers, mp_context=context, initializer=os.nice, initargs=(self._nice,)
+                self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,  # os.nice(0) changes nothing
+                initargs=(self._nice,),
             )
         return self._executor
 

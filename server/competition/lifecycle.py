@@ -6,7 +6,8 @@ Only a server runs `tick`; the operator's command line only creates, closes and 
 Where several nodes share the database, only the node holding the leader's lock opens,
 closes and times out (and each of those is a conditional update that exactly one caller
 wins, so even two leaders for a moment do each thing once); every node learns of the
-changes from notices (`learn`), and only SQLite's single node polls the store.
+changes from notices (`learn`), and only SQLite's single node polls the store (its
+tournaments, and its count of disqualified entries per tournament, each tick).
 A tournament with a public beacon opens only once its round is verified, or is void
 (`Beacons`, beacons.py).
 """
@@ -35,6 +36,7 @@ from server.competition.tournament import (
     Tournament,
 )
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
+from server.store import fairplay as stored_fairplay
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.lifecycle")
@@ -60,6 +62,7 @@ class Lifecycle:
         self.leadership = store.leadership()  # None: this node is the only one
         self.beacons = Beacons(catalogue, self.close)  # beacon tournaments' waiting
         self.series = Series(store, catalogue, now)  # series (v1.3) hook
+        self._disqualified: dict[int, int] | None = None  # per tournament, as last polled
         self.par: ParStep | None = None  # a server's par step (`enable_par`)
 
     def enable_par(self, step: ParStep | None = None) -> ParStep:
@@ -90,6 +93,7 @@ class Lifecycle:
         """Open, close and time out what is due (the leader); advance running clocks."""
         if not self.store.shared:
             await self.refresh()  # the operator's command line may have changed things
+            await self._disqualified_elsewhere()
         if self.leadership is None or await self.leadership.leading():
             await self._due()
         for t in self.tournaments.live():  # running clocks passing others
@@ -125,6 +129,20 @@ class Lifecycle:
             await self._closed_elsewhere(t)
         elif old is None or old.status != t.status:
             self.tournaments.receive(t.id, Changed(t))
+
+    async def _disqualified_elsewhere(self) -> None:
+        """SQLite: hear of disqualifications another process (the operator's command line)
+        made, as PostgreSQL's nodes hear them by notice: each tournament whose count of
+        disqualified entries grew since the last tick is learned (its watchers get fresh
+        standings; after the close its bundle is rebuilt). The first call only counts."""
+        now = await stored_fairplay.counts(self.store)
+        seen, self._disqualified = self._disqualified, now
+        if seen is None:
+            return
+        for tournament_id, n in sorted(now.items()):
+            if n != seen.get(tournament_id, 0):
+                with contextlib.suppress(CompetitionError):  # not found: nothing to tell
+                    await self.learn(tournament_id)
 
     async def refresh(self) -> None:
         """Learn of tournaments created, opened or closed by another process; announce

@@ -21,12 +21,11 @@ import asyncio
 import contextlib
 import gc
 import logging
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
+from server.competition.compute import Compute
 from server.competition.errors import CompetitionError
 from server.domain import ratings as math
 from server.domain import timing
@@ -45,22 +44,15 @@ MAX_LEADERBOARD_PAGE = 100
 RECENT = 50
 T = TypeVar("T")
 
-_pool: ProcessPoolExecutor | None = None
-
-
-def _executor() -> ProcessPoolExecutor:
-    """The worker process ratings are computed in (started at the first use; spawned,
-    not forked, so it inherits no event loop or connection)."""
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    return _pool
+# The worker process ratings are computed in (one, spawned, so it inherits no event loop
+# or connection; started at the first use or by start_worker).
+WORKER = Compute(workers=1)
 
 
 def start_worker() -> None:
     """Start the worker process now (a server does at start-up), so that the first close
     does not wait for it: a spawned interpreter imports the server's modules first."""
-    _executor().submit(int)
+    WORKER.executor().submit(int)
 
 
 def without_gc(fn: Callable[..., T], *args: Any) -> T:
@@ -76,8 +68,7 @@ def without_gc(fn: Callable[..., T], *args: Any) -> T:
 
 async def off_loop(fn: Callable[..., T], *args: Any) -> T:
     """fn(*args) in the worker process."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), without_gc, fn, *args)
+    return await WORKER.run(without_gc, fn, *args)
 
 
 def lock_key(game: str) -> int:

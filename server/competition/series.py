@@ -6,16 +6,23 @@ every occurrence that must exist now (domain/schedule.due) and is called from th
 lifecycle tick of the leader; it is safe on any node and at any moment: the unique
 (schedule_id, occurrence) of the store is the fence, so a node that loses the race gets
 OccurrenceExists and learns of the winner's tournament as of any other creation.
+
+A schedule with a `beacon` gives each occurrence that option: the catalogue publishes,
+at the occurrence's creation, the round the rule names for it (competition/beacon.plan),
+and the lifecycle's `Beacons` opens it once that round is verified, or voids it, as any
+beacon tournament (competition/beacons.py).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from server.audit.beacon import Network
+from server.competition import beacon
 from server.competition.catalogue import Catalogue, TournamentSpec
 from server.competition.errors import CompetitionError
 from server.domain import conditions as entry_conditions
@@ -44,7 +51,8 @@ class Series:
         occurrences due now, so their commitments are public from the start."""
         if by is not None and not by.admin:
             raise CompetitionError("forbidden", "only an operator creates schedules")
-        s = await stored.create_schedule(self.store, checked(new), self.now())
+        networks = self.catalogue.beacon_config.networks
+        s = await stored.create_schedule(self.store, checked(new, networks), self.now())
         log.info("schedule %s created: %s every %s s", s.id, s.name, s.every_s)
         await self.ensure_schedule(s, self.now())
         return s
@@ -116,6 +124,7 @@ class Series:
             ends_at=o.ends_at,
             join_until=o.join_until,
             time_limit_s=s.time_limit_s,
+            beacon=s.beacon,  # its round: the rule's for this occurrence (beacon.plan)
             series=SeriesFields(s.id, o.k, s.conditions, s.rated),
         )
         try:
@@ -129,22 +138,28 @@ class Series:
         return t
 
 
-def checked(new: NewSchedule) -> NewSchedule:
-    """The schedule with its game options and conditions in their stored form;
-    `bad_request` naming what is wrong."""
+def checked(new: NewSchedule, networks: Mapping[str, Network]) -> NewSchedule:
+    """The schedule with its game options, conditions and beacon in their stored form;
+    `bad_request` naming what is wrong (a beacon: a network of `networks`, and each
+    occurrence longer than its period, so its round comes before its end)."""
     problem = schedule.check(new)
     if problem is not None:
         raise CompetitionError("bad_request", problem)
     rules = RULES.get(new.game)
     if rules is None:
         raise CompetitionError("bad_request", f"unknown game {new.game!r}; known: {sorted(RULES)}")
-    if new.beacon is not None:
-        raise CompetitionError(
-            "bad_request", "beacon schedules are not supported by this server yet"
-        )
+    spec = new.beacon
+    if spec is not None:
+        net = beacon.network_of(networks, spec)
+        if new.duration_s <= net.period:
+            raise CompetitionError(
+                "bad_request",
+                f"duration_s must be longer than the {net.name} beacon's period ({net.period} s)",
+            )
+        spec = {"network": net.name}
     try:
         options: dict[str, Any] = rules.parse_options(new.options).model_dump()
         conditions = entry_conditions.parse(new.conditions)
     except ValueError as exc:
         raise CompetitionError("bad_request", str(exc).splitlines()[0]) from None
-    return replace(new, options=options, conditions=conditions)
+    return replace(new, options=options, conditions=conditions, beacon=spec)

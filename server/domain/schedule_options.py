@@ -111,6 +111,22 @@ def add_create_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-rating", type=float, help="entry condition: rating at most R")
     p.add_argument("--no-bots", action="store_true", help="entry condition: keep bots out")
     p.add_argument("--unrated", action="store_true", help="occurrences do not count for ratings")
+    add_beacon_flags(p, "each occurrence takes its deal from its own drand round")
+
+
+def add_beacon_flags(p: argparse.ArgumentParser, what: str = "") -> None:
+    """--beacon NETWORK and --beacon-networks FILE (of `create` and `schedule create`)."""
+    p.add_argument(
+        "--beacon",
+        metavar="NETWORK",
+        help="a public drand beacon (quicknet, default, or a --beacon-networks one): "
+        + (what or "the deal comes from a round nobody knows at creation (docs/RNG.md)"),
+    )
+    p.add_argument(
+        "--beacon-networks",
+        metavar="FILE",
+        help="JSON drand networks beyond quicknet and default, to name with --beacon",
+    )
 
 
 def schedule_from(args: argparse.Namespace, now: datetime) -> NewSchedule:
@@ -128,6 +144,7 @@ def schedule_from(args: argparse.Namespace, now: datetime) -> NewSchedule:
         rated=not args.unrated,
         join_for_s=join_for_s,
         time_limit_s=time_limit_s,
+        beacon={"network": args.beacon} if args.beacon else None,
     )
 
 
@@ -142,7 +159,7 @@ def schedule_message(new: NewSchedule) -> dict[str, Any]:
         "duration_s": new.duration_s,
         "rated": new.rated,
     }
-    for key in ("time_limit_s", "join_for_s", "conditions"):
+    for key in ("time_limit_s", "join_for_s", "conditions", "beacon"):
         if getattr(new, key) is not None:
             out[key] = getattr(new, key)
     return out

@@ -53,6 +53,8 @@ async def calendar(competition: Competition, host: str) -> str:
             uid = _uid(host, s.id, o.k, tid)
             if uid not in events and tid is None:
                 about = f"{s.game}, every {s.every_s} s; commitment published a period ahead"
+                if s.beacon is not None:
+                    about += f"; deal from a {s.beacon['network']} beacon round"
                 events[uid] = _event(uid, o.name, o.starts_at, o.ends_at, s.created_at, about)
     lines = [
         "BEGIN:VCALENDAR",
@@ -68,7 +70,10 @@ async def calendar(competition: Competition, host: str) -> str:
 
 
 def _about(t: Any) -> str:
-    return f"{t.game} {t.options}; commitment {t.commitment}; status {t.status}"
+    about = f"{t.game} {t.options}; commitment {t.commitment}; status {t.status}"
+    if t.beacon is not None:
+        about += f"; beacon {t.beacon['network']} round {t.beacon['round']}"
+    return about
 
 
 def _uid(host: str, schedule_id: int | None, k: int | None, tid: int | None) -> str:

@@ -6,7 +6,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -122,7 +121,8 @@ class Session:
 
     # -- handlers ----------------------------------------------------------
     async def _on_ping(self, m: protocol.Ping) -> dict[str, Any]:
-        return {"type": "pong", "server_time": timing.iso(datetime.now(UTC))}
+        # the clock every deadline and countdown is on (the wall clock, but for a test's)
+        return {"type": "pong", "server_time": timing.iso(self.competition.lifecycle.now())}
 
     async def _on_register(self, m: protocol.Register) -> dict[str, Any]:
         if self.may_register is not None and not self.may_register():

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from server.domain.model import TournamentStatus
@@ -98,6 +98,17 @@ async def of_tournament(store: Store, tournament_id: int) -> list[Disqualified]:
             .order_by(Disqualification.at, Disqualification.entry_id)
         )
         return [Disqualified(*r) for r in rows.all()]
+
+
+async def counts(store: Store) -> dict[int, int]:
+    """Tournament id -> how many of its entries are disqualified (never fewer later: a
+    disqualification is never removed). SQLite's single server polls it on its clock to
+    hear of those the operator's command line made (competition/lifecycle.py)."""
+    query = select(Disqualification.tournament_id, func.count()).group_by(
+        Disqualification.tournament_id
+    )
+    async with store._session() as s:
+        return {tid: n for tid, n in (await s.execute(query)).all()}
 
 
 async def reasons(store: Store, tournament_id: int) -> dict[str, str]:

@@ -1,8 +1,9 @@
 // The browser client: routes by path (server/net/pages.py serves this page for /, /t/ID,
-// /t/ID/replay/NAME, /verify, /leaderboard/G and /players/NAME) over one same-origin WebSocket.
+// /t/ID/replay/NAME, /t/ID/analysis, /verify, /leaderboard/G and /players/NAME) over one same-origin WebSocket.
 
 import { $, fill, h } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
+import { analysisPage } from "./analysis.js";
 import { Link } from "./net.js";
 import { playPage } from "./play.js";
 import { replayPage } from "./replay.js";
@@ -46,6 +47,9 @@ async function route() {
   } else if ((m = /^\/t\/(\d+)\/replay\/([A-Za-z0-9_-]{1,32})$/.exec(path))) {
     document.body.dataset.page = "replay";
     leave = await replayPage(main, link, Number(m[1]), m[2]);
+  } else if ((m = /^\/t\/(\d+)\/analysis$/.exec(path))) {
+    document.body.dataset.page = "analysis";
+    leave = await analysisPage(main, link, Number(m[1]));
   } else if ((m = /^\/t\/(\d+)$/.exec(path))) {
     document.body.dataset.page = "play";
     leave = await playPage(main, link, Number(m[1]));

@@ -1,6 +1,7 @@
 // /: register or sign in, and the tournaments (open, scheduled, closed) with their
 // commitment, options, entrants and a countdown on the server's clock.
 
+import { beaconLine } from "./beaconline.js";
 import { optionsText } from "./boards.js";
 import { $, clock, fill, h, localTime, relative } from "./dom.js";
 import { ServerError } from "./net.js";
@@ -71,13 +72,14 @@ function card(t, link) {
   const action = t.status === "open" ? (signedIn ? "Play" : "Watch") : t.status === "closed" ? "Results, replays, verify" : "Watch";
   void link;
   return h(`li.tcard.st-${t.status}`, { "data-id": String(t.id) },
-    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "" }, t.name), h(`span.tag.st-${t.status}`, t.status)),
+    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "" }, t.name), h("span.tags", h(`span.tag.st-${t.status}`, t.status), t.void ? [" ", h("span.tag.void", "void")] : null)),
     h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
       t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : ""),
     h("p.meta.small", h("span.countdown", { "data-status": t.status, "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "" }),
       ` · ${localTime(t.starts_at)} – ${localTime(t.closed_at || t.ends_at)}`,
       t.closed_at && Date.parse(t.closed_at) < Date.parse(t.ends_at) - 1000 ? " (closed early)" : ""),
     h("p.commit.small", "commitment ", h("code", { title: "sha256 of the seed, published before play" }, t.commitment)),
+    beaconLine(t), // a public beacon (v1.3): its network, round and whether awaited, used or void
     h("a.button.go", { href: `/t/${t.id}`, "data-nav": "" }, action));
 }
 

@@ -1,8 +1,9 @@
 // /operator: the operator's page (admins only; the server refuses everyone else too).
-// Forms create a tournament or a schedule; lists close tournaments and cancel schedules.
-// Disqualification belongs to fair play (COMPETITION.md) and is not offered here yet.
+// Forms create a tournament or a schedule; lists close tournaments and cancel schedules;
+// the fair-play section (fairplay.js) disqualifies entries and reads the report.
 
 import { fill, h, localTime } from "./dom.js";
+import { fairplaySection } from "./fairplay.js";
 
 export async function operatorPage(main, link) {
   await link.ready;
@@ -12,6 +13,7 @@ export async function operatorPage(main, link) {
   }
   const msg = h("p.op-msg", { role: "status" });
   const lists = h("section.op-lists");
+  const fair = fairplaySection(link);
   const say = (text, bad = false) => { msg.textContent = text; msg.className = bad ? "op-msg error" : "op-msg ok"; };
   const act = async (fn, done) => {
     try { const reply = await fn(); await load(); say(done(reply)); } catch (exc) { say(`${exc.code || "error"}: ${exc.message}`, true); }
@@ -19,6 +21,7 @@ export async function operatorPage(main, link) {
   const load = async () => {
     const [ts, ss] = await Promise.all([link.call("tournaments"), link.call("schedules")]);
     const live = ts.items.filter((t) => t.status !== "closed");
+    fair.update(ts.items);
     fill(lists,
       h("h2", "Tournaments not closed"),
       live.length ? h("ul.op-tournaments", live.map((t) => h("li", { "data-id": String(t.id) },
@@ -62,7 +65,7 @@ export async function operatorPage(main, link) {
   ...f("s-every", "Every (seconds; a day is 86400)", { value: "86400", type: "number", min: "60" }),
   ...f("s-duration", "Duration (seconds)", { value: "3600", type: "number", min: "1" }),
   h("button", { type: "submit" }, "Create schedule"));
-  fill(main, h("div.operator", h("h1", "Operator"), msg, h("div.op-forms", tForm, sForm), lists));
+  fill(main, h("div.operator", h("h1", "Operator"), msg, h("div.op-forms", tForm, sForm), lists, fair.el));
   await load();
   return () => {};
 }

@@ -3,6 +3,7 @@
 // that fits it, or type a card code (6H, 10h, 6♥); Up/Down select the gap of the row
 // above/below; Klondike: d draw, a auto, h hint, Escape drops a selection.
 
+import { beaconLine } from "./beaconline.js";
 import { parse as parseCard, code as cardCode, label } from "./cards.js";
 import { gapTargets, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
 import { $, clock, fill, h, localTime, relative } from "./dom.js";
@@ -92,15 +93,26 @@ class PlayPage {
     const t = this.summary;
     if (!t) return fill(this.head, h("h1", `Tournament ${this.id}`), h("p.muted", "not found, or the list is not public on this server"));
     fill(this.head,
-      h("h1", t.name, " ", h(`span.tag.st-${t.status}`, t.status)),
+      h("h1", t.name, " ", h(`span.tag.st-${t.status}`, t.status), t.void ? [" ", h("span.tag.void", "void")] : null),
       h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
         t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : "",
         " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status })),
-      h("p.commit.small", "commitment ", h("code", t.commitment), t.seed ? [" · seed ", h("code", t.seed)] : null));
+      h("p.commit.small", "commitment ", h("code", t.commitment), t.seed ? [" · seed ", h("code", t.seed)] : null), beaconLine(t));
     this.tick();
   }
 
+  /** A scheduled tournament past its start (its beacon round awaited, or the server's next
+   * lifecycle tick): its summary asked for again every 5 s until it opens. */
+  refreshWhenDue() {
+    const t = this.summary;
+    const now = this.link.now();
+    if (!t || t.status !== "scheduled" || now < Date.parse(t.starts_at) || now - (this.asked || 0) < 5000) return;
+    this.asked = now;
+    this.loadSummary().then(() => this.render());
+  }
+
   tick() {
+    this.refreshWhenDue();
     const cd = $(".countdown", this.head);
     if (cd) {
       const now = this.link.now();

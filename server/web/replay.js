@@ -1,11 +1,14 @@
 // /t/ID/replay/NAME: step through a closed tournament's record, action by action and from
-// redeal to redeal, with the receipt (log hash) after each step. The record comes from the
-// server (`record`, public) or from the published bundle; it is replayed here from the seed.
+// redeal to redeal, with the receipt (log hash) after each step; the entry's par (RECORD.md
+// v1.3) and its line, stepped through the same way. The record comes from the server
+// (`record`, public) or from the published bundle; it is replayed here from the seed.
 
 import { gapsBoard, klondikeBoard, optionsText } from "./boards.js";
 import { clock, fill, h } from "./dom.js";
+import { lineRecord, parOf } from "./lines.js";
 import { describe } from "./play.js";
 import { logHeads } from "./receipts.js";
+import { Stepper, dealMarks } from "./stepper.js";
 import { replayStates } from "./verify.js";
 
 export async function replayPage(main, link, id, name) {
@@ -28,99 +31,84 @@ export async function replayPage(main, link, id, name) {
   }
   const viewer = new Replay(main, record, id);
   await viewer.start();
-  return () => viewer.stop();
+  return () => viewer.stepper.stop();
+}
+
+/** Figures of a replayed state, in one line. */
+export function figuresText(game, state) {
+  const p = state.progressView();
+  return game === "gaps"
+    ? `in place ${p.cards_in_place}/48 · redeals used ${p.redeals_used} · score ${p.score}`
+    : `home ${p.cards_home}/52 · recycles ${p.recycles_used} · score ${p.score} · moves ${p.moves}`;
+}
+
+/** The par of a record in words ("par: 48 in place, 1 redeal"), or null without one. */
+export function parText(record) {
+  const par = parOf(record);
+  if (!par) return null;
+  const [what, resets] = record.tournament.game === "gaps" ? ["in place", "redeal"] : ["home", "recycle"];
+  return `par: ${par.progress} ${what}, ${par.resets} ${resets}${par.resets === 1 ? "" : "s"} (${par.line.length} actions)`;
 }
 
 class Replay {
   constructor(main, record, id) {
-    Object.assign(this, { main, record, id, i: 0, timer: null });
-    this.keys = (e) => this.onKey(e);
+    Object.assign(this, { main, record, id, showing: "record", lines: {} });
+    this.stepper = new Stepper(0, () => this.render());
   }
 
   async start() {
-    const { states, error } = await replayStates(this.record);
-    const t = this.record.tournament;
-    this.states = states;
-    this.error = error;
-    this.heads = await logHeads(t.commitment, this.record.player.id, this.record.actions.map((a) => [a.seq, a.at_ms, a.action]));
-    this.redeals = [0];
-    this.record.actions.forEach((a, k) => {
-      if (a.action.kind === "redeal" && k + 1 < states.length) this.redeals.push(k + 1);
-    });
-    document.addEventListener("keydown", this.keys);
-    this.render();
+    const r = this.record;
+    const { states, error } = await replayStates(r);
+    const heads = await logHeads(r.tournament.commitment, r.player.id, r.actions.map((a) => [a.seq, a.at_ms, a.action]));
+    this.lines.record = { rec: r, states, error, heads };
+    this.show("record");
   }
 
-  stop() {
-    document.removeEventListener("keydown", this.keys);
-    clearInterval(this.timer);
-  }
-
-  go(i) {
-    this.i = Math.max(0, Math.min(this.states.length - 1, i));
-    this.render();
-  }
-
-  play() {
-    if (this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
-    } else {
-      if (this.i === this.states.length - 1) this.i = 0;
-      this.timer = setInterval(() => {
-        if (this.i >= this.states.length - 1) this.play();
-        else this.go(this.i + 1);
-      }, 400);
+  /** Step through the record's own actions ("record") or its par line ("par"). */
+  async show(which) {
+    if (which === "par" && !this.lines.par) {
+      const rec = lineRecord(this.record, parOf(this.record).line);
+      const { states, error } = await replayStates(rec);
+      this.lines.par = { rec, states, error, heads: null };
     }
+    this.showing = which;
+    const line = this.lines[which];
+    this.stepper.reset(line.states.length - 1, dealMarks(line.rec.actions.map((a) => a.action), line.states.length - 1));
     this.render();
-  }
-
-  onKey(e) {
-    const keys = { ArrowLeft: () => this.go(this.i - 1), ArrowRight: () => this.go(this.i + 1), Home: () => this.go(0),
-      End: () => this.go(this.states.length - 1), " ": () => this.play() };
-    if (keys[e.key] && !(e.target instanceof HTMLInputElement)) {
-      e.preventDefault();
-      keys[e.key]();
-    }
   }
 
   render() {
     const r = this.record;
     const t = r.tournament;
-    const state = this.states[this.i];
-    const n = this.states.length - 1;
-    const entry = this.i ? r.actions[this.i - 1] : null;
+    const { rec, states, error, heads } = this.lines[this.showing];
+    const i = this.stepper.i;
+    const state = states[i];
+    const n = states.length - 1;
+    const entry = i ? rec.actions[i - 1] : null;
     const view = state.view();
     const board = t.game === "gaps" ? gapsBoard(view, { highlight: entry && entry.action.card ? [entry.action.card] : null })
       : klondikeBoard(view, { hint: entry && entry.action.kind === "move" ? entry.action : null });
-    const slider = h("input.scrub", { type: "range", min: "0", max: String(n), value: String(this.i), "aria-label": "step" });
-    slider.addEventListener("input", () => this.go(Number(slider.value)));
-    const redealNo = this.redeals.filter((k) => k <= this.i).length - 1;
-    const controls = h("div.replay-controls",
-      h("button.first", { onclick: () => this.go(0), "aria-label": "to the deal" }, "|◀"),
-      h("button.prev-redeal", { onclick: () => this.go([...this.redeals].reverse().find((k) => k < this.i) ?? 0), disabled: !this.i, title: "previous deal or redeal" }, "◀ deal"),
-      h("button.prev", { onclick: () => this.go(this.i - 1), "aria-label": "previous action", disabled: !this.i }, "◀"),
-      h("button.playpause", { onclick: () => this.play() }, this.timer ? "Pause" : "Play"),
-      h("button.next", { onclick: () => this.go(this.i + 1), "aria-label": "next action", disabled: this.i === n }, "▶"),
-      h("button.next-redeal", { onclick: () => this.go(this.redeals.find((k) => k > this.i) ?? n), disabled: this.i === n, title: "next redeal" }, "redeal ▶"),
-      h("button.last", { onclick: () => this.go(n), "aria-label": "to the end" }, "▶|"), slider);
-    const p = state.progressView();
-    const figures = t.game === "gaps"
-      ? `in place ${p.cards_in_place}/48 · redeals used ${p.redeals_used} · score ${p.score}`
-      : `home ${p.cards_home}/52 · recycles ${p.recycles_used} · score ${p.score} · moves ${p.moves}`;
+    const redealNo = this.stepper.marks.filter((k) => k <= i).length - 1;
+    const onPar = this.showing === "par";
+    const par = parText(r);
+    const when = onPar ? (entry ? `par step ${i}/${n} · ${describe(entry.action)}` : `the deal (0/${n}) · par line`)
+      : entry ? `seq ${entry.seq}/${n} · ${clock(entry.at_ms)} · ${describe(entry.action)}` : `the deal (0/${n})`;
     fill(this.main,
-      h("h1", `Replay: ${r.player.name}`, " ", h("span.tag", t.name)),
+      h("h1", `Replay: ${r.player.name}`, " ", h("span.tag", t.name), onPar ? h("span.tag.par", "par line") : null),
       h("p.meta", optionsText(t.game, t.options), ` · result ${r.result.status}, progress ${r.result.progress}, time ${clock(r.result.time_ms)}`,
-        " · ", h("a", { href: `/t/${this.id}`, "data-nav": "" }, "tournament")),
-      controls,
-      h("p.step", { "data-step": String(this.i) },
-        this.i ? `seq ${entry.seq}/${n} · ${clock(entry.at_ms)} · ${describe(entry.action)}` : `the deal (0/${n})`,
+        " · ", h("a", { href: `/t/${this.id}`, "data-nav": "" }, "tournament"),
+        " · ", h("a.to-analysis", { href: `/t/${this.id}/analysis`, "data-nav": "" }, "analysis room")),
+      h("p.par-line", par ? [h("strong", par), " ",
+        h("button.show-par", { onclick: () => this.show(onPar ? "record" : "par") }, onPar ? "Back to the game" : "Step through the par line")]
+        : h("span.muted", "par: not computed for this entry (yet); the analysis room compares it with the best line found")),
+      this.stepper.controls(),
+      h("p.step", { "data-step": String(i) }, when,
         t.game === "gaps" ? ` · ${redealNo ? `after redeal ${redealNo}` : "first deal"}` : "",
         ` · status ${state.status}`),
       board,
-      h("p.figures", figures),
-      h("p.receipt.small", `log hash after seq ${this.i}: `, h("code", this.heads[this.i] || "")),
-      this.error ? h("p.error", `The record stops being legal at ${this.error}`) : null,
+      h("p.figures", figuresText(t.game, state)),
+      heads ? h("p.receipt.small", `log hash after seq ${i}: `, h("code", heads[i] || "")) : null,
+      error ? h("p.error", `The ${onPar ? "par line" : "record"} stops being legal at ${error}`) : null,
       h("p.legend.small", "Keys: ←/→ step, Home/End, Space plays."));
   }
 }

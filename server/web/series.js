@@ -2,6 +2,7 @@
 // countdown on the server's clock and, once created, the commitment (published at least
 // a period before it opens) and a link. Stops its timers when the lobby is left.
 
+import { beaconLine } from "./beaconline.js";
 import { optionsText } from "./boards.js";
 import { fill, h, localTime, relative } from "./dom.js";
 
@@ -34,14 +35,15 @@ export function upcomingSection(link) {
 function row(s) {
   return h("li.schedule", { "data-schedule": String(s.id) },
     h("div.tline", h("strong.sname", s.name), h("span.tag", `every ${period(s.every_s)}`)),
-    h("p.meta", optionsText(s.game, s.options), conditionsText(s.conditions)),
+    h("p.meta", optionsText(s.game, s.options), conditionsText(s.conditions), s.beacon ? ` · public beacon (drand ${s.beacon.network})` : ""),
     h("ol.occurrences", s.next.map((o) => h("li.occurrence", { "data-k": String(o.occurrence) },
       o.id ? h("a", { href: `/t/${o.id}`, "data-nav": "" }, o.name) : h("span", o.name),
       " · ", h("span.countdown", { "data-starts": o.starts_at, "data-ends": o.ends_at }),
       ` · ${localTime(o.starts_at)}`,
       o.commitment
         ? h("p.commit.small", "commitment ", h("code", { title: "sha256 of the seed, published a period before it opens" }, o.commitment))
-        : h("p.small.muted", "commitment published one period before it opens")))));
+        : h("p.small.muted", "commitment published one period before it opens"),
+      o.id ? beaconLine(o) : null))));
 }
 
 function period(s) {

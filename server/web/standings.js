@@ -1,6 +1,7 @@
 // The live standings panel: PROTOCOL v1.2's window (the top rows and the rows around the
 // player's own), pushed by the server; `total` entrants and `version`. Older servers
-// without windows get a plain subscribe.
+// without windows get a plain subscribe. Bots are tagged; a disqualified entry (fair
+// play, v1.3) is listed after the ranked ones as "DQ" with its reason.
 
 import { ServerError } from "./net.js";
 import { clock, h, fill } from "./dom.js";
@@ -14,6 +15,13 @@ export function runningTime(row, serverTime, now) {
   const at = Date.parse(serverTime);
   if (row.status !== "playing" || Number.isNaN(at)) return row.time_ms;
   return row.time_ms + Math.max(0, now - at);
+}
+
+/** A row's player: the name (a link to the player's page) after a `bot` tag for a bot
+ * (PROTOCOL v1.3 rows carry `bot`; first, as a long name is cut). */
+export function playerCell(row) {
+  return h("td.player", { title: row.bot ? `${row.player} (bot)` : row.player }, row.bot ? h("span.tag.bot", { title: "registered as a bot" }, "bot") : null,
+    h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "" }, row.player));
 }
 
 export class StandingsPanel {
@@ -90,10 +98,11 @@ export class StandingsPanel {
       const out = row.rank === null; // disqualified (fair play): unranked, the reason shown
       const mine = this.me && row.player.toLowerCase() === this.me.toLowerCase();
       body.append(h(`tr${mine ? ".me" : ""}${out ? ".disqualified" : ""}`, { "data-player": row.player, ...(out ? { title: `disqualified: ${row.disqualified}` } : {}) },
-        h("td", out ? "DQ" : String(row.rank)), h("td.player", h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "" }, row.player)), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
+        h("td", out ? "DQ" : String(row.rank)), playerCell(row), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
         h("td.num", String(row.progress)), h("td.num", String(row.resets)),
         h(`td.num.time${row.status === "playing" && !m.final ? ".running" : ""}`, { "data-ms": String(row.time_ms) }, clock(this.timeOf(row))),
         h("td.num", String(row.score))));
+      if (out) body.append(h("tr.dq-note", { "data-for": row.player }, h("td", { colspan: "7" }, `${row.player} disqualified: ${row.disqualified}`)));
     });
     if (!m.rows.length) body.append(h("tr", h("td.muted", { colspan: "7" }, "no entrants yet")));
     table.append(body);

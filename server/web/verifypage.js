@@ -116,12 +116,14 @@ export function closedPanel(link, id, summary) {
     h("p", "The seed is revealed: every game can be replayed and checked."),
     h("button.primary.verify-here", { onclick: () => fetchAndVerify(id, out) }, "Verify this tournament here"),
     " ", h("a", { href: `/tournaments/${id}/bundle.json`, download: `tournament-${id}-bundle.json` }, "download the bundle"),
+    " · ", h("a.to-analysis", { href: `/t/${id}/analysis`, "data-nav": "" }, "the analysis room"),
     out, h("h3", "Replays"), list);
   fetch(`/tournaments/${id}/bundle.json`).then(async (res) => {
     if (!res.ok) return fill(list, h("li.muted", "the bundle is not published yet"));
     const bundle = await res.json();
     fill(list, bundle.standings.map((row) => h("li", h("a", { href: `/t/${id}/replay/${encodeURIComponent(row.player)}`, "data-nav": "" },
-      `#${row.rank} ${row.player}`), ` · ${row.status}, progress ${row.progress}`)));
+      `${row.rank === null ? "DQ" : `#${row.rank}`} ${row.player}`), row.bot ? " (bot)" : "",
+      ` · ${row.status}, progress ${row.progress}`, row.rank === null && row.disqualified ? ` · disqualified: ${row.disqualified}` : "")));
     if (!bundle.standings.length) fill(list, h("li.muted", "no entries"));
   }).catch(() => fill(list, h("li.muted", "the bundle could not be fetched")));
   void link;

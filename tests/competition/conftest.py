@@ -73,3 +73,19 @@ def competition(store: Store, events: Recorder, clock: Clock) -> Competition:
 async def alice(competition: Competition) -> PlayerInfo:
     player, _ = await competition.players.register("alice")
     return player
+
+
+@pytest.fixture
+async def any_store(db_url: str) -> AsyncIterator[Store]:
+    """A store on each database the suite runs on (SQLite, and PostgreSQL)."""
+    store = await Store.open(db_url)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+def comp(any_store: Store, events: Recorder, clock: Clock) -> Competition:
+    """The competition on `any_store`."""
+    return Competition.build(any_store, events, clock)

@@ -250,3 +250,110 @@ async def test_the_deal_is_prepared_in_the_pool_and_nothing_outlives_the_close(
         await c.lifecycle.tick()
         assert c.catalogue.tournaments.live() == []  # closed: retired with its waiting
     compute.close()
+
+
+async def test_a_beacon_schedule_gives_each_occurrence_its_round_opens_or_voids_it(
+    competition: Competition, clock: Clock
+) -> None:
+    from server.domain.schedule import NewSchedule
+    from server.net.series_http import calendar
+    from server.net.series_session import schedule_items
+
+    with serving(Relay(NET)) as (relay,):
+        configure(competition, [relay.url])
+        new = NewSchedule(
+            "Beacon Minutely",
+            "gaps",
+            {"redeals": 1},
+            first_starts_at=T0 + timedelta(seconds=10),
+            every_s=60,
+            duration_s=1200,  # longer than the void rule's 10 minutes
+            beacon={"network": "local-test"},
+        )
+        s = await competition.lifecycle.series.create(new)
+        assert s.beacon == {"network": "local-test"}
+        first, second = sorted(await competition.catalogue.summaries(), key=lambda t: t.id)
+        for t in (first, second):  # published at creation: the rule's round for each
+            assert t.status == TournamentStatus.SCHEDULED and t.beacon is not None
+            assert t.beacon["chain_hash"] == NET.network.chain_hash
+            earliest = max(t.created_at + timedelta(seconds=30), t.starts_at).timestamp()
+            assert NET.network.round_time(t.beacon["round"]) >= earliest
+            assert NET.network.round_time(t.beacon["round"] - 1) < earliest
+        assert first.beacon and second.beacon and first.beacon["round"] < second.beacon["round"]
+        [item] = await schedule_items(competition)
+        assert item["beacon"] == {"network": "local-test"}
+        assert item["next"][0]["beacon"] == summary(first, None)["beacon"]
+        feed = await calendar(competition, "here")
+        assert f"round {first.beacon['round']}" in feed.replace("\r\n ", "")
+
+        # #1: its round served and verified -> open, dealt from the deal seed
+        relay.latest = first.beacon["round"]
+        clock.advance(NET.network.round_time(first.beacon["round"]) - clock().timestamp())
+        await settle(competition)
+        opened = await competition.catalogue.reload(first.id)
+        assert opened.status == TournamentStatus.OPEN and opened.beacon
+        assert opened.beacon["signature"] == NET.sign(first.beacon["round"]).signature.hex()
+        seed = bytes.fromhex(await competition.store.secret_seed(first.id))
+        deal = pure.deal_seed(seed, NET.network, NET.sign(first.beacon["round"]))
+        assert await competition.catalogue.seed(first.id) == deal
+        assert (await competition.catalogue.reload(second.id)).status == (
+            TournamentStatus.SCHEDULED
+        )  # its own round is not due yet
+
+        # #2: the relay never serves its round -> void 10 minutes after the round's time
+        due = NET.network.round_time(second.beacon["round"])
+        clock.advance(due - clock().timestamp() + 9 * 60 + 59)
+        await settle(competition)
+        assert (await competition.catalogue.reload(second.id)).status == (
+            TournamentStatus.SCHEDULED
+        )
+        clock.advance(1)
+        await settle(competition)
+        voided = await competition.catalogue.reload(second.id)
+        assert voided.status == TournamentStatus.CLOSED and voided.void
+        later = [t for t in await competition.catalogue.summaries() if (t.occurrence or 0) > 2]
+        assert later and all(t.beacon is not None for t in later)  # the tick made more
+
+
+async def test_void_at_its_end_when_that_comes_before_the_round_is_had(
+    competition: Competition, clock: Clock
+) -> None:
+    with serving(Relay(NET)) as (relay,):  # never serves the round (latest stays 0)
+        configure(competition, [relay.url])
+        spec = gaps_spec(ends_at=T0 + timedelta(seconds=120), beacon={"network": "local-test"})
+        t = await competition.catalogue.create(spec)
+        clock.advance(119)
+        await settle(competition)
+        assert (await competition.catalogue.reload(t.id)).status == TournamentStatus.SCHEDULED
+        assert relay.requests  # asked, and refused: not produced yet
+        clock.advance(1)
+        await settle(competition)
+        t = await competition.catalogue.reload(t.id)
+        assert t.status == TournamentStatus.CLOSED and t.void
+        report = verify_document(await competition.exports.bundle(t.id), networks=NETWORKS)
+        assert report.ok and any("void" in n for n in report.notes), report.error
+
+
+@pytest.mark.parametrize(
+    ("beacon", "duration_s", "needle"),
+    [
+        ({"network": "nope"}, 40, "unknown beacon network"),
+        ({"net": "local-test"}, 40, "beacon is"),
+        ({"network": "local-test"}, 3, "period"),
+    ],
+)
+async def test_a_bad_beacon_schedule_is_refused_and_stores_nothing(
+    competition: Competition, beacon: Any, duration_s: int, needle: str
+) -> None:
+    from server.domain.schedule import NewSchedule
+    from server.store import schedules as stored
+
+    configure(competition, [])
+    new = NewSchedule(
+        "Bad", "gaps", {}, T0 + timedelta(seconds=10), 60, duration_s, beacon=beacon
+    )
+    with pytest.raises(CompetitionError) as err:
+        await competition.lifecycle.series.create(new)
+    assert err.value.code == "bad_request" and needle in err.value.message
+    assert await stored.schedules(competition.store) == []
+    assert await competition.catalogue.summaries() == []

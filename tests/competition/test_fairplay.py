@@ -6,7 +6,6 @@ entry; bad requests change nothing; the organiser's report over the stored games
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import orjson
@@ -32,20 +31,6 @@ from tests.competition.test_ratings import (
     stored_by_name,
 )
 from tests.support.harness import T0, Clock
-
-
-@pytest.fixture
-async def any_store(db_url: str) -> AsyncIterator[Store]:
-    store = await Store.open(db_url)
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-@pytest.fixture
-def comp(any_store: Store, events: Recorder, clock: Clock) -> Competition:
-    return Competition.build(any_store, events, clock)
 
 
 async def admin(comp: Competition) -> PlayerInfo:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
@@ -19,25 +18,10 @@ from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo
 from server.domain.ranking import Result, standings
 from server.store import ratings as stored
-from server.store.repository import Store
-from tests.competition.conftest import Recorder, gaps_spec
+from tests.competition.conftest import gaps_spec
 from tests.support.harness import T0, Clock
 
 MODEL = PlackettLuce()
-
-
-@pytest.fixture
-async def any_store(db_url: str) -> AsyncIterator[Store]:
-    store = await Store.open(db_url)
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-@pytest.fixture
-def comp(any_store: Store, events: Recorder, clock: Clock) -> Competition:
-    return Competition.build(any_store, events, clock)
 
 
 async def players(comp: Competition, names: list[str]) -> list[PlayerInfo]:

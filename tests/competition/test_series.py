@@ -116,7 +116,7 @@ async def test_cancel_stops_new_occurrences_and_keeps_those_created(
         (dict(conditions={"min_age": 3}), "unknown condition"),
         (dict(conditions={"bots": "no"}), "bots"),
         (dict(name=""), "name"),
-        (dict(beacon={"network": "quicknet"}), "beacon"),
+        (dict(beacon={"network": "nowhere"}), "unknown beacon network"),
     ],
 )
 async def test_bad_schedules_are_refused_naming_the_problem_and_store_nothing(

@@ -22,7 +22,7 @@ def test_tournament_create_with_a_beacon(sqlite_url: str, tmp_path: Path) -> Non
     assert t["beacon"]["network"] == "quicknet" and t["beacon"]["round"] > 1
     assert "seed" not in t and "signature" not in t["beacon"]
     run = cli(sqlite_url, "tournament", "create", "--name", "X", "--beacon", "cli-test")
-    assert run.returncode == 1 and "unknown beacon network 'cli-test'" in run.stderr
+    assert run.returncode == 2 and "'cli-test' is not a known drand network" in run.stderr
     nets = tmp_path / "nets.json"
     nets.write_text(json.dumps({"cli-test": NET.spec}))
     run = cli(
