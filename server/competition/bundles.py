@@ -149,7 +149,7 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
     """`orjson.dumps` of the tournament's bundle (RECORD.md), made a record at a time."""
     tournament = record_tournament(t, seed)
     entries = await store.entries(t.id)
-    marks = await BundleMarks.read(store, t.id)  # fair play: bots, disqualified, amendments
+    marks = await BundleMarks.read(store, t.id)  # fair play's marks and par
     out = bytearray(b'{"format":')
     out += orjson.dumps(BUNDLE_FORMAT)
     out += b',"tournament":' + orjson.dumps(tournament) + b',"records":['
@@ -157,6 +157,7 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
     for start in range(0, len(entries), BATCH):
         batch = entries[start : start + BATCH]
         logs = await store.actions_of_entries([e.id for e in batch])
+        await marks.read_lines(store, [e.id for e in batch])  # par
         for e in batch:
             record = marks.mark(e, _record(tournament, e, logs.get(e.id, ())))
             chains.append((e.player_id, record["log_hash"]))

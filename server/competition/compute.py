@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from server.games import RULES
 from server.games.base import PreparedDeal
+from server.games.gaps_par import par_for
 
 R = TypeVar("R")
 WORKERS = 2  # the searches of a few creations at once; each holds one core
@@ -75,3 +76,35 @@ def prepare_deal(game: str, seed: bytes, options: dict[str, Any]) -> PreparedDea
     options as stored, so that only plain values cross to the worker."""
     rules = RULES[game]
     return rules.prepare_deal(seed, rules.parse_options(options))
+
+
+ParResult = tuple[int, int, list[dict[str, Any]] | None]  # progress, resets, line
+
+
+def entry_par(
+    seed_hex: str,
+    options: dict[str, Any],
+    player_id: int,
+    deal_attempt: int,
+    witness: list[dict[str, Any]],
+) -> ParResult:
+    """The par of one Gaps entry (games/gaps_par.par_for, within its default budgets):
+    the entry's own actions are the witness."""
+    par = par_for(bytes.fromhex(seed_hex), options, player_id, witness, deal_attempt=deal_attempt)
+    return par.progress, par.resets, par.line
+
+
+def solution_par(
+    seed_hex: str, options: dict[str, Any], deal_attempt: int, solution: list[dict[str, Any]]
+) -> ParResult:
+    """A guaranteed Klondike deal's par: where its solution leads (cards on foundations,
+    recycles used); the line is the tournament's solution itself (None)."""
+    rules = RULES["klondike"]
+    end = rules.replay(
+        bytes.fromhex(seed_hex),
+        rules.parse_options(options),
+        solution,
+        player_id=0,
+        deal_attempt=deal_attempt,
+    )
+    return end.progress, end.resets, None

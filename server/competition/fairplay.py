@@ -26,6 +26,7 @@ from server.domain import timing
 from server.domain.model import EntryInfo, PlayerInfo, TournamentInfo
 from server.domain.ranking import Result, standings_without
 from server.store import fairplay as stored
+from server.store import par as stored_par
 from server.store import rating_reads as stored_ratings
 from server.store.repository import Store
 
@@ -104,33 +105,52 @@ def amended_message(outcome: Outcome) -> dict[str, Any]:
 
 # -- bundles ----------------------------------------------------------------------------
 class BundleMarks:
-    """What fair play adds to a closed tournament's records and bundle: each record of a
-    bot gets `player.bot`, of a disqualified entry `disqualified`; the standings rows
-    (the disqualified unranked, after the others; `bot` and `disqualified` on every
-    row) and the amendments, in order. Read once per bundle (`read`)."""
+    """What fair play and par add to a closed tournament's records and bundle: each
+    record of a bot gets `player.bot`, of a disqualified entry `disqualified`, of an entry
+    with a stored par `par` (its line read a batch at a time: `read_lines`); the
+    standings rows (the disqualified unranked, after the others; `bot`, `disqualified`
+    and `par` on every row) and the amendments, in order. Read once per bundle (`read`)."""
 
-    def __init__(self, out: dict[int, stored.Disqualified], bots: set[int]) -> None:
+    def __init__(
+        self,
+        out: dict[int, stored.Disqualified],
+        bots: set[int],
+        par: dict[int, stored_par.Figures] | None = None,
+    ) -> None:
         self.out, self.bots = out, bots
+        self.par = par or {}  # by entry id
+        self.lines: dict[int, stored_par.StoredPar] = {}  # the batch's par lines
 
     @classmethod
     async def read(cls, store: Store, tournament_id: int) -> BundleMarks:
         out = {d.entry_id: d for d in await stored.of_tournament(store, tournament_id)}
-        return cls(out, await stored_ratings.bots_in(store, tournament_id))
+        bots = await stored_ratings.bots_in(store, tournament_id)
+        return cls(out, bots, await stored_par.figures(store, tournament_id))
+
+    async def read_lines(self, store: Store, entry_ids: list[int]) -> None:
+        """The par lines of these entries (the next records `mark`ed), instead of the
+        last batch's: a bundle's lines are never all in memory at once."""
+        self.lines = await stored_par.of_entries(store, [e for e in entry_ids if e in self.par])
 
     def mark(self, e: EntryInfo, record: dict[str, Any]) -> dict[str, Any]:
-        """`record` (of entry `e`) with its bot and disqualification marks."""
+        """`record` (of entry `e`) with its bot, disqualification and par marks."""
         record["player"]["bot"] = e.player_id in self.bots
         d = self.out.get(e.id)
         if d is not None:
             record["disqualified"] = {"reason": d.reason, "at": timing.iso(d.at)}
+        p = self.lines.get(e.id)
+        if p is not None:
+            line = p.line if p.line is not None else record["tournament"]["solution"]
+            record["par"] = {"progress": p.progress, "resets": p.resets, "line": line}
         return record
 
     def rows(self, entries: list[EntryInfo]) -> list[dict[str, Any]]:
         reasons = {d.player: d.reason for d in self.out.values()}
         bot_names = {e.player_name for e in entries if e.player_id in self.bots}
+        pars = {e.player_name: self.par.get(e.id) for e in entries}
         results = (Result(e.player_name, e.figures) for e in entries)
         return [
-            bundle_row(r.as_dict(), r.player in bot_names)
+            {**bundle_row(r.as_dict(), r.player in bot_names), "par": par_row(pars[r.player])}
             for r in standings_without(results, reasons)
         ]
 
@@ -142,12 +162,19 @@ class BundleMarks:
         ]
 
 
+def par_row(par: stored_par.Figures | None) -> dict[str, int] | None:
+    """A standings row's `par` after the close (PROTOCOL.md v1.3): null until computed."""
+    return None if par is None else {"progress": par.progress, "resets": par.resets}
+
+
 async def bundle_parts(
     store: Store, t: TournamentInfo, entries: list[EntryInfo], records: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """`BundleMarks` applied to `records` (in `entries`' order; they are changed): the
-    standings rows and the amendments."""
+    standings rows and the amendments. (Every par line at once: for a record, or the
+    small bundles of `Exports.bundle`; bundles.py reads them a batch at a time.)"""
     marks = await BundleMarks.read(store, t.id)
+    await marks.read_lines(store, [e.id for e in entries])
     for e, record in zip(entries, records, strict=True):
         marks.mark(e, record)
     return marks.rows(entries), marks.amendments()

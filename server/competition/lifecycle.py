@@ -23,10 +23,18 @@ from server.competition.beacons import Beacons
 from server.competition.catalogue import CLOSED, Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.exports import Exports
+from server.competition.par import ParStep
 from server.competition.play import Play
 from server.competition.ratings import rate_closed
 from server.competition.series import Series
-from server.competition.tournament import Changed, Closed, Disqualified, Ticked, Tournament
+from server.competition.tournament import (
+    Changed,
+    Closed,
+    Disqualified,
+    ParAdded,
+    Ticked,
+    Tournament,
+)
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from server.store import fairplay as stored_fairplay
 from server.store.repository import Store
@@ -55,14 +63,29 @@ class Lifecycle:
         self.beacons = Beacons(catalogue, self.close)  # beacon tournaments' waiting
         self.series = Series(store, catalogue, now)  # series (v1.3) hook
         self._disqualified: dict[int, int] | None = None  # per tournament, as last polled
+        self.par: ParStep | None = None  # a server's par step (`enable_par`)
+
+    def enable_par(self, step: ParStep | None = None) -> ParStep:
+        """Compute par after each close (a server does; command lines leave it to the
+        server), with `step` or a ParStep of its own; the par step, once started, also
+        takes in what a stopped server left."""
+        self.par = step or ParStep(self.store, self._par_added, self.now)
+        return self.par
+
+    def _par_added(self, tournament_id: int) -> None:
+        self.tournaments.receive(tournament_id, ParAdded())
 
     async def start(self) -> None:
         """Load the tournaments; do at once what fell due while no server ran."""
         await self.refresh()
         await self.tick()
+        if self.par is not None:
+            self.par.wake()  # par a stopped server left unfinished
 
     async def stop(self) -> None:
         self.beacons.stop()
+        if self.par is not None:
+            await self.par.stop()
         if self.leadership is not None:
             await self.leadership.close()
 
@@ -75,6 +98,8 @@ class Lifecycle:
             await self._due()
         for t in self.tournaments.live():  # running clocks passing others
             t.receive(Ticked())
+        if self.par is not None:
+            self.par.poke()  # closes this node never announced
 
     async def _due(self) -> None:
         now = self.now()
@@ -192,3 +217,5 @@ class Lifecycle:
         log.info("tournament %s closed; seed revealed", t.id)
         self.tournaments.receive(t.id, Closed(t, seed, log_root))
         await rate_closed(self.store, t.id)  # ratings: once per tournament across nodes
+        if self.par is not None:
+            self.par.wake()  # par: once per entry across nodes

@@ -260,5 +260,9 @@ def _recent(r: reads.TournamentResult) -> dict[str, Any]:
         "progress": f.progress,
         "resets": f.resets,
         "time_ms": f.time_ms,
-        "par": None,  # the par of an entry comes with its own issue
+        "par": (
+            None
+            if r.par_progress is None or r.par_resets is None
+            else {"progress": r.par_progress, "resets": r.par_resets}
+        ),
     }

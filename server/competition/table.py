@@ -9,7 +9,7 @@ starts above any an earlier process reached, so a client can order what it recei
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
@@ -20,6 +20,7 @@ from server.domain.model import EntryInfo, Figures, Status
 from server.domain.ranking import Row, Standing
 from server.domain.timing import epoch_ms
 from server.store import fairplay as fair_store
+from server.store import par as par_store
 from server.store.repository import Store
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ class View(NamedTuple):
     final: bool
     now_ms: int
     gap_after: int | None = None  # rows left out after the first `gap_after` rows
+    # after the close: each player's par (progress, resets) as far as computed (rows
+    # carry `par`, null for one not computed yet); None before the close
+    par: Mapping[str, tuple[int, int]] | None = None
 
 
 def row_of(e: EntryInfo, figures: Figures) -> EntryRow:
@@ -61,6 +65,7 @@ class Table:
         self._rows: dict[int, EntryRow] = {}  # the rows of the board, by entry id
         self._progress: dict[int, tuple[int, bool]] = {}  # entry -> (seq, ended) known
         self.disqualified: dict[str, str] = {}  # fair play: player name -> reason, as read
+        self.par: dict[str, tuple[int, int]] = {}  # par: player name -> figures, as read
 
     @property
     def watched(self) -> bool:
@@ -127,7 +132,8 @@ class Table:
         self, board: Leaderboard, final: bool, rows: list[Standing], gap: int | None = None
     ) -> View:
         shown, gap = adjust(self.disqualified, board, rows, gap)  # fair play
-        return View(shown, board.total, self.base + board.version, final, board.now, gap)
+        par = self.par if final else None
+        return View(shown, board.total, self.base + board.version, final, board.now, gap, par)
 
     def rows(self, board: Leaderboard) -> list[Row]:
         """Every row as readers see them (the disqualified unranked, at the end)."""
@@ -160,6 +166,7 @@ class Table:
                 try:
                     entries = await self.store.entries(self.tournament_id)
                     reasons = await fair_store.reasons(self.store, self.tournament_id)
+                    pars = await par_store.figures(self.store, self.tournament_id)
                     board = Leaderboard(epoch_ms(self.now()))
                     for e in entries:
                         row = row_of(e, e.figures)
@@ -172,6 +179,7 @@ class Table:
                     self._loading = None
                 if not self._stale:
                     self.board, self.disqualified = board, dict(reasons)
+                    self.par = {e.player_name: pars[e.id] for e in entries if e.id in pars}
                     # Versions grow across reloads, and start above any an earlier process
                     # (another node, before a restart) reached: clients compare them.
                     self.base = max(self.base, epoch_ms(self.now()) * 1000)

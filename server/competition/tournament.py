@@ -89,7 +89,15 @@ class Disqualified:
     amendment: bool
 
 
-Change = Joined | Moved | EntryChanged | Reread | Ticked | Changed | Closed | Disqualified
+@dataclass(frozen=True, slots=True)
+class ParAdded:
+    """Pars of a closed tournament's entries were stored (competition/par.py): the table
+    is read again (its rows carry par) and the tournament's bundle changed."""
+
+
+Change = (
+    Joined | Moved | EntryChanged | Reread | Ticked | Changed | Closed | Disqualified | ParAdded
+)
 
 
 class Tournament:
@@ -134,7 +142,7 @@ class Tournament:
         elif isinstance(change, Ticked):
             if not table.advance():
                 return False
-        elif isinstance(change, Reread | Disqualified):
+        elif isinstance(change, Reread | Disqualified | ParAdded):
             table.reread()
         elif isinstance(change, Changed):
             self.learn(change.info)

@@ -17,7 +17,14 @@ from datetime import datetime
 
 from server.competition.events import Events, NoEvents
 from server.competition.table import Table
-from server.competition.tournament import CLOSED, Change, Closed, Disqualified, Tournament
+from server.competition.tournament import (
+    CLOSED,
+    Change,
+    Closed,
+    Disqualified,
+    ParAdded,
+    Tournament,
+)
 from server.domain.model import TournamentInfo
 from server.store.repository import Store
 
@@ -36,8 +43,8 @@ class Tournaments:
         self._amended: list[Callable[[int], None]] = []  # told of every amendment
 
     def on_amended(self, listener: Callable[[int], None]) -> None:
-        """Tell `listener` the id of every tournament amended after its close (fair play:
-        its bundle changed), whether or not the tournament is in memory."""
+        """Tell `listener` the id of every tournament amended after its close (fair play)
+        or given pars (par): its bundle changed, whether or not it is in memory."""
         self._amended.append(listener)
 
     def bind(self, events: Events) -> None:
@@ -77,8 +84,9 @@ class Tournaments:
     def receive(self, tournament_id: int, change: Change) -> bool:
         """The creation-to-close seam: every change of a tournament enters here. Nothing
         happens for a tournament not in memory (its figures are read when next asked),
-        but the amendment listeners hear of an amendment."""
-        if isinstance(change, Disqualified) and change.amendment:
+        but the amendment listeners hear of an amendment or of pars added."""
+        bundle_changed = isinstance(change, Disqualified) and change.amendment
+        if bundle_changed or isinstance(change, ParAdded):
             for listener in self._amended:
                 listener(tournament_id)
         t = self.get(tournament_id)

@@ -312,6 +312,7 @@ async def build_app(
     standings = Standings(store, catalogue, now)
     fanout = Fanout(standings)
     competition = Competition.build(store, fanout, now, catalogue=catalogue, standings=standings)
+    competition.lifecycle.enable_par()  # par after each close (competition/par.py)
     await competition.lifecycle.start()
     if demo and (t := await competition.catalogue.create_demo_if_empty()) is not None:
         log.info("empty database: created demo tournament %s (Gaps, open 24 hours)", t.id)

@@ -50,8 +50,13 @@ class Watch:
 
 
 def seen_of(view: View) -> tuple[Any, ...]:
-    """What a window shows, less the running clocks (a client advances those)."""
-    return (view.final, view.gap_after, *(_look(r) for r in view.rows))
+    """What a window shows, less the running clocks (a client advances those); after
+    the close, how many pars are known (pars are only ever added)."""
+    return (view.final, view.gap_after, _pars(view), *(_look(r) for r in view.rows))
+
+
+def _pars(view: View) -> int:
+    return -1 if view.par is None else len(view.par)
 
 
 def _look(r: Row) -> tuple[Any, ...]:
@@ -338,13 +343,13 @@ class _Frames:
         for r in view.rows:
             got = cache.get(id(r))
             if got is None:  # (the row is kept in the value: its id stays its own)
-                got = cache[id(r)] = (r, orjson.dumps(protocol.row_of(r)), _look(r))
+                got = cache[id(r)] = (r, orjson.dumps(protocol.standing_row(r, view.par)), _look(r))
             parts.append(got[1])
             looks.append(got[2])
         gap = view.gap_after
         tail = b"]}" if gap is None else b'],"gap_after":%d}' % gap
         frame = self._head(view) + b",".join(parts) + tail
-        return (view.final, gap, *looks), frame
+        return (view.final, gap, _pars(view), *looks), frame
 
     def _head(self, view: View) -> bytes:
         key = (view.version, view.now_ms, view.total, view.final)

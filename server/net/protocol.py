@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -309,11 +310,21 @@ def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
         "total": view.total,
         "version": view.version,
         "server_time": timing.iso_of_epoch_ms(view.now_ms),
-        "rows": [row_of(r) for r in view.rows],
+        "rows": [standing_row(r, view.par) for r in view.rows],
     }
     if view.gap_after is not None:
         message["gap_after"] = view.gap_after
     return message
+
+
+def standing_row(r: Row, par: Mapping[str, tuple[int, int]] | None) -> dict[str, Any]:
+    """A standings row (`row_of`) with, after the close (`par` not None), its `par`
+    (v1.3: {"progress","resets"}, null until computed)."""
+    row = row_of(r)
+    if par is not None:
+        got = par.get(r.player)
+        row["par"] = None if got is None else {"progress": got[0], "resets": got[1]}
+    return row
 
 
 def row_of(r: Row) -> dict[str, Any]:

@@ -104,6 +104,9 @@ class Tournament(Base):
     schedule_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     occurrence: Mapped[int | None] = mapped_column(Integer, nullable=True)
     conditions: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # par (0008): when every entry of the closed tournament had its par (the par step's
+    # once-per-tournament mark, competition/par.py)
+    par_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class Schedule(Base):
@@ -207,3 +210,16 @@ class Disqualification(Base):
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
     after_close: Mapped[bool] = mapped_column(Boolean)
+
+
+class EntryPar(Base):
+    """An entry's par (docs/COMPETITION.md "Par"), computed after the close: the best
+    result found and its line; `line` None for Klondike (the tournament's solution)."""
+
+    __tablename__ = "pars"
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id"), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    progress: Mapped[int] = mapped_column(Integer)
+    resets: Mapped[int] = mapped_column(Integer)
+    line: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from sqlalchemy import and_, func, or_, select
 
 from server.domain.model import Figures
-from server.store.models import Entry, Placing, Player, PlayerRating, Tournament
+from server.store.models import Entry, EntryPar, Placing, Player, PlayerRating, Tournament
 from server.store.repository import Store
 from server.store.rows import figures_of
 
@@ -42,6 +42,8 @@ class TournamentResult(NamedTuple):
     ranked: int
     entrants: int
     figures: Figures
+    par_progress: int | None = None  # the entry's par, once computed (v1.3)
+    par_resets: int | None = None
 
 
 class Point(NamedTuple):
@@ -137,7 +139,8 @@ async def ratings_of(store: Store, player_id: int) -> dict[str, tuple[Ranked, in
 
 
 async def results_of(store: Store, player_id: int, limit: int | None) -> list[TournamentResult]:
-    """The player's placings, newest first (close time, then id), with their entries."""
+    """The player's placings, newest first (close time, then id), with their entries
+    and their pars."""
     query = (
         select(
             Tournament.id,
@@ -148,12 +151,15 @@ async def results_of(store: Store, player_id: int, limit: int | None) -> list[To
             Placing.ranked,
             Placing.entrants,
             Entry,
+            EntryPar.progress,
+            EntryPar.resets,
         )
         .join(Tournament, Tournament.id == Placing.tournament_id)
         .join(
             Entry,
             and_(Entry.tournament_id == Placing.tournament_id, Entry.player_id == player_id),
         )
+        .outerjoin(EntryPar, EntryPar.entry_id == Entry.id)
         .where(Placing.player_id == player_id)
         .order_by(Tournament.closed_at.desc(), Tournament.id.desc())
     )
@@ -161,7 +167,9 @@ async def results_of(store: Store, player_id: int, limit: int | None) -> list[To
         query = query.limit(limit)
     async with store._session() as s:
         rows = (await s.execute(query)).all()
-        return [TournamentResult(*r[:-1], figures_of(r[-1])) for r in rows]  # in field order
+        return [
+            TournamentResult(*r[:7], figures_of(r[7]), r[8], r[9]) for r in rows
+        ]  # in field order
 
 
 async def history(store: Store, player_id: int) -> dict[str, list[Point]]:

@@ -349,9 +349,7 @@ async def test_a_bad_beacon_schedule_is_refused_and_stores_nothing(
     from server.store import schedules as stored
 
     configure(competition, [])
-    new = NewSchedule(
-        "Bad", "gaps", {}, T0 + timedelta(seconds=10), 60, duration_s, beacon=beacon
-    )
+    new = NewSchedule("Bad", "gaps", {}, T0 + timedelta(seconds=10), 60, duration_s, beacon=beacon)
     with pytest.raises(CompetitionError) as err:
         await competition.lifecycle.series.create(new)
     assert err.value.code == "bad_request" and needle in err.value.message

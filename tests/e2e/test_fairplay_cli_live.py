@@ -59,9 +59,7 @@ async def pushed(watcher: Client, reason: str, since: float) -> tuple[dict[str, 
 
 
 async def disqualify(db: str, tid: int, player: str, reason: str) -> str:
-    done = await asyncio.to_thread(
-        cli, db, "disqualify", str(tid), player, "--reason", reason
-    )
+    done = await asyncio.to_thread(cli, db, "disqualify", str(tid), player, "--reason", reason)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

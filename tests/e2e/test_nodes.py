@@ -397,3 +397,55 @@ async def test_when_the_leader_dies_another_node_closes_on_time(
         await asyncio.sleep(max(0.0, (ends - datetime.now(UTC)).total_seconds()))
         await until(closed)  # a new leader took the lock and closed at ends_at
         assert await leader_pid(dsn) not in (None, first)
+
+
+async def test_par_after_a_close_is_computed_once_across_nodes(
+    pg_url: str, nodes: list[ServerProcess]
+) -> None:
+    """Six players on three nodes, then a close: every node wakes its par step, one
+    computes while the others wait their turn and find the work done (the nodes' logs
+    count each entry once, the tournament marked once); every node's records and bundle
+    carry every par, and the bundle verifies."""
+    rnd = random.Random(29)
+    names = [f"par{i}" for i in range(6)]
+    async with AsyncExitStack() as stack:
+        op = await admin(pg_url, nodes[0], stack)
+        tid = (await op.ok(**open_now()))["tournament"]["id"]
+        for i, name in enumerate(names):
+            c = await stack.enter_async_context(client(nodes[i % 3]))
+            await c.ok(type="register", name=name)
+            state = await c.ok(type="join", tournament=tid)
+            for seq in range(1, 4 * i + 1):
+                state = await c.ok(type="act", tournament=tid, seq=seq, action=move(state, rnd))
+                if state["status"] != "playing":
+                    break
+            else:
+                await c.ok(type="act", tournament=tid, seq=4 * i + 1, action={"kind": "resign"})
+        await op.ok(type="close_tournament", tournament=tid)
+        reader = await stack.enter_async_context(client(nodes[2]))
+
+        async def every_par() -> bool:
+            for name in names:
+                got = await reader.ok(type="record", tournament=tid, player=name)
+                if "par" not in got["record"]:
+                    return False
+            return True
+
+        await until(every_par, 240.0)
+        for node in nodes:
+            code, body = await asyncio.to_thread(
+                http_get, f"http://127.0.0.1:{node.port}/tournaments/{tid}/bundle.json"
+            )
+            assert code == 200
+            bundle = json.loads(body)
+            assert all(r["par"] is not None for r in bundle["standings"])
+            assert all("par" in r for r in bundle["records"]) and verify_document(bundle).ok
+    logs = [node.log.read_text() for node in nodes]
+    computed = sum(
+        int(line.split(": ")[-1].split()[0])
+        for text in logs
+        for line in text.splitlines()
+        if f"tournament {tid}: " in line and "pars computed here" in line
+    )
+    assert computed == len(names)
+    assert sum(text.count(f"tournament {tid}: par for 6 entries") for text in logs) == 1

@@ -25,6 +25,7 @@ TABLES = {"players", "tournaments", "tournament_secrets", "entries", "actions"}
 TABLES |= {"ratings", "placings"}  # 0004
 TABLES |= {"disqualifications"}  # 0007 (fair play)
 TABLES |= {"schedules"}  # 0006
+TABLES |= {"pars"}  # 0008 (par)
 
 
 async def _tables_and_diff(url: str) -> tuple[set[str], list[object]]:
