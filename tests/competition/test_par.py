@@ -29,7 +29,7 @@ from server.competition.compute import Compute
 from server.competition.par import ParStep, klondike_par
 from server.competition.service import Competition
 from server.domain import timing
-from server.domain.model import EntryInfo, PlayerInfo, Status, TournamentInfo
+from server.domain.model import EntryInfo, Figures, PlayerInfo, Status, TournamentInfo
 from server.net import protocol
 from server.store import par as stored
 from server.store.repository import Store
@@ -341,7 +341,7 @@ def test_a_klondike_win_with_fewer_recycles_than_the_solution_is_its_own_par() -
     own = [{"kind": "draw"}, {"kind": "move", "from": "waste", "to": "fS"}]
 
     def entry(progress: int, resets: int) -> EntryInfo:
-        return EntryInfo(1, 1, 1, "a", T, T, Status.WON, progress, resets, 0, 0, 2, "", 0)
+        return EntryInfo(1, 1, 1, "a", T, T, Figures(Status.WON, progress, resets, 0, 0), 2, "", 0)
 
     assert klondike_par(solution, entry(52, 1), own) == (52, 1, own)
     assert klondike_par(solution, entry(52, 2), own) == solution
