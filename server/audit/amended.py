@@ -26,12 +26,13 @@ class Difference(Exception):
 
 
 class Mark(NamedTuple):
-    """What a record says of its entry beyond its game: its player's kind and its
-    disqualification."""
+    """What a record says of its entry beyond its game: its player's kind, its
+    disqualification and its par ({progress, resets}: what its standings row repeats)."""
 
     player: str
     bot: bool
     disqualified: Disqualification | None
+    par: dict[str, int] | None = None
 
 
 def _time(text: str, what: str) -> float:
@@ -94,8 +95,9 @@ def expected_rows(
     """The bundle's standings rows as they must be (`bundle_row` of each), and how many
     entries are disqualified."""
     disqualified = disqualified_of(marks, amendments, closed_at)
-    bots = {m.player: m.bot for m in marks}
+    marked = {m.player: m for m in marks}
     rows = [
-        bundle_row(r.as_dict(), bots[r.player]) for r in standings_without(results, disqualified)
+        bundle_row(r.as_dict(), marked[r.player].bot, marked[r.player].par)
+        for r in standings_without(results, disqualified)
     ]
     return rows, len(disqualified)

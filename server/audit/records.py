@@ -126,6 +126,11 @@ class Record(_Model):
     disqualified: Disqualification | None = None  # v1.3, fair play
 
 
+class RowPar(_Model):
+    progress: int
+    resets: int
+
+
 class StandingRow(_Model):
     rank: int | None  # None: a disqualified entry (v1.3)
     player: str
@@ -136,6 +141,7 @@ class StandingRow(_Model):
     score: int
     bot: bool = False  # v1.3
     disqualified: str | None = None  # v1.3: the reason
+    par: RowPar | None = None  # v1.3: the record's par without its line
 
 
 class Bundle(_Model):
@@ -205,10 +211,11 @@ def bundle_of(
     }
 
 
-def bundle_row(row: dict[str, Any], bot: bool) -> dict[str, Any]:
+def bundle_row(row: dict[str, Any], bot: bool, par: dict[str, int] | None = None) -> dict[str, Any]:
     """A standings row as a bundle carries it (v1.3): `ranking`'s row (a disqualified
-    one has rank None and its reason) with `bot`, and `disqualified` on every row (None
-    for a ranked one), fields in one order."""
+    one has rank None and its reason) with `bot`, `disqualified` on every row (None
+    for a ranked one) and `par` ({progress, resets} of the entry's record's par, None
+    while it has none), fields in one order."""
     return {
         "rank": row["rank"],
         "player": row["player"],
@@ -219,6 +226,7 @@ def bundle_row(row: dict[str, Any], bot: bool) -> dict[str, Any]:
         "score": row["score"],
         "bot": bot,
         "disqualified": row.get("disqualified"),
+        "par": par,
     }
 
 

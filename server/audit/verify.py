@@ -235,7 +235,14 @@ class _BundleCheck:
         self.seen_ids.add(record.player.id)
         result, log_hash = verify_record_chain(record, self.report, checked_tournament=True)
         self.results.append(result)
-        self.marks.append(amended.Mark(record.player.name, record.player.bot, record.disqualified))
+        par = (
+            None
+            if record.par is None
+            else {"progress": record.par.progress, "resets": record.par.resets}
+        )
+        self.marks.append(
+            amended.Mark(record.player.name, record.player.bot, record.disqualified, par)
+        )
         self.chains.append((record.player.id, log_hash))
         self.old += record.log_hash is None
         return record

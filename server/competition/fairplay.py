@@ -150,7 +150,7 @@ class BundleMarks:
         pars = {e.player_name: self.par.get(e.id) for e in entries}
         results = (Result(e.player_name, e.figures) for e in entries)
         return [
-            {**bundle_row(r.as_dict(), r.player in bot_names), "par": par_row(pars[r.player])}
+            bundle_row(r.as_dict(), r.player in bot_names, par_row(pars[r.player]))
             for r in standings_without(results, reasons)
         ]
 

@@ -18,7 +18,7 @@ function time(text, what, Unreadable) {
   }
 }
 
-/** Map of player name -> reason; marks are {player, bot, disqualified} per record. */
+/** Map of player name -> reason; marks are {player, bot, disqualified, par} per record. */
 export function disqualifiedOf(marks, amendments, closedAt, Unreadable) {
   const byName = new Map(marks.map((m) => [m.player, m]));
   const amended = new Set();
@@ -54,18 +54,22 @@ export function disqualifiedOf(marks, amendments, closedAt, Unreadable) {
   return out;
 }
 
-/** A standings row as a bundle carries it (records.bundle_row). */
-export function bundleRow(r, bot) {
+/** A standings row as a bundle carries it (records.bundle_row); `par` is the record's
+ * {progress, resets}, or null. */
+export function bundleRow(r, bot, par = null) {
   return {
     rank: r.rank, player: r.player, status: r.status, progress: r.progress, resets: r.resets,
-    time_ms: r.time_ms, score: r.score, bot, disqualified: r.disqualified ?? null,
+    time_ms: r.time_ms, score: r.score, bot, disqualified: r.disqualified ?? null, par,
   };
 }
 
 /** [rows the bundle must carry, how many are disqualified]. */
 export function expectedRows(results, marks, amendments, closedAt, Unreadable) {
   const disqualified = disqualifiedOf(marks, amendments, closedAt, Unreadable);
-  const bots = new Map(marks.map((m) => [m.player, m.bot]));
-  const rows = standingsWithout(results, disqualified).map((r) => bundleRow(r, bots.get(r.player)));
+  const marked = new Map(marks.map((m) => [m.player, m]));
+  const rows = standingsWithout(results, disqualified).map((r) => {
+    const m = marked.get(r.player);
+    return bundleRow(r, m.bot, m.par ?? null);
+  });
   return [rows, disqualified.size];
 }

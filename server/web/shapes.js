@@ -141,6 +141,14 @@ function recordShape(v, loc) {
   };
 }
 
+/** A standings row's v1.3 `par` ({progress, resets}), or null (absent, or none yet). */
+function rowPar(r, at) {
+  if (!("par" in r) || r.par === null) return null;
+  const pl = [...at, "par"];
+  const p = dict(r.par, pl);
+  return { progress: int(p, "progress", pl), resets: int(p, "resets", pl) };
+}
+
 /** v1.3 `par` ({progress, resets, line}), or null when the record has none. */
 function parShape(r, loc) {
   if (!("par" in r) || r.par === null) return null;
@@ -188,6 +196,7 @@ export function bundleWithin(b) {
         progress: int(r, "progress", at), resets: int(r, "resets", at),
         time_ms: int(r, "time_ms", at), score: int(r, "score", at),
         bot: bool(r, "bot", at), disqualified: text(r, "disqualified", at, { optional: true }),
+        par: rowPar(r, at),
       };
     });
     const logRootClaimed = text(b, "log_root", [], { optional: true });

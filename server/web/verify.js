@@ -279,7 +279,8 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     seenIds.add(record.player.id);
     const [result, hash] = finishRecord(record, outcomes[i], report);
     results.push(result);
-    marks.push({ player: record.player.name, bot: record.player.bot, disqualified: record.disqualified });
+    const par = record.par === null ? null : { progress: record.par.progress, resets: record.par.resets };
+    marks.push({ player: record.player.name, bot: record.player.bot, disqualified: record.disqualified, par });
     chains.push([record.player.id, hash]);
   });
   const old = bundle.records.filter((r) => r.log_hash === null).length;

@@ -105,6 +105,12 @@ _TAMPER = {
     ),
     "par of another player": lambda b: _longest(b)["player"].update(id=77),
     "par worse than the entry": lambda b: _par(b).update(progress=0, resets=0, line=[]),
+    "row par": lambda b: next(
+        row for row in b["standings"] if row["player"] == _longest(b)["player"]["name"]
+    ).update(par={"progress": _par(b)["progress"] + 1, "resets": _par(b)["resets"]}),
+    "row par missing": lambda b: next(
+        row for row in b["standings"] if row["player"] == _longest(b)["player"]["name"]
+    ).pop("par"),
     "solution cut": lambda b: (
         b["tournament"].update(solution=(b["tournament"]["solution"] or [{}])[:-1])
         or [r["tournament"].update(solution=b["tournament"]["solution"]) for r in b["records"]]
@@ -130,6 +136,8 @@ def test_every_tampered_par_is_a_difference(docs: dict[str, Any]) -> None:
         "par of another player": "",  # a different stream, a different deal path
         "par worse than the entry": "worse than the entry's own result",
         "solution cut": "the stored solution does not win",
+        "row par": "standings row",
+        "row par missing": "standings row",
     }
     for name in ("keep_runs", "reshuffle_all", "winnable"):
         for change, text in words.items():

@@ -109,8 +109,17 @@ def record(
 
 
 def bundle(t: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A bundle of `records`: its standings from their results (a record with `par`
+    gives its row that par's progress and resets, as RECORD.md v1.3 says)."""
     rows = standings(Result(r["player"]["name"], figures(**r["result"])) for r in records)
-    return bundle_of(t, records, [row.as_dict() for row in rows])
+    pars = {r["player"]["name"]: r.get("par") for r in records}
+    return bundle_of(t, records, [_with_par(row.as_dict(), pars[row.player]) for row in rows])
+
+
+def _with_par(row: dict[str, Any], par: dict[str, Any] | None) -> dict[str, Any]:
+    if par is not None:
+        row["par"] = {"progress": par["progress"], "resets": par["resets"]}
+    return row
 
 
 def new_tournament(**over) -> NewTournament:
