@@ -69,8 +69,12 @@ class Lifecycle:
         """Compute par after each close (a server does; command lines leave it to the
         server), with `step` or a ParStep of its own; the par step, once started, also
         takes in what a stopped server left."""
-        self.par = step or ParStep(self.store, self._par_added, self.now)
+        self.par = step or ParStep(self.store, self._par_added, self.now, deal_seed=self._deal_seed)
         return self.par
+
+    def _deal_seed(self, t: TournamentInfo, secret: bytes) -> bytes:
+        """The seed closed tournament t's deals read (its beacon's deal seed, if any)."""
+        return self.catalogue.beacon_config.dealing_seed(t.id, t.beacon, secret)
 
     def _par_added(self, tournament_id: int) -> None:
         self.tournaments.receive(tournament_id, ParAdded())

@@ -37,6 +37,7 @@ from typing import Any
 
 from server.competition import compute
 from server.competition.compute import Compute, ParResult
+from server.competition.errors import CompetitionError
 from server.domain.model import EntryInfo, TournamentInfo, TournamentStatus
 from server.domain.ranking import order_key
 from server.store import par as stored
@@ -63,10 +64,14 @@ class ParStep:
         tell: Callable[[int], None],
         now: Callable[[], datetime],
         pool: Compute | None = None,
+        deal_seed: Callable[[TournamentInfo, bytes], bytes] = lambda _t, seed: seed,
     ) -> None:
+        """`deal_seed(t, secret seed)`: the seed t's deals read (with a beacon, the deal
+        seed of its verified round: catalogue.py `seed`)."""
         self.store = store
         self.tell = tell
         self.now = now
+        self.deal_seed = deal_seed
         self.pool = pool or Compute(workers=PAR_WORKERS, nice=NICE)
         self.computed = 0  # entries whose par this process computed (tests, benches)
         self._task: asyncio.Task[None] | None = None
@@ -122,7 +127,11 @@ class ParStep:
         t = await self.store.tournament(tournament_id)
         if t is None or t.status != TournamentStatus.CLOSED:
             return 0
-        seed = await self.store.secret_seed(t.id)
+        secret = bytes.fromhex(await self.store.secret_seed(t.id))
+        try:
+            seed = self.deal_seed(t, secret).hex()
+        except CompetitionError:  # a beacon round never verified (void): nothing was dealt
+            return int(await stored.finish(self.store, t.id, self.now()))
         have = await stored.done_entries(self.store, t.id)
         entries = sorted(await self.store.entries(t.id), key=_rank_order)
         if t.game == "klondike":

@@ -122,7 +122,7 @@ class Session:
     # -- handlers ----------------------------------------------------------
     async def _on_ping(self, m: protocol.Ping) -> dict[str, Any]:
         # the clock every deadline and countdown is on (the wall clock, but for a test's)
-        return {"type": "pong", "server_time": timing.iso(self.competition.lifecycle.now())}
+        return {"type": "pong", "server_time": timing.iso(self.competition.players.now())}
 
     async def _on_register(self, m: protocol.Register) -> dict[str, Any]:
         if self.may_register is not None and not self.may_register():

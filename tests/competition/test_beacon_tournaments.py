@@ -113,6 +113,15 @@ async def test_opens_only_once_its_round_is_verified_and_deals_from_the_deal_see
         assert any("beacon round" in line and "verifies" in line for line in report.checked)
         assert verify_document(bundle).error == "tournament 1: unknown beacon network 'local-test'"
 
+        step = competition.lifecycle.enable_par()  # par is searched on the deal seed too
+        step.pool = Compute(ThreadPoolExecutor(1))
+        assert await step.tournament(t.id) == 1
+        bundle = await competition.exports.bundle(t.id)
+        assert bundle["records"][0]["par"]["line"]
+        report = verify_document(bundle, networks=NETWORKS)
+        assert report.ok, report.error
+        assert any("par line (" in line for line in report.checked)
+
 
 async def test_void_when_the_round_cannot_be_had(
     competition: Competition, clock: Clock, events: Recorder

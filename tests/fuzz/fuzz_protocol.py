@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -30,6 +31,7 @@ with instrumented(__name__ == "__main__"):
     from server.net import protocol, session
     from server.net.metrics import Metrics
 
+NOW = datetime(2026, 12, 1, tzinfo=UTC)  # the stub competition's clock (pong's server_time)
 REPLY_TYPES = {
     "pong", "registered", "authed", "tournaments", "tournament", "state", "hint",
     "standings", "unsubscribed", "record", "leaderboard", "player",
@@ -62,7 +64,7 @@ def _not_found(*_: Any) -> Any:
 
 COMPETITION: Any = _Parts(
     store=None,  # only the stubbed ratings and bot registration below are handed it
-    players=_Parts(register=_register, authenticate=_refuse("unauthorized"), now=lambda: None),
+    players=_Parts(register=_register, authenticate=_refuse("unauthorized"), now=lambda: NOW),
     catalogue=_Parts(
         summaries=lambda: asyncio.sleep(0, []),
         get=_not_found,
