@@ -183,6 +183,10 @@ class WsConnection(asyncio.Protocol):
             return
         if self.unfed_at < len(self.unfed):  # arrived as reading paused: after the rest
             self.unfed = self.unfed[self.unfed_at :] + data
+        elif len(data) <= FEED_SLICE and not self.not_reading:  # the usual: one slice,
+            if self.ws.state is not State.CLOSED:  # handed over as `_feed` would at once
+                self._receive(data)
+            return
         else:
             self.unfed = data
         self.unfed_at = 0

@@ -50,7 +50,7 @@ class GuardedProtocol(ServerProtocol):
         if frame.opcode is Opcode.PING and not self.spend("ping"):
             self.events.append(frame)
             return
-        super().recv_frame(frame)
+        ServerProtocol.recv_frame(self, frame)  # (not super(): once per frame)
 
 
 def text_header(length: int) -> bytes:
