@@ -121,10 +121,11 @@ class Catalogue:
         """Every tournament with its entrant count (from the store)."""
         return await self.store.tournaments()
 
-    def check_playable(self, info: TournamentInfo) -> None:
-        """`closed` after the close, `not_open` before the start."""
-        t = self.tournaments.get(info.id)
-        if info.status == CLOSED or (t is not None and t.closing):
+    def check_playable(self, t: Tournament) -> None:
+        """`closed` after the close (or while this process closes it), `not_open` before
+        the start."""
+        info = t.info
+        if info.status == CLOSED or t.closing:
             raise CompetitionError("closed", f"tournament {info.id} is closed")
         if info.status == TournamentStatus.SCHEDULED and (
             self.now() < info.starts_at or info.beacon is not None  # open once R is verified

@@ -42,6 +42,7 @@ class Step(NamedTuple):
     status: Status
     time_ms: int
     head: bytes
+    log_hash: str  # head.hex()
     summary: Summary  # what the entry's row stores with the action
 
 
@@ -62,15 +63,13 @@ class LiveGame:
     started_iso: str = ""
     deadline_iso: str = ""
     log_hash: str = ""  # head.hex(), made once per action
+    seq: int = 0  # len(actions), kept by `advance` (read several times per action)
 
     def __post_init__(self) -> None:
         self.started_iso = timing.iso(self.entry.started_at)
         self.deadline_iso = timing.iso(self.entry.deadline)
         self.log_hash = self.head.hex()
-
-    @property
-    def seq(self) -> int:
-        return len(self.actions)
+        self.seq = len(self.actions)
 
     def judge(self, action: Any, canonical: str, now: datetime) -> Step:
         """The next action (`canonical` its text) at `now`, applied to a copy: the step
@@ -96,14 +95,16 @@ class LiveGame:
         status = state.status
         time_ms = at_ms if status != PLAYING else 0
         head = receipts.step(self.head, seq, at_ms, canonical)
-        summary = summary_of(state, status, time_ms, seq, head.hex())
-        return Step(seq, canonical, state, events, at_ms, status, time_ms, head, summary)
+        log_hash = head.hex()
+        summary = summary_of(state, status, time_ms, seq, log_hash)
+        return Step(seq, canonical, state, events, at_ms, status, time_ms, head, log_hash, summary)
 
     def advance(self, step: Step) -> None:
         """The step is stored: the game takes it."""
         self.state, self.status, self.time_ms = step.state, step.status, step.time_ms
-        self.last_at_ms, self.head, self.log_hash = step.at_ms, step.head, step.head.hex()
+        self.last_at_ms, self.head, self.log_hash = step.at_ms, step.head, step.log_hash
         self.actions.append(step.canonical)
+        self.seq = step.seq
 
     def time_out(self, time_ms: int) -> None:
         """The store timed the game out after `time_ms` (its deadline or the close)."""

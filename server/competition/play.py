@@ -65,7 +65,7 @@ class Play:
             return await self.state(player, tournament_id)
         now = self.now()
         try:
-            self.catalogue.check_playable(t)
+            self.catalogue.check_playable(runtime)
             if now > t.join_until:
                 raise CompetitionError("closed", f"entries closed at {timing.iso(t.join_until)}")
             await admit(self.store, player, t, now)  # series (v1.3) hook: entry conditions
@@ -119,17 +119,19 @@ class Play:
         self, player: PlayerInfo, tournament_id: int, seq: int, raw_action: Any
     ) -> Snapshot:
         """Validate, store durably, then apply and acknowledge one action."""
-        t = self.catalogue.cached(tournament_id) or await self.catalogue.find(tournament_id)
-        action, canonical = _parsed(t, raw_action)
-        self.catalogue.check_playable(t)
-        live = self.games.cached(t.id, player.id) or await self.games.get(t.id, player.id)
+        runtime = self.catalogue.tournaments.get(tournament_id)
+        if runtime is None:
+            runtime = await self.catalogue.runtime(tournament_id)
+        action, canonical = _parsed(runtime.info, raw_action)
+        self.catalogue.check_playable(runtime)
+        live = runtime.game(player.id) or await self.games.get(runtime.id, player.id)
         if seq > live.seq + 1 and self.store.shared:  # another node may have moved it on
             live = await self._reloaded(live)
         async with live.lock:
+            t = runtime.info  # (it may have closed while we waited)
             if seq != live.seq + 1:
                 return self._resent(t, live, seq, canonical)
-            t = self.catalogue.cached(t.id) or t  # it may have closed while we waited
-            self.catalogue.check_playable(t)
+            self.catalogue.check_playable(runtime)
             now = self.now()
             step = live.judge(action, canonical, now)
             stored = await self._store(t, live, step)
@@ -139,7 +141,7 @@ class Play:
             live = await self._reloaded(live)
             async with live.lock:
                 return self._resent(t, live, seq, canonical)
-        self.catalogue.tournaments.receive(t.id, Moved(live))
+        runtime.receive(Moved(live))
         return snapshot(t, live, step.events, now)
 
     async def _store(self, t: TournamentInfo, live: LiveGame, step: Step) -> bool:

@@ -80,7 +80,7 @@ class Table:
         return self._upsert(entry.id, row_of(entry, entry.figures))
 
     def game_moved(self, live: LiveGame) -> bool:
-        if not self.watched:
+        if self.board is None and self._loading is None:  # not watched (once per action)
             return False
         self._progress[live.entry.id] = (live.seq, live.status != PLAYING)
         return self._upsert(live.entry.id, row_of(live.entry, live.figures()))

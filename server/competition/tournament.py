@@ -157,7 +157,7 @@ class Tournament:
             table.reread()
             self.events.tournament_closed(self.id, change.seed, change.log_root)
             return True
-        self.events.standings_changed(self.id)
+        self.events.standings_changed(self.info.id)
         return True
 
     def learn(self, info: TournamentInfo) -> None:

@@ -82,9 +82,11 @@ class Tournaments:
         return t
 
     def receive(self, tournament_id: int, change: Change) -> bool:
-        """The creation-to-close seam: every change of a tournament enters here. Nothing
-        happens for a tournament not in memory (its figures are read when next asked),
-        but the amendment listeners hear of an amendment or of pars added."""
+        """The creation-to-close seam for a caller holding a tournament's id: the change
+        goes to its object's `Tournament.receive` (play.act, holding the object, gives its
+        `Moved` there directly; the lifecycle its `Ticked`). Nothing happens for a
+        tournament not in memory (its figures are read when next asked), but the
+        amendment listeners hear of an amendment or of pars added."""
         bundle_changed = isinstance(change, Disqualified) and change.amendment
         if bundle_changed or isinstance(change, ParAdded):
             for listener in self._amended:

@@ -157,6 +157,10 @@ class WsConnection(asyncio.Protocol):
             return
         if self.unfed_at < len(self.unfed):  # arrived as reading paused: after the rest
             self.unfed = self.unfed[self.unfed_at :] + data
+        elif len(data) <= FEED_SLICE and not self.not_reading:  # the usual: one slice,
+            if self.ws.state is not State.CLOSED:  # handed over as `_feed` would at once
+                self._receive(data)
+            return
         else:
             self.unfed = data
         self.unfed_at = 0
@@ -343,9 +347,11 @@ class WsConnection(asyncio.Protocol):
         # Text that is not UTF-8 keeps its bad bytes as lone surrogates, so the endpoint
         # refuses it like any bad input instead of the connection closing (PROTOCOL.md).
         message = data.decode("utf-8", "surrogateescape") if opcode is Opcode.TEXT else data
-        if self.ws.state is not State.OPEN and self.ws.state is not State.CONNECTING:
+        state = self.ws.state
+        if state is not State.OPEN and state is not State.CONNECTING:
             return  # closing: what follows a close is not handled
-        self.last_message = time.monotonic()
+        if not self.engaged:  # (an engaged connection has no idle timeout)
+            self.last_message = time.monotonic()
         self.inbox.append(message)
         if len(self.inbox) >= self.limits.max_queue and not self.reading_paused:
             self.reading_paused = True

@@ -42,15 +42,16 @@ FEED_BUDGET_S = 0.001  # one connection's bytes are parsed this long per turn of
 class GuardedProtocol(ServerProtocol):
     """The library's protocol, but a ping past the connection's rate (`spend` says
     False) gets no pong: the pong would be written whether or not the peer reads (the
-    ping flood)."""
+    ping flood). The guard is on the way out: the library sends a frame only for a
+    pong, a ping or a close (the transport writes its messages itself), while every
+    frame received would pay for a guard on the way in."""
 
     spend: Callable[[str], bool]
 
-    def recv_frame(self, frame: Frame) -> None:
-        if frame.opcode is Opcode.PING and not self.spend("ping"):
-            self.events.append(frame)
+    def send_frame(self, frame: Frame) -> None:
+        if frame.opcode is Opcode.PONG and not self.spend("ping"):
             return
-        super().recv_frame(frame)
+        super().send_frame(frame)
 
 
 def text_header(length: int) -> bytes:
