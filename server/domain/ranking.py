@@ -82,7 +82,7 @@ class Standing(NamedTuple):
 
     @classmethod
     def of(cls, rank: int, player: str, f: Figures, bot: bool = False) -> Standing:
-        return cls(rank, player, f.status.value, f.progress, f.resets, f.time_ms, f.score, bot)
+        return cls(rank, player, str(f.status), f.progress, f.resets, f.time_ms, f.score, bot)
 
     def as_dict(self) -> dict[str, object]:
         """The row as bundles carry it (RECORD.md; without `bot` until the verifier
@@ -119,7 +119,7 @@ class Unranked(NamedTuple):
 
     @classmethod
     def of(cls, player: str, f: Figures, reason: str, bot: bool = False) -> Unranked:
-        status = f.status.value  # a plain string, as rows are read and shown
+        status = str(f.status)  # a plain string, as rows are read and shown
         return cls(player, status, f.progress, f.resets, f.time_ms, f.score, reason, bot=bot)
 
     @classmethod
