@@ -341,6 +341,25 @@ async def fragment_flood(port: int, seconds: float, payload: bytes) -> str:
     return f"{stats['frames']:,} fragments sent; {stats['closed']} connections closed (1009)"
 
 
+CLOSE = 0x8
+
+
+def opcodes(data: bytes) -> list[int]:
+    """The opcodes of the whole server frames (unmasked) at the start of `data`."""
+    out, at = [], 0
+    while at + 2 <= len(data):
+        n, head = data[at + 1] & 0x7F, 2
+        if n == 126:
+            n, head = int.from_bytes(data[at + 2 : at + 4], "big"), 4
+        elif n == 127:
+            n, head = int.from_bytes(data[at + 2 : at + 10], "big"), 10
+        if at + head + n > len(data):
+            break
+        out.append(data[at] & 0x0F)
+        at += head + n
+    return out
+
+
 async def connection_flood(port: int, seconds: float) -> str:
     """One address opens 1,100 WebSockets and holds them, saying nothing."""
     end = time.monotonic() + seconds
@@ -351,10 +370,13 @@ async def connection_flood(port: int, seconds: float) -> str:
         await asyncio.sleep(0.1)
 
     async def closed_by_server(reader: asyncio.StreamReader) -> bool:
-        """The server sent its close frame (0x88) or ended the stream."""
+        """The server sent its close frame or ended the stream (a keepalive ping may
+        come first, in the same read)."""
+        got = b""
         try:
             while data := await asyncio.wait_for(reader.read(4096), 0.5):
-                if data.startswith(b"\x88"):
+                got += data
+                if CLOSE in opcodes(got):
                     return True
             return True
         except (TimeoutError, OSError):
