@@ -10,7 +10,7 @@ import asyncio
 import copy
 import json
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime, timedelta
@@ -38,15 +38,6 @@ from tests.support.harness import Clock
 
 WAIT_S = 240.0  # generous: the machine is shared
 T = datetime(2026, 12, 1, tzinfo=UTC)
-
-
-@pytest.fixture
-async def any_store(db_url: str) -> AsyncIterator[Store]:
-    store = await Store.open(db_url)
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 def inline() -> Compute:

@@ -1,35 +1,29 @@
 """The analysis room (/t/ID/analysis, server/web/analysis.js) and the par on the replay
 page, in headless Chromium, on real tournaments: players (a signed-in browser player and
 bots) play different lines, an admin closes, the room reads the published bundle. Without
-par the lines are compared with the best line found (the top-ranked entry's); with par
-(records given one by the server's record builder, computed by gaps_par.par_for: real par
-lines, verified) with the viewer's par. At 1280×900 and 390×844 nothing scrolls sideways."""
+par (the server's par step kept idle) the lines are compared with the best line found
+(the top-ranked entry's); with par (computed by the server's par step after the close,
+as in production, and verified) with the viewer's par. At 1280×900 and 390×844 nothing
+scrolls sideways."""
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import random
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+import time
 from typing import Any
 
 import pytest
 
 from client_cli.bots import gaps_choice, play_bot
 from server.audit.verify import verify_document
-from server.competition import bundles
-from server.competition.compute import Compute
-from server.competition.exports import Exports
+from server.competition.par import ParStep
 from server.domain.ratings import percentile
-from server.games.gaps_par import par_for
-from server.games.gaps_search import Limits
 from tests.support.harness import Running, http_get
 from tests.web.conftest import close, create, register, shot, state, wait_seq
 from tests.web.test_first_contact import SIZES, page_at, sideways
 
-SMALL = Limits(total=8_000, first=2_000, later=1_000, breadth=3)  # tests/audit/test_verify_par.py
 VIEWER = "vera"
 
 
@@ -165,6 +159,7 @@ async def check_room(
         assert [n for _, n, _ in shown] == [min(step, n) for n in lengths]
 
 
+@pytest.mark.usefixtures("no_par_job")
 async def test_analysis_room_without_par_compares_with_the_best_line_found(
     browser: Any, server: Running
 ) -> None:
@@ -206,59 +201,33 @@ async def test_analysis_room_without_par_compares_with_the_best_line_found(
     assert not errors, errors
 
 
-def with_par(record: dict[str, Any]) -> dict[str, Any]:
-    """`record` with its par, computed by par_for from the entry's own line."""
-    t = record["tournament"]
-    line = [a["action"] for a in record["actions"]]
-    par = par_for(
-        bytes.fromhex(t["seed"]),
-        t["options"],
-        record["player"]["id"],
-        line,
-        SMALL,
-        deal_attempt=t["deal_attempt"],
-    )
-    return {**record, "par": par.as_dict()}
-
-
-@pytest.fixture(autouse=True)
-def no_par_job(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Par comes here only from `records_with_par`: the server's close-time par job
-    (server/competition/par.py, built on branch par; absent before it) is kept idle, so
-    "without par" stays without and "with par" does not race the job."""
-    try:
-        job = importlib.import_module("server.competition.par")
-    except ModuleNotFoundError:
-        return
-    monkeypatch.setattr(job.ParStep, "wake", lambda self: None)
-
-
 @pytest.fixture
-def records_with_par(monkeypatch: pytest.MonkeyPatch, server: Running) -> Iterator[None]:
-    """The server's two record builders (the `record` reply's and the bundle's) attach each
-    Gaps entry's par (what the close-time par job is to store; nothing else changes). A
-    bundle built in a worker process (Compute) is built in a thread of this process
-    instead, where the patched builder is."""
-    one, each = Exports._record, bundles._record
-
-    async def record(self: Exports, t: Any, seed: str, e: Any) -> dict[str, Any]:
-        return with_par(await one(self, t, seed, e))
-
-    monkeypatch.setattr(Exports, "_record", record)
-    monkeypatch.setattr(bundles, "_record", lambda t, e, log: with_par(each(t, e, log)))
-    threads = ThreadPoolExecutor(1)
-    monkeypatch.setattr(server.app.bundles, "compute", Compute(threads), raising=False)
-    yield
-    threads.shutdown()
+def no_par_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's close-time par step (server/competition/par.py) kept idle: the room
+    without par stays without."""
+    monkeypatch.setattr(ParStep, "wake", lambda self: None)
 
 
-async def test_analysis_room_and_replay_with_par(
-    browser: Any, server: Running, records_with_par: None
-) -> None:
+async def with_pars(server: Running, tid: int) -> dict[str, Any]:
+    """The bundle once the server's par step has given every record its par (a
+    generous deadline: the machine is shared)."""
+    deadline = time.monotonic() + 240
+    url = f"{server.http}/tournaments/{tid}/bundle.json"
+    while True:
+        status, body = await asyncio.to_thread(http_get, url)
+        assert status == 200, body
+        bundle: dict[str, Any] = json.loads(body)
+        if all(r.get("par") for r in bundle["records"]):
+            return bundle
+        assert time.monotonic() < deadline, "no par within 240 s of the close"
+        await asyncio.sleep(0.2)
+
+
+async def test_analysis_room_and_replay_with_par(browser: Any, server: Running) -> None:
     errors: list[str] = []
     page = await page_at(browser, "desktop", errors)
-    bundle = await closed_tournament(server, page)
-    tid = bundle["tournament"]["id"]
+    tid = (await closed_tournament(server, page))["tournament"]["id"]
+    bundle = await with_pars(server, tid)
     assert verify_document(bundle).error is None  # every par line replays to its claim
     mine = _records(bundle)[VIEWER]
     par = mine["par"]
@@ -295,6 +264,7 @@ async def test_analysis_room_and_replay_with_par(
     assert not errors, errors
 
 
+@pytest.mark.usefixtures("no_par_job")
 async def test_analysis_room_for_a_visitor_before_and_after_a_klondike_close(
     browser: Any, server: Running
 ) -> None:
