@@ -342,9 +342,7 @@ def _live_shape(row: dict[str, Any]) -> dict[str, Any]:
     """A bundle's row as live rows before the close carry it: `disqualified` only for a
     disqualified entry (bundles write it on every row, null for a ranked one), and no
     `par` (added after the close, null until computed)."""
-    return {
-        k: v for k, v in row.items() if k != "par" and not (k == "disqualified" and v is None)
-    }
+    return {k: v for k, v in row.items() if k != "par" and not (k == "disqualified" and v is None)}
 
 
 async def close_and_check(run: Run, players: list[Player], agreed: dict[int, Any]) -> int:

@@ -10,31 +10,17 @@ import json
 import random
 import signal
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.asyncio.client import connect
 
 from server.audit.verify import verify_document
 from tests.support.harness import Client, create_msg, http_get
 from tests.support.processes import ServerProcess, cli
-
-
-@pytest.fixture
-def nodes(pg_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    """Three server processes on one fresh PostgreSQL database."""
-    assert cli(pg_url, "migrate").returncode == 0
-    started = [ServerProcess(pg_url, tmp_path / f"node{i}.log", ("--no-demo",)) for i in range(3)]
-    try:
-        yield started
-    finally:
-        for node in started:
-            if node.proc.poll() is None:
-                node.stop()
 
 
 @asynccontextmanager

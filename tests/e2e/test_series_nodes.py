@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,18 +28,6 @@ from tests.support.harness import ws_client
 from tests.support.processes import ServerProcess, cli
 
 LONG = os.environ.get("SAMEDEAL_SERIES_LONG") == "1"
-
-
-@pytest.fixture
-def nodes(pg_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    assert cli(pg_url, "migrate").returncode == 0
-    started = [ServerProcess(pg_url, tmp_path / f"node{i}.log", ("--no-demo",)) for i in range(3)]
-    try:
-        yield started
-    finally:
-        for node in started:
-            if node.proc.poll() is None:
-                node.stop()
 
 
 async def tournaments(node: ServerProcess) -> list[dict[str, Any]]:
