@@ -115,7 +115,7 @@ class BundleMarks:
         self,
         out: dict[int, stored.Disqualified],
         bots: set[int],
-        par: dict[int, stored_par.Figures] | None = None,
+        par: dict[int, stored_par.ParFigures] | None = None,
     ) -> None:
         self.out, self.bots = out, bots
         self.par = par or {}  # by entry id
@@ -162,7 +162,7 @@ class BundleMarks:
         ]
 
 
-def par_row(par: stored_par.Figures | None) -> dict[str, int] | None:
+def par_row(par: stored_par.ParFigures | None) -> dict[str, int] | None:
     """A standings row's `par` after the close (PROTOCOL.md v1.3): null until computed."""
     return None if par is None else {"progress": par.progress, "resets": par.resets}
 

@@ -21,7 +21,7 @@ from server.store.models import EntryPar, Tournament
 from server.store.repository import Store
 
 
-class Figures(NamedTuple):
+class ParFigures(NamedTuple):
     """A par's result without its line: what standings rows carry."""
 
     progress: int
@@ -106,7 +106,7 @@ async def finish(store: Store, tournament_id: int, at: datetime) -> bool:
         return bool(res.rowcount)  # type: ignore[attr-defined]
 
 
-async def figures(store: Store, tournament_id: int) -> dict[int, Figures]:
+async def figures(store: Store, tournament_id: int) -> dict[int, ParFigures]:
     """Every stored par of the tournament without its line, by entry id."""
     async with store._session() as s:
         rows = await s.execute(
@@ -114,7 +114,7 @@ async def figures(store: Store, tournament_id: int) -> dict[int, Figures]:
                 EntryPar.tournament_id == tournament_id
             )
         )
-        return {e: Figures(p, r) for e, p, r in rows.all()}
+        return {e: ParFigures(p, r) for e, p, r in rows.all()}
 
 
 async def of_entries(store: Store, entry_ids: Iterable[int]) -> dict[int, StoredPar]:
