@@ -23,7 +23,7 @@ import asyncio
 import random
 import statistics
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -128,8 +128,8 @@ async def run(entrants: int, subscribers: int, rounds: int, moves: int) -> dict[
             row = live[i]
             f = row.figures
             if f.progress < 48:
-                f = replace(f, progress=f.progress + 1, score=f.score + 1)
-                row = live[i] = replace(row, figures=f)
+                f = f._replace(progress=f.progress + 1, score=f.score + 1)
+                row = live[i] = row._replace(figures=f)
                 board.upsert(row)
         now_ms[0] += 300
         stop = asyncio.Event()

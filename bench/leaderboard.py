@@ -17,7 +17,6 @@ import argparse
 import random
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 from server.competition.leaderboard import PLAYING, EntryRow, Leaderboard
 from server.domain.model import Figures, Status
@@ -64,7 +63,7 @@ def measure(n: int, ops: int) -> tuple[float, dict[str, float]]:
     def upsert(i: int) -> None:
         k = picks[i]
         p = rnd.randrange(49)
-        rows[k] = replace(rows[k], figures=replace(rows[k].figures, progress=p, score=p))
+        rows[k] = rows[k]._replace(figures=rows[k].figures._replace(progress=p, score=p))
         lb.upsert(rows[k])
 
     return built, {

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from operator import attrgetter
+from typing import NamedTuple
 
 from server.domain.model import Figures
 from server.domain.ranking import OrderKey, Result, Standing
@@ -19,8 +19,7 @@ _Visible = tuple[str, int, int, int, int | None]
 _Group = tuple[int, int]  # the first two parts of a rank key
 
 
-@dataclass(frozen=True, slots=True)
-class EntryRow:
+class EntryRow(NamedTuple):
     """One entry as the leaderboard takes it: the player, its figures, and its clock.
 
     `figures.time_ms` is the final time of a finished game and is ignored while it is
@@ -41,9 +40,11 @@ class EntryRow:
 
     def result(self, now: int) -> Result:
         """Its figures at `now`, as `standings()` takes them."""
-        if self.figures.status != PLAYING:
-            return Result(self.player, self.figures)
-        return Result(self.player, replace(self.figures, time_ms=self.time_at(now)))
+        f = self.figures
+        if f.status != PLAYING:
+            return Result(self.player, f)
+        running = min(now, self.deadline) - self.started_at
+        return Result(self.player, Figures(f.status, f.progress, f.resets, f.score, running))
 
 
 def _visible(row: EntryRow) -> _Visible:

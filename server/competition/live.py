@@ -118,13 +118,7 @@ class LiveGame:
 def figures_of(state: GameState[Any], status: Status, time_ms: int) -> Figures:
     """The figures of a game in `state` (the status is given: a timeout is not the
     state's own)."""
-    return Figures(
-        status=status,
-        progress=state.progress,
-        resets=state.resets,
-        score=state.score,
-        time_ms=time_ms,
-    )
+    return Figures(status, state.progress, state.resets, state.score, time_ms)
 
 
 def summary_of(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -98,7 +97,7 @@ class Table:
                 self.reread()  # an entry this board never saw
             return True
         self._progress[entry_id] = step
-        self._upsert(entry_id, replace(old, figures=figures))
+        self._upsert(entry_id, old._replace(figures=figures))
         return True
 
     def knows(self, entry_id: int) -> bool:

@@ -17,8 +17,7 @@ and root stay, in a bounded cache, for late watchers, records and bundles.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from server.competition.events import Events
 from server.competition.live import LiveGame
@@ -29,22 +28,19 @@ CLOSED = TournamentStatus.CLOSED
 
 
 # -- changes ------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Joined:
+class Joined(NamedTuple):
     """A new entry, committed (here or, read from the store, on another node)."""
 
     entry: EntryInfo
 
 
-@dataclass(frozen=True, slots=True)
-class Moved:
+class Moved(NamedTuple):
     """An action of this game was committed and applied here."""
 
     game: LiveGame
 
 
-@dataclass(frozen=True, slots=True)
-class EntryChanged:
+class EntryChanged(NamedTuple):
     """An entry's row now holds these figures after `seq` actions: a timeout, or a change
     another node made (`elsewhere`: a game cached here that is behind is dropped)."""
 
@@ -54,25 +50,21 @@ class EntryChanged:
     elsewhere: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Reread:
+class Reread(NamedTuple):
     """Many rows may have changed (notices may have been missed): read the table again."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ticked:
+class Ticked(NamedTuple):
     """The clock moved on: running games may pass others or reach their deadline."""
 
 
-@dataclass(frozen=True, slots=True)
-class Changed:
+class Changed(NamedTuple):
     """The tournament's public facts changed: created, opened, or read again."""
 
     info: TournamentInfo
 
 
-@dataclass(frozen=True, slots=True)
-class Closed:
+class Closed(NamedTuple):
     """The close is durable: final figures stand, the seed and the root are public."""
 
     info: TournamentInfo
@@ -80,8 +72,7 @@ class Closed:
     log_root: str
 
 
-@dataclass(frozen=True, slots=True)
-class Disqualified:
+class Disqualified(NamedTuple):
     """An entry was disqualified (fair play; here, or on another node): the table is read
     again, with its disqualified left out of the ranking, and watchers get fresh
     standings. `amendment`: made after the close, so the tournament's bundle changed."""
@@ -89,8 +80,7 @@ class Disqualified:
     amendment: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ParAdded:
+class ParAdded(NamedTuple):
     """Pars of a closed tournament's entries were stored (competition/par.py): the table
     is read again (its rows carry par) and the tournament's bundle changed."""
 

@@ -78,8 +78,7 @@ class PlayerInfo:
     bot: bool = False  # bots play but are never rated (v1.3)
 
 
-@dataclass(frozen=True, slots=True)
-class Figures:
+class Figures(NamedTuple):
     """An entry's figures: its game's status and what it ranks on and shows. The one
     record of them: the store reads and writes them (rows.py), the standings rank on
     them (ranking.Result, leaderboard_rows.EntryRow), notices, records and the protocol
@@ -94,8 +93,7 @@ class Figures:
     time_ms: int
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(NamedTuple):
     """What an entry's row says about its game after an action: its figures and how many
     actions its log holds (the store writes it; store/rows.py lays it out as columns)."""
 

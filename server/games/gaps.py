@@ -92,7 +92,8 @@ class GapsOptions(BaseModel):
 
 
 _CARD_OF = {code: i for i, code in enumerate(cards.CODES)}
-_CELL_CODE: tuple[str | None, ...] = (None, *cards.CODES)  # index = cell value + 1 (GAP = -1)
+_ROW_STARTS = range(0, ROWS * COLS, COLS)
+_CELL_CODE: tuple[str | None, ...] = (*cards.CODES, None)  # index = cell value (GAP = -1: last)
 
 
 def cell_of(row: int, col: int) -> int:
@@ -357,11 +358,11 @@ class GapsState(GameState[Move | Redeal | Resign]):
         }
 
     def view(self) -> dict[str, Any]:
-        cells = [_CELL_CODE[c + 1] for c in self.grid]
-        rows = [cells[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
+        cells = [_CELL_CODE[c] for c in self.grid]
+        rows = [cells[start : start + COLS] for start in _ROW_STARTS]
         moves = self.legal_moves()  # none exactly when blocked
         legal = (
-            [{"card": _CELL_CODE[c + 1], "to": [g // COLS, g % COLS]} for c, g in moves]
+            [{"card": _CELL_CODE[c], "to": [g // COLS, g % COLS]} for c, g in moves]
             if self._status is PLAYING
             else []
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,7 +33,7 @@ def entry(
 
 def with_figures(row: EntryRow, **figures: object) -> EntryRow:
     """The row with some of its figures changed."""
-    return replace(row, figures=replace(row.figures, **figures))
+    return row._replace(figures=row.figures._replace(**figures))
 
 
 NAMES = ["ann", "Ann", "bob", "BOB2", "cy", "dee", "Eve", "fay"]
@@ -222,7 +221,7 @@ def play(data: st.DataObject, budget: int) -> None:
             old = run.rows[data.draw(st.sampled_from(sorted(run.rows)))]
             started = old.started_at + data.draw(st.sampled_from([-2, -1, 1, 2]))
             deadline = old.deadline + data.draw(st.sampled_from([-3, 0, 0, 4]))
-            run.upsert(replace(old, started_at=started, deadline=deadline))
+            run.upsert(old._replace(started_at=started, deadline=deadline))
         elif step == "tick":
             run.advance(run.now + data.draw(st.sampled_from([0, 1, 1, 2, 3])))
         elif step == "jump":
