@@ -81,7 +81,9 @@ def rss_kib(pid: int) -> int:
 class Server:
     """The real server in its own process on a fresh database."""
 
-    def __init__(self, url: str, workdir: Path) -> None:
+    def __init__(self, url: str, workdir: Path, cwd: Path | None = None) -> None:
+        """`cwd`: the checkout whose server runs (another build's worktree; this one's
+        by default)."""
         self.url = url
         made = subprocess.run(
             [
@@ -102,6 +104,7 @@ class Server:
             capture_output=True,
             text=True,
             check=True,
+            cwd=cwd,
         )
         self.tournament = json.loads(made.stdout)["id"]
         self.log = workdir / f"server-{uuid.uuid4().hex[:6]}.log"
@@ -110,6 +113,7 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=self.log.open("w"),
             text=True,
+            cwd=cwd,
         )
         self.port = wait_port(self.proc, self.log)
 

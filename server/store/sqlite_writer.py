@@ -56,7 +56,8 @@ def wire(job: Job) -> list[Any]:
     """A job as the writer process reads it (sqlite_process.py): its kind, then its
     fields in order, the summary as its columns, times as the text SQLAlchemy stores."""
     if isinstance(job, ActionJob):
-        return ["action", *job[:5], *summary_columns(job.summary)]
+        t, entry, seq, at_ms, text, summary = job
+        return ["action", t, entry, seq, at_ms, text, *summary_columns(summary)]
     if isinstance(job, PlayerJob):
         return ["player", *job[:3], _TIME(job.created_at)]
     started, ends = _TIME(job.started_at), _TIME(job.deadline)
