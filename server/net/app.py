@@ -78,8 +78,8 @@ class App:
     competition: Competition
     fanout: Fanout
     metrics: Metrics = field(default_factory=Metrics)
-    inflight: int = 0
-    idle: asyncio.Event = field(default_factory=asyncio.Event)
+    inflight: int = 0  # messages being answered
+    drained: asyncio.Future[None] | None = None  # a shutdown waiting for inflight to be 0
     pages_cache: dict[tuple[int, int, int], tuple[float, str]] = field(default_factory=dict)
     listener: Listener | None = None  # the other nodes' notices (PostgreSQL)
     serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
@@ -109,7 +109,6 @@ class App:
     async def on_message(self, conn: WsConnection, session: Session, frame: str | bytes) -> None:
         """Answer one message (or close the connection on sustained abuse)."""
         self.inflight += 1
-        self.idle.clear()
         try:
             reply = await session.handle(frame)
         except Abuse:
@@ -117,8 +116,8 @@ class App:
             return
         finally:
             self.inflight -= 1
-            if self.inflight == 0:
-                self.idle.set()
+            if self.inflight == 0 and self.drained is not None and not self.drained.done():
+                self.drained.set_result(None)
         if not conn.engaged and (session.player is not None or self._watches(conn)):
             conn.engaged = True  # authenticated or watching: no idle timeout
         conn.send_text(orjson.dumps(reply))
@@ -408,8 +407,9 @@ async def shutdown(server: WsServer, app: App, ticker: asyncio.Task[None]) -> No
     """Stop accepting, let in-flight actions finish, close connections with 1001."""
     server.stop_accepting()
     if app.inflight:
+        app.drained = asyncio.get_running_loop().create_future()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(app.idle.wait(), timeout=10)
+            await asyncio.wait_for(app.drained, timeout=10)
     ticker.cancel()
     await server.close(1001)  # going away; waits for the closing handshakes
     if app.listener is not None:

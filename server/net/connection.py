@@ -71,7 +71,8 @@ class WsConnection(asyncio.Protocol):
         self.handshake: asyncio.Task[None] | None = None  # answering the HTTP request
         self.handler: MessageHandler | None = None
         self.inbox: deque[str | bytes] = deque()
-        self.worker: asyncio.Task[None] | None = None
+        self.worker: asyncio.Task[None] | None = None  # handling the inbox, or parked
+        self.parked: asyncio.Future[bool] | None = None  # the idle worker waits on it
         self.fragments = bytearray()
         self.fragment_count = 0
         self.fragmented: Opcode | None = None
@@ -225,6 +226,7 @@ class WsConnection(asyncio.Protocol):
             self.timer.cancel()
             self.timer = None
         self.inbox.clear()
+        self._unpark(False)
         if self.writable is not None:
             self.writable.set_result(None)
             self.writable = None
@@ -381,28 +383,48 @@ class WsConnection(asyncio.Protocol):
             self.transport.close()
 
     def _start_work(self) -> None:
-        """Handle the inbox unless a worker already does, or the handshake is not done
-        (a client that sent frames before our 101 gets them handled once it is)."""
-        if self.worker is None and self.handler is not None and self.inbox:
+        """Handle the inbox: wake the parked worker, or start one unless one is at work
+        or the handshake is not done (a client that sent frames before our 101 gets them
+        handled once it is)."""
+        if self.handler is None or not self.inbox:
+            return
+        if self.parked is not None:
+            self._unpark(True)
+        elif self.worker is None:
             self.worker = self.server.loop.create_task(self._work())
 
+    def _unpark(self, more: bool) -> None:
+        """Wake the parked worker: to handle the inbox (`more`), or to end."""
+        parked, self.parked = self.parked, None
+        if parked is not None and not parked.done():
+            parked.set_result(more)
+
     async def _work(self) -> None:
-        """Handle queued messages in order; wait while the peer is not reading."""
+        """Handle queued messages in order; wait while the peer is not reading. Then
+        park until the next message (waking a parked task costs less than a new task per
+        message), until the next keepalive round retires it (`_keepalive`: an idle
+        connection holds no task for long) or the connection goes."""
         assert self.handler is not None
         try:
-            while self.inbox and self.ws.state is State.OPEN:
-                message = self.inbox.popleft()
-                if self.reading_paused and len(self.inbox) <= self.limits.max_queue // 4:
-                    self.reading_paused = False
-                    self._reading()
-                await self.handler(message)
-                if self.writable is not None:
-                    await self.writable
+            while self.ws.state is State.OPEN:
+                while self.inbox and self.ws.state is State.OPEN:
+                    message = self.inbox.popleft()
+                    if self.reading_paused and len(self.inbox) <= self.limits.max_queue // 4:
+                        self.reading_paused = False
+                        self._reading()
+                    await self.handler(message)
+                    if self.writable is not None:
+                        await self.writable
+                if self.inbox or self.gone:
+                    continue  # (closing: the loop's condition ends it)
+                self.parked = self.server.loop.create_future()
+                if not await self.parked:
+                    return
         except Exception:
             log.exception("message handler failed")
             self.close(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
-            self.worker = None
+            self.worker = self.parked = None
 
     def _idle_check(self, now: float) -> None:
         """Close a connection that is neither authenticated nor watching and has sent
@@ -411,13 +433,15 @@ class WsConnection(asyncio.Protocol):
             self.ws.state is State.OPEN
             and not self.engaged
             and now - self.last_message >= self.limits.idle_timeout
-            and self.worker is None
+            and (self.worker is None or self.parked is not None)
         ):
             self.limit_hit("idle_timeout", seconds=self.limits.idle_timeout)
             self.close(CloseCode.POLICY_VIOLATION, "idle: authenticate or subscribe")
 
     def _keepalive(self) -> None:
-        """One keepalive round: close if the last ping went unanswered, else ping."""
+        """One keepalive round: retire a parked worker; close if the last ping went
+        unanswered, else ping."""
+        self._unpark(False)
         if self.ws.state is not State.OPEN:
             return
         if self.pending_ping is not None:
