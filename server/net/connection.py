@@ -72,7 +72,7 @@ class WsConnection(asyncio.Protocol):
         self.handler: MessageHandler | None = None
         self.inbox: deque[str | bytes] = deque()
         self.worker: asyncio.Task[None] | None = None  # handling the inbox, or parked
-        self.parked: asyncio.Future[bool] | None = None  # the idle worker waits on it
+        self.parked: asyncio.Future[None] | None = None  # the idle worker waits on it
         self.fragments = bytearray()
         self.fragment_count = 0
         self.fragmented: Opcode | None = None
@@ -226,7 +226,7 @@ class WsConnection(asyncio.Protocol):
             self.timer.cancel()
             self.timer = None
         self.inbox.clear()
-        self._unpark(False)
+        self._unpark()
         if self.writable is not None:
             self.writable.set_result(None)
             self.writable = None
@@ -389,15 +389,17 @@ class WsConnection(asyncio.Protocol):
         if self.handler is None or not self.inbox:
             return
         if self.parked is not None:
-            self._unpark(True)
+            self._unpark()
         elif self.worker is None:
             self.worker = self.server.loop.create_task(self._work())
 
-    def _unpark(self, more: bool) -> None:
-        """Wake the parked worker: to handle the inbox (`more`), or to end."""
+    def _unpark(self) -> None:
+        """Wake the parked worker: it handles the inbox, or ends if the inbox is empty
+        when it runs (a message that arrives between a retirement and that moment is
+        handled: `_start_work` then finds a worker, not parked)."""
         parked, self.parked = self.parked, None
         if parked is not None and not parked.done():
-            parked.set_result(more)
+            parked.set_result(None)
 
     async def _work(self) -> None:
         """Handle queued messages in order; wait while the peer is not reading. Then
@@ -418,8 +420,9 @@ class WsConnection(asyncio.Protocol):
                 if self.inbox or self.gone:
                     continue  # (closing: the loop's condition ends it)
                 self.parked = self.server.loop.create_future()
-                if not await self.parked:
-                    return
+                await self.parked
+                if not self.inbox:
+                    return  # retired, or the connection went
         except Exception:
             log.exception("message handler failed")
             self.close(CloseCode.INTERNAL_ERROR, "internal error")
@@ -441,7 +444,7 @@ class WsConnection(asyncio.Protocol):
     def _keepalive(self) -> None:
         """One keepalive round: retire a parked worker; close if the last ping went
         unanswered, else ping."""
-        self._unpark(False)
+        self._unpark()
         if self.ws.state is not State.OPEN:
             return
         if self.pending_ping is not None:
