@@ -28,10 +28,13 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench.load import cpu_seconds
 
+REPLY_TIMEOUT_S = 60.0  # a server that stops answering fails the bench, not hangs it
+
 
 async def call(ws: ClientConnection, msg: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(json.dumps(msg))
-    reply: dict[str, Any] = json.loads(await ws.recv())
+    async with asyncio.timeout(REPLY_TIMEOUT_S):
+        await ws.send(json.dumps(msg))
+        reply: dict[str, Any] = json.loads(await ws.recv())
     return reply
 
 
