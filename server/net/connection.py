@@ -417,8 +417,8 @@ class WsConnection(asyncio.Protocol):
                     await self.handler(message)
                     if self.writable is not None:
                         await self.writable
-                if self.inbox or self.gone:
-                    continue  # (closing: the loop's condition ends it)
+                if self.ws.state is not State.OPEN:
+                    return  # closing: what follows is not handled
                 self.parked = self.server.loop.create_future()
                 await self.parked
                 if not self.inbox:

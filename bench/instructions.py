@@ -1,0 +1,101 @@
+"""Builds side by side by the instructions their event loop runs per action: a count
+that the machine's load and speed do not move, where throughput drifts ±10% here
+within a minute.
+
+    .venv/bin/python -m bench.instructions REV [REV ...] [--small 2000] [--large 12000]
+        [--no-write]
+
+Each build (a git revision checked out into a temporary worktree, given this checkout's
+`bench/`, as `bench.builds` does) runs `bench.wire_driver` (200 players through the real
+WebSocket connection object on an in-memory socket, SQLite, every action committed before
+its reply) under valgrind's cachegrind, once with `--small` actions and once with
+`--large`; the difference of the two counts over the difference of actions is the
+instructions per action, start-up excluded. The SQLite writer process is not counted
+(cachegrind follows no child process): the writers of the builds compared here are the
+same program. Needs valgrind (Debian: `apt install valgrind`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.builds import ROOT, worktree
+from bench.report import write_section
+
+REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(path: Path, actions: int, out: Path) -> int:
+    """Instructions the process of `bench.wire_driver ACTIONS` ran, in build `path`."""
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            f"--cachegrind-out-file={out}",
+            sys.executable,
+            "-m",
+            "bench.wire_driver",
+            str(actions),
+        ],
+        cwd=path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = REFS.search(done.stderr)
+    if found is None:
+        raise RuntimeError(done.stderr[-3000:])
+    return int(found.group(1).replace(",", ""))
+
+
+def per_action(path: Path, small: int, large: int, work: Path) -> float:
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:  # (one valgrind per core)
+        a = pool.submit(instructions, path, small, work / f"{path.name}-small.out")
+        b = pool.submit(instructions, path, large, work / f"{path.name}-large.out")
+        return (b.result() - a.result()) / (large - small)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("revs", nargs="+")
+    ap.add_argument("--small", type=int, default=2000)
+    ap.add_argument("--large", type=int, default=12000)
+    ap.add_argument("--no-write", action="store_true")
+    args = ap.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("bench.instructions needs valgrind (Debian: apt install valgrind)")
+    base = Path(tempfile.mkdtemp(prefix="samedeal-instructions-"))
+    paths = {rev: worktree(rev, base) for rev in args.revs}
+    counts: dict[str, float] = {}
+    try:
+        for rev, path in paths.items():
+            counts[rev] = per_action(path, args.small, args.large, base)
+            print(f"{rev}: {counts[rev]:,.0f} instructions per action", flush=True)
+    finally:
+        for path in paths.values():
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False
+            )
+    first = counts[args.revs[0]]
+    rows = ["| build | instructions per action | vs first |", "|---|---|---|"]
+    rows += [f"| `{rev}` | {n:,.0f} | {100 * (n / first - 1):+.1f}% |" for rev, n in counts.items()]
+    body = (
+        "The event loop's process per accepted action (`bench.wire_driver`: 200 players "
+        "through the real connection object, SQLite; cachegrind, the runs of "
+        f"{args.small:,} and {args.large:,} actions differenced):\n\n" + "\n".join(rows)
+    )
+    print(body)
+    if not args.no_write:
+        write_section("instructions", "python -m bench.instructions " + " ".join(args.revs), body)
+
+
+if __name__ == "__main__":
+    main()
