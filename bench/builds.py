@@ -101,16 +101,18 @@ def table(
     args: argparse.Namespace, results: dict[str, list[tuple[float, float]]], load: str
 ) -> str:
     rows = [
-        "| build | actions/s (median) | vs first, window by window (median) "
+        "| build | actions/s (median) | vs first, window by window: median (middle half) "
         "| server CPU µs per action (median) | windows |",
         "|---|---|---|---|---|",
     ]
     first = results[args.revs[0]]
     for rev in args.revs:
         mine = results[rev]
-        ratio = statistics.median(m[0] / f[0] - 1 for m, f in zip(mine, first, strict=True))
+        ratios = [100 * (m[0] / f[0] - 1) for m, f in zip(mine, first, strict=True)]
+        low, _, high = statistics.quantiles(ratios, n=4)
         rows.append(
-            f"| `{rev}` | {statistics.median(m[0] for m in mine):,.0f} | {100 * ratio:+.1f}% "
+            f"| `{rev}` | {statistics.median(m[0] for m in mine):,.0f} "
+            f"| {statistics.median(ratios):+.1f}% ({low:+.1f}% to {high:+.1f}%) "
             f"| {statistics.median(m[1] for m in mine):.0f} | {len(mine)} |"
         )
     body = (
