@@ -1,9 +1,10 @@
 """Builds side by side by the instructions their event loop runs per action: a count
-that the machine's load and speed do not move, where throughput drifts ±10% here
-within a minute.
+that the machine's load and speed do not move (throughput drifts ±10% here within a
+minute). It still varies by about ±1.5% from run to run, as the group commit's batches
+follow the writer process's timing; the median of `--runs` is reported.
 
-    .venv/bin/python -m bench.instructions REV [REV ...] [--small 2000] [--large 12000]
-        [--no-write]
+    .venv/bin/python -m bench.instructions REV [REV ...] [--runs 3] [--small 2000]
+        [--large 12000] [--no-write]
 
 Each build (a git revision checked out into a temporary worktree, given this checkout's
 `bench/`, as `bench.builds` does) runs `bench.wire_driver` (200 players through the real
@@ -21,6 +22,7 @@ import argparse
 import concurrent.futures
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -66,6 +68,7 @@ def per_action(path: Path, small: int, large: int, work: Path) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("revs", nargs="+")
+    ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--small", type=int, default=2000)
     ap.add_argument("--large", type=int, default=12000)
     ap.add_argument("--no-write", action="store_true")
@@ -74,23 +77,28 @@ def main() -> None:
         sys.exit("bench.instructions needs valgrind (Debian: apt install valgrind)")
     base = Path(tempfile.mkdtemp(prefix="samedeal-instructions-"))
     paths = {rev: worktree(rev, base) for rev in args.revs}
-    counts: dict[str, float] = {}
+    runs: dict[str, list[float]] = {rev: [] for rev in args.revs}
     try:
-        for rev, path in paths.items():
-            counts[rev] = per_action(path, args.small, args.large, base)
-            print(f"{rev}: {counts[rev]:,.0f} instructions per action", flush=True)
+        for _ in range(args.runs):
+            for rev, path in paths.items():
+                runs[rev].append(per_action(path, args.small, args.large, base))
+                print(f"{rev}: {runs[rev][-1]:,.0f} instructions per action", flush=True)
     finally:
         for path in paths.values():
             subprocess.run(
                 ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False
             )
+    counts = {rev: statistics.median(found) for rev, found in runs.items()}
     first = counts[args.revs[0]]
-    rows = ["| build | instructions per action | vs first |", "|---|---|---|"]
-    rows += [f"| `{rev}` | {n:,.0f} | {100 * (n / first - 1):+.1f}% |" for rev, n in counts.items()]
+    rows = ["| build | instructions per action (median) | vs first | runs |", "|---|---|---|---|"]
+    for rev, n in counts.items():
+        each = ", ".join(f"{x:,.0f}" for x in runs[rev])
+        rows.append(f"| `{rev}` | {n:,.0f} | {100 * (n / first - 1):+.1f}% | {each} |")
     body = (
         "The event loop's process per accepted action (`bench.wire_driver`: 200 players "
         "through the real connection object, SQLite; cachegrind, the runs of "
-        f"{args.small:,} and {args.large:,} actions differenced):\n\n" + "\n".join(rows)
+        f"{args.small:,} and {args.large:,} actions differenced; median of {args.runs} "
+        "runs):\n\n" + "\n".join(rows)
     )
     print(body)
     if not args.no_write:
