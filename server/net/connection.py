@@ -8,12 +8,11 @@ back-pressure both ways and a graceful close. The application's side of it (the
 
 Against hostile peers (docs/RELIABILITY.md, "Hostile clients"): pings, pongs and
 continuation frames are rate-limited like messages (`conn.bucket`, at the session's rate)
-and a ping past it gets no pong; a message's fragments gather
-in one buffer, at most `max_fragments` of them; nothing more is read from a peer that
-does not read what it was sent; connections per address and in all are capped
-(`Connections`), and a connection that has not authenticated or subscribed
-(`conn.engaged`) closes after `idle_timeout` without a message. The library's own lines
-(one per connection) go to the `samedeal.access` logger, off unless access logging is on.
+and a ping past it gets no pong; a message's fragments gather in one buffer, at most
+`max_fragments` of them; nothing more is read from a peer that does not read what it was
+sent; connections per address and in all are capped (`Connections`), and a connection
+that has not authenticated or subscribed (`conn.engaged`) closes after `idle_timeout`
+without a message. The library's lines go to `samedeal.access`, off unless asked for.
 """
 
 from __future__ import annotations
@@ -93,9 +92,8 @@ class WsConnection(asyncio.Protocol):
 
     def send_text(self, data: bytes) -> None:
         """Send one text message (UTF-8 bytes); dropped once the connection is closing.
-        Without extensions (the server negotiates none) a server's frame is a header and
-        the data as they are (RFC 6455 5.2: no mask), written here without the protocol
-        object's frame and buffer (its buffer is always empty between two calls)."""
+        Without extensions (none is negotiated) a server's frame is a header and the data
+        (RFC 6455 5.2: no mask), written without the protocol object's frame and buffer."""
         ws = self.ws
         if ws.state is State.OPEN:
             if ws.extensions or ws.expect_continuation_frame:
@@ -383,9 +381,8 @@ class WsConnection(asyncio.Protocol):
             self.transport.close()
 
     def _start_work(self) -> None:
-        """Handle the inbox: wake the parked worker, or start one unless one is at work
-        or the handshake is not done (a client that sent frames before our 101 gets them
-        handled once it is)."""
+        """Wake the parked worker, or start one unless one is at work or the handshake is
+        not done (frames a client sent before our 101 are handled once it is)."""
         if self.handler is None or not self.inbox:
             return
         if self.parked is not None:
@@ -394,21 +391,19 @@ class WsConnection(asyncio.Protocol):
             self.worker = self.server.loop.create_task(self._work())
 
     def _unpark(self) -> None:
-        """Wake the parked worker: it handles the inbox, or ends if the inbox is empty
-        when it runs (a message that arrives between a retirement and that moment is
-        handled: `_start_work` then finds a worker, not parked)."""
+        """Wake the parked worker: it handles the inbox, or ends if it finds it empty (a
+        message come in meanwhile is handled: `_start_work` finds a worker, not parked)."""
         parked, self.parked = self.parked, None
         if parked is not None and not parked.done():
             parked.set_result(None)
 
     async def _work(self) -> None:
-        """Handle queued messages in order; wait while the peer is not reading. Then
-        park until the next message (waking a parked task costs less than a new task per
-        message), until the next keepalive round retires it (`_keepalive`: an idle
-        connection holds no task for long) or the connection goes."""
+        """Handle queued messages in order; wait while the peer is not reading. Then park
+        for the next one (cheaper than a task per message) until a keepalive round retires
+        it (an idle connection holds no task for long) or the connection goes."""
         assert self.handler is not None
         try:
-            while self.ws.state is State.OPEN:
+            while True:
                 while self.inbox and self.ws.state is State.OPEN:
                     message = self.inbox.popleft()
                     if self.reading_paused and len(self.inbox) <= self.limits.max_queue // 4:
@@ -442,8 +437,7 @@ class WsConnection(asyncio.Protocol):
             self.close(CloseCode.POLICY_VIOLATION, "idle: authenticate or subscribe")
 
     def _keepalive(self) -> None:
-        """One keepalive round: retire a parked worker; close if the last ping went
-        unanswered, else ping."""
+        """A keepalive round: retire a parked worker; ping (close if the last is unanswered)."""
         self._unpark()
         if self.ws.state is not State.OPEN:
             return

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import signal
 import time
@@ -333,18 +334,40 @@ def test_workers_share_one_port_and_refuse_sqlite(pg_url: str, tmp_path: Path) -
 
 async def leader_pid(dsn: str) -> int | None:
     """The database backend of the connection holding the lifecycle's lock."""
+    return (await _leader(dsn))[0]
+
+
+async def _leader(dsn: str) -> tuple[int | None, int | None]:
+    """(backend pid, client port) of the connection holding the lifecycle's lock."""
     import asyncpg
 
     conn = await asyncpg.connect(dsn)
     try:
-        pid: int | None = await conn.fetchval(
-            "SELECT a.pid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid"
-            " WHERE a.application_name = 'samedeal-leader' AND l.locktype = 'advisory'"
-            " AND l.granted"
+        row = await conn.fetchrow(
+            "SELECT a.pid, a.client_port FROM pg_stat_activity a JOIN pg_locks l"
+            " ON l.pid = a.pid WHERE a.application_name = 'samedeal-leader'"
+            " AND l.locktype = 'advisory' AND l.granted"
         )
-        return pid
+        return (None, None) if row is None else (row["pid"], row["client_port"])
     finally:
         await conn.close()
+
+
+def node_with_port(nodes: list[ServerProcess], port: int) -> ServerProcess:
+    """The node whose process holds the TCP connection from local `port`: the one whose
+    database connection a backend's client_port names."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{fields[9]}]")
+    for node in nodes:
+        for fd in Path(f"/proc/{node.proc.pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in inodes:
+                    return node
+    raise AssertionError(f"no node holds a connection from port {port}")
 
 
 async def test_when_the_leader_dies_another_node_closes_on_time(
@@ -356,20 +379,17 @@ async def test_when_the_leader_dies_another_node_closes_on_time(
         ends = datetime.now(UTC) + timedelta(seconds=6)
         msg = open_now() | {"ends_at": ends.isoformat(), "join_until": ends.isoformat()}
         tid = (await op.ok(**msg))["tournament"]["id"]
-        first = await leader_pid(dsn)
-        assert first is not None
-        alive = list(nodes)
-        while await leader_pid(dsn) == first:  # kill nodes until the leader is one of them
-            victim = alive.pop(0)
-            victim.proc.send_signal(signal.SIGKILL)
-            victim.proc.wait(timeout=10)
+        first, port = await _leader(dsn)
+        assert first is not None and port is not None
+        leader = node_with_port(nodes, port)
+        leader.proc.send_signal(signal.SIGKILL)
+        leader.proc.wait(timeout=10)
 
-            async def moved() -> bool:
-                return await leader_pid(dsn) != first
+        async def moved() -> bool:
+            return await leader_pid(dsn) not in (None, first)
 
-            with contextlib.suppress(AssertionError):  # not moved: the victim did not lead
-                await until(moved, 5.0)  # its lock goes with its connection, at once
-        survivor = alive[-1]
+        await until(moved, 30.0)  # its lock goes with its connection: another node takes it
+        survivor = next(node for node in nodes if node is not leader)
         watcher = await stack.enter_async_context(client(survivor))
         await watcher.ok(type="subscribe", tournament=tid)
 

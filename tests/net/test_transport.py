@@ -232,7 +232,7 @@ async def test_a_message_in_flight_completes_when_its_connection_drops() -> None
 
 async def test_a_message_arriving_as_the_parked_worker_is_retired_is_handled() -> None:
     async with serving() as (_, endpoint, url):
-        reader, writer = await raw_client(url)
+        _reader, writer = await raw_client(url)
         writer.write(client_frame(Opcode.TEXT, b"one"))
         await writer.drain()
         await until(lambda: endpoint.finished == ["one"])
