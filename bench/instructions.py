@@ -34,7 +34,7 @@ from bench.report import write_section
 REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
-def instructions(path: Path, actions: int, out: Path) -> int:
+def instructions(path: Path, actions: int, players: int, out: Path) -> int:
     """Instructions the process of `bench.wire_driver ACTIONS` ran, in build `path`."""
     done = subprocess.run(
         [
@@ -46,6 +46,8 @@ def instructions(path: Path, actions: int, out: Path) -> int:
             "-m",
             "bench.wire_driver",
             str(actions),
+            "--players",
+            str(players),
         ],
         cwd=path,
         capture_output=True,
@@ -58,10 +60,10 @@ def instructions(path: Path, actions: int, out: Path) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def per_action(path: Path, small: int, large: int, work: Path) -> float:
+def per_action(path: Path, small: int, large: int, players: int, work: Path) -> float:
     with concurrent.futures.ThreadPoolExecutor(2) as pool:  # (one valgrind per core)
-        a = pool.submit(instructions, path, small, work / f"{path.name}-small.out")
-        b = pool.submit(instructions, path, large, work / f"{path.name}-large.out")
+        a = pool.submit(instructions, path, small, players, work / f"{path.name}-small.out")
+        b = pool.submit(instructions, path, large, players, work / f"{path.name}-large.out")
         return (b.result() - a.result()) / (large - small)
 
 
@@ -69,6 +71,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("revs", nargs="+")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--players", type=int, default=200)
     ap.add_argument("--small", type=int, default=2000)
     ap.add_argument("--large", type=int, default=12000)
     ap.add_argument("--no-write", action="store_true")
@@ -81,7 +84,7 @@ def main() -> None:
     try:
         for _ in range(args.runs):
             for rev, path in paths.items():
-                runs[rev].append(per_action(path, args.small, args.large, base))
+                runs[rev].append(per_action(path, args.small, args.large, args.players, base))
                 print(f"{rev}: {runs[rev][-1]:,.0f} instructions per action", flush=True)
     finally:
         for path in paths.values():
