@@ -1,6 +1,6 @@
 """Successive builds side by side: before/after figures measured in one run.
 
-    .venv/bin/python -m bench.builds REV [REV ...] [--rounds 3] [--windows 20] [--window 1.5]
+    .venv/bin/python -m bench.builds REV [REV ...] [--rounds 3] [--windows 40] [--window 1.5]
         [--no-write]
 
 Checks each git revision out into a temporary worktree and gives it this checkout's
@@ -70,7 +70,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("revs", nargs="+")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--windows", type=int, default=20)
+    ap.add_argument("--windows", type=int, default=40)
     ap.add_argument("--window", type=float, default=1.5)
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()

@@ -1,19 +1,21 @@
 """Builds side by side by the instructions their event loop runs per action: a count
 that the machine's load and speed do not move (throughput drifts ±10% here within a
-minute). It still varies by about ±1.5% from run to run, as the group commit's batches
-follow the writer process's timing; the median of `--runs` is reported.
+minute). With 200 players it still varies by about ±3% from run to run, as the group
+commit's batches follow the writer process's timing; with one player (the default), by
+under 1%. The median of `--runs` is reported.
 
-    .venv/bin/python -m bench.instructions REV [REV ...] [--runs 3] [--small 2000]
-        [--large 12000] [--no-write]
+    .venv/bin/python -m bench.instructions REV [REV ...] [--runs 3] [--players 1]
+        [--small 1000] [--large 5000] [--no-write]
 
 Each build (a git revision checked out into a temporary worktree, given this checkout's
-`bench/`, as `bench.builds` does) runs `bench.wire_driver` (200 players through the real
+`bench/`, as `bench.builds` does) runs `bench.wire_driver` (players through the real
 WebSocket connection object on an in-memory socket, SQLite, every action committed before
-its reply) under valgrind's cachegrind, once with `--small` actions and once with
-`--large`; the difference of the two counts over the difference of actions is the
-instructions per action, start-up excluded. The SQLite writer process is not counted
-(cachegrind follows no child process): the writers of the builds compared here are the
-same program. Needs valgrind (Debian: `apt install valgrind`).
+its reply; one player by default, so that every commit carries one action and the count
+does not follow the writer's timing) under valgrind's cachegrind, once with `--small`
+actions and once with `--large`; the difference of the two counts over the difference
+of actions is the instructions per action, start-up excluded. The SQLite writer process
+is not counted (cachegrind follows no child process): the writers of the builds compared
+here are the same program. Needs valgrind (Debian: `apt install valgrind`).
 """
 
 from __future__ import annotations
@@ -71,9 +73,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("revs", nargs="+")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--players", type=int, default=200)
-    ap.add_argument("--small", type=int, default=2000)
-    ap.add_argument("--large", type=int, default=12000)
+    ap.add_argument("--players", type=int, default=1)
+    ap.add_argument("--small", type=int, default=1000)
+    ap.add_argument("--large", type=int, default=5000)
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
@@ -98,8 +100,9 @@ def main() -> None:
         each = ", ".join(f"{x:,.0f}" for x in runs[rev])
         rows.append(f"| `{rev}` | {n:,.0f} | {100 * (n / first - 1):+.1f}% | {each} |")
     body = (
-        "The event loop's process per accepted action (`bench.wire_driver`: 200 players "
-        "through the real connection object, SQLite; cachegrind, the runs of "
+        "The event loop's process per accepted action (`bench.wire_driver`: "
+        f"{args.players} player{'s' if args.players > 1 else ''} through the real "
+        "connection object, SQLite; cachegrind, the runs of "
         f"{args.small:,} and {args.large:,} actions differenced; median of {args.runs} "
         "runs):\n\n" + "\n".join(rows)
     )
