@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from textual import events
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -191,9 +191,12 @@ class StandingsApp(App[None]):
 
     def fetch_page(self) -> None:
         """(Re)load the page at `offset`; a newer request cancels an older one."""
-        self.run_worker(self._fetch_page(self.offset), group="page", exclusive=True)
+        self._fetch_page(self.offset)
 
+    @work(group="page", exclusive=True)
     async def _fetch_page(self, offset: int) -> None:
+        """A worker: its coroutine is made when it starts, so one cancelled by a newer
+        request first leaves none never awaited."""
         assert self.conn is not None
         try:
             page = await self.conn.call(
