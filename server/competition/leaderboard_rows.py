@@ -43,8 +43,8 @@ class EntryRow(NamedTuple):
         f = self.figures
         if f.status != PLAYING:
             return Result(self.player, f)
-        running = min(now, self.deadline) - self.started_at
-        return Result(self.player, Figures(f.status, f.progress, f.resets, f.score, running))
+        running = Figures(f.status, f.progress, f.resets, f.score, self.time_at(now))
+        return Result(self.player, running)
 
 
 def _visible(row: EntryRow) -> _Visible:
