@@ -29,6 +29,7 @@ from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from server import faults
 from server.net.limits import TokenBucket, trusted
 from server.net.wire import (
     BODY_CHUNK,
@@ -418,8 +419,9 @@ class WsConnection(asyncio.Protocol):
                 await self.parked
                 if not self.inbox:
                     return  # retired, or the connection went
-        except Exception:
-            log.exception("message handler failed")
+        except Exception as exc:
+            if not faults.report(exc, "connection"):
+                log.exception("message handler failed")
             self.close(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
             self.worker = self.parked = None

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import asyncpg
 
+from server import faults
 from server.domain.model import (
     EntryNotice,
     Figures,
@@ -196,8 +197,9 @@ class Listener:
                 self.received += 1
                 try:
                     await self.handler.notice(notice)
-                except Exception:
-                    log.exception("handling %s failed", notice)
+                except Exception as exc:
+                    if not faults.report(exc, "notice"):
+                        log.exception("handling %s failed", notice)
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None

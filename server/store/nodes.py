@@ -61,8 +61,17 @@ class Nodes:
     async def ping(self) -> bool:
         """True when the database answers a trivial query."""
         try:
-            async with self.engine.connect() as conn:
-                await asyncio.wait_for(conn.execute(text("SELECT 1")), timeout=2)
-            return True
+            conn = await self.engine.connect()
         except Exception:
             return False
+        try:
+            await asyncio.wait_for(conn.execute(text("SELECT 1")), timeout=2)
+            return True
+        except Exception:  # cut off mid-statement: never back into the pool
+            await conn.invalidate()
+            return False
+        except BaseException:
+            await conn.invalidate()
+            raise
+        finally:
+            await conn.close()
