@@ -36,6 +36,9 @@ _DATABASE = frozenset(
 )
 # Words of SQLite's (and the OS's) messages that mean the disk refuses writes.
 _DISK = ("disk is full", "no space left", "readonly", "read-only", "disk i/o error")
+# ... and of PostgreSQL's that mean it takes no connection now (restarting, or the
+# database closed to connections: ALLOW_CONNECTIONS false).
+_AWAY = ("not currently accepting connections", "the database system is")
 _CLIENT = frozenset({"ConnectionClosed", "ConnectionClosedError", "ConnectionClosedOK"})
 
 
@@ -65,10 +68,13 @@ def kind_of(exc: BaseException) -> str | None:
             return "client"
         if names & _DATABASE or getattr(e, "connection_invalidated", False):
             return "database"
+        if any(w in str(e) for w in _AWAY):
+            return "database"
     return None
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
+    """The exception's class and message on one line, cut at 200 characters."""
     text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
@@ -103,7 +109,7 @@ class FaultLog:
             self._last[key] = now
             count = self._folded.pop(key)
             self.logger.warning(
-                "fault kind=%s where=%s count=%d last=%s", kind, where, count, _one_line(exc)
+                "fault kind=%s where=%s count=%d last=%s", kind, where, count, one_line(exc)
             )
         return True
 
