@@ -50,9 +50,9 @@ test("deal attempts: 0 is gaps/deal, a >= 1 is gaps/deal/a", async () => {
 });
 
 test("options: defaults, both rules, and the errors the Python engine gives", () => {
-  assert.deepEqual(parseOptions({}), { redeals: 2, redeal: "keep_runs", winnable: false });
+  assert.deepEqual(parseOptions({}), { variant: "gaps", redeals: 2, redeal: "keep_runs", winnable: false });
   assert.deepEqual(parseOptions({ redeal: "reshuffle_all", winnable: true }), {
-    redeals: 2, redeal: "reshuffle_all", winnable: true,
+    variant: "gaps", redeals: 2, redeal: "reshuffle_all", winnable: true,
   });
   const bad = [
     [{ redeal: "shuffle" }, "redeal: Input should be 'keep_runs' or 'reshuffle_all'"],
