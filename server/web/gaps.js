@@ -167,6 +167,23 @@ export function parseGrid(rows) {
   return cells.map((tok) => (tok === "--" ? GAP : cards.parse(tok)));
 }
 
+const PY_TYPES = { boolean: "bool", string: "str", undefined: "NoneType" };
+
+/** Why `value` is not a variant's name, or null (gaps_options._variant_problem). */
+function variantProblem(value) {
+  const allowed = VARIANT_NAMES.join(", ");
+  if (typeof value !== "string") {
+    const shown = value === null ? "null" : Array.isArray(value) ? "list" : typeof value === "number"
+      ? (Number.isInteger(value) ? "int" : "float") : typeof value === "object" ? "dict" : PY_TYPES[typeof value];
+    return `must be one of the strings ${allowed}, not ${shown}`;
+  }
+  if (Object.hasOwn(VARIANTS, value)) return null;
+  const low = value.toLowerCase();
+  const hint = low === "spaces" ? " (Spaces is redeal: reshuffle_all)" : "";
+  const exact = Object.hasOwn(VARIANTS, low) ? " (names are exact lowercase)" : "";
+  return `unknown variant ${cards.pyRepr(value)}${hint}${exact}; allowed: ${allowed}`;
+}
+
 /** Options with defaults, or Error("bad gaps options: ...") as GapsRules.parse_options.
  * `redeals` defaults to the variant's (addiction: 3). */
 export function parseOptions(data) {
@@ -174,9 +191,8 @@ export function parseOptions(data) {
   const given = isObject(data) ? data : {};
   try {
     if ("variant" in given) {
-      if (typeof given.variant !== "string" || !Object.hasOwn(VARIANTS, given.variant)) {
-        throw new FieldError(["variant"], `Input should be ${VARIANT_NAMES.slice(0, -1).map((n) => `'${n}'`).join(", ")} or '${VARIANT_NAMES.at(-1)}'`);
-      }
+      const problem = variantProblem(given.variant);
+      if (problem) throw new FieldError([], `variant: ${problem}`);
       opts.variant = given.variant;
     }
     opts.redeals = VARIANTS[opts.variant].redeals;
@@ -200,11 +216,11 @@ export function parseOptions(data) {
         throw new FieldError([key], "Extra inputs are not permitted");
       }
     }
-    if (opts.variant === "montana" && opts.redeal === RESHUFFLE_ALL) {
-      throw new FieldError([], "Value error, montana refuses redeal 'reshuffle_all': it would gather the pre-placed 2s");
+    if (opts.redeal === RESHUFFLE_ALL && VARIANTS[opts.variant].fixedTwos) {
+      throw new FieldError([], `redeal: variant ${opts.variant} allows only keep_runs (reshuffle_all would gather its pre-placed 2s)`);
     }
     if (opts.winnable && opts.variant !== "gaps") {
-      throw new FieldError([], `Value error, winnable is only for variant 'gaps', not '${opts.variant}'`);
+      throw new FieldError([], `winnable: true needs variant gaps, not ${opts.variant}`);
     }
   } catch (exc) {
     throw new Error(`bad gaps options: ${exc.message}`);
@@ -340,16 +356,21 @@ export class GapsState {
 
   refusal(card, target) {
     if (cards.rank(card) === cards.ACE) return new IllegalAction("ace_out", `${cards.code(card)}: aces are out of play`);
-    const fits = fitsGap(this.grid, target, this.variant);
-    if (!fits.length) {
-      const left = this.grid[target - 1];
-      const why = left === GAP ? "another gap" : cards.code(left);
-      if (!this.variant.rightRule) return new IllegalAction("dead_gap", `gap ${where(target)} is dead: left of it is ${why}`);
-      const col = target % COLS;
-      const right = col === COLS - 1 ? "nothing" : this.grid[target + 1] === GAP ? "another gap" : cards.code(this.grid[target + 1]);
-      return new IllegalAction("dead_gap", `gap ${where(target)} is dead: left of it is ${why}, right of it is ${right}`);
+    if (this.variant.fixedTwos && cards.rank(card) === cards.TWO) {
+      return new IllegalAction("fixed_two", `${cards.code(card)}: in montana the 2s stay where they are dealt`);
     }
+    const fits = fitsGap(this.grid, target, this.variant);
+    if (!fits.length) return new IllegalAction("dead_gap", `gap ${where(target)} is dead: ${this.deadWhy(target)}`);
     return new IllegalAction("wrong_card", `gap ${where(target)} takes only ${fits.map(cards.code).join(" or ")}, not ${cards.code(card)}`);
+  }
+
+  /** Why a gap outside column 0 takes nothing: its left neighbour (and free_parking's right). */
+  deadWhy(target) {
+    const name = (c) => (c === GAP ? "another gap" : cards.code(c));
+    const why = `left of it is ${name(this.grid[target - 1])}`;
+    if (!this.variant.rightRule) return why;
+    if (target % COLS === COLS - 1) return `${why} and it has no right neighbour`;
+    return `${why} and right of it is ${name(this.grid[target + 1])}`;
   }
 
   async redeal() {
