@@ -126,10 +126,22 @@ async function acesAsGaps(grid, seed, playerId, k, rule) {
 /** The family (RULES-GAPS.md "Family variants (v1.4)"): each variant's name in words, its
  * default redeals, and its hooks. */
 export const VARIANTS = {
-  gaps: { name: "gaps", title: "Gaps", redeals: 2, layout: rowMajor, rightRule: false, redeal: gapsAfterRuns },
-  montana: { name: "montana", title: "Montana", redeals: 2, layout: twosPlaced, rightRule: false, redeal: gapsAfterRuns, fixedTwos: true },
-  addiction: { name: "addiction", title: "Addiction", redeals: 3, layout: rowMajor, rightRule: false, redeal: acesAsGaps, acesOnRedeal: true },
-  free_parking: { name: "free_parking", title: "Free Parking", redeals: 2, layout: rowMajor, rightRule: true, redeal: gapsAfterRuns },
+  gaps: {
+    name: "gaps", title: "Gaps", redeals: 2, layout: rowMajor, rightRule: false, redeal: gapsAfterRuns,
+    words: "plain Gaps",
+  },
+  montana: {
+    name: "montana", title: "Montana", redeals: 2, layout: twosPlaced, rightRule: false, redeal: gapsAfterRuns, fixedTwos: true,
+    words: "Montana: the 2s pre-placed in column 0",
+  },
+  addiction: {
+    name: "addiction", title: "Addiction", redeals: 3, layout: rowMajor, rightRule: false, redeal: acesAsGaps, acesOnRedeal: true,
+    words: "Addiction: a redeal's gaps are where the aces fall",
+  },
+  free_parking: {
+    name: "free_parking", title: "Free Parking", redeals: 2, layout: rowMajor, rightRule: true, redeal: gapsAfterRuns,
+    words: "Free Parking: a gap also takes the card below its right neighbour",
+  },
 };
 export const VARIANT_NAMES = Object.keys(VARIANTS);
 

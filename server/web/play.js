@@ -5,7 +5,7 @@
 
 import { beaconLine } from "./beaconline.js";
 import { parse as parseCard, code as cardCode, label } from "./cards.js";
-import { gapTargets, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
+import { gapTargets, gapsBoard, klondikeBoard, optionsText, wayIn } from "./boards.js";
 import { $, clock, fill, h, localTime, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { StandingsPanel } from "./standings.js";
@@ -96,6 +96,7 @@ class PlayPage {
       h("h1", t.name, " ", h(`span.tag.st-${t.status}`, t.status), t.void ? [" ", h("span.tag.void", "void")] : null),
       h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
         t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : "",
+        t.game === "gaps" ? [" · ", h("a.rules-link", { href: rulesHref(t.options), "data-nav": "" }, "rules")] : null,
         " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status })),
       h("p.commit.small", "commitment ", h("code", t.commitment), t.seed ? [" · seed ", h("code", t.seed)] : null), beaconLine(t));
     this.tick();
@@ -244,9 +245,14 @@ class PlayPage {
       h("button.redeal", { disabled: !canRedeal, onclick: () => this.ask(`Redeal? It uses 1 of your ${v.redeals_left} redeals left (−5 points).`, { kind: "redeal" }) }, `Redeal (${v.redeals_left} left)`),
       h("button.resign.danger", { onclick: () => this.ask("Resign this game? There is no second attempt.", { kind: "resign" }) }, "Resign"));
     const figures = h("span", `in place ${p.cards_in_place}/48 · redeals left ${v.redeals_left} · score ${p.score} · `);
+    const options = this.summary ? this.summary.options : null;
+    const variant = options && options.variant;
+    const acesFell = variant === "addiction" && (st.events || []).some((e) => e.type === "redealt");
     return h("div.gaps-play",
-      gapsBoard(v, { selected: st.status === "playing" ? sel : null, onCell: st.status === "playing" ? (r, c, code) => this.clickCell(r, c, code) : null, highlight: (st.events || []).filter((e) => e.type === "moved").map((e) => e.card) }),
-      h("p.legend.small", "Click a gap to play the card that fits it, or click a card to move it. Keys: ←/→ select a gap, ↑/↓ change row, Enter plays. ✕ marks a dead gap."),
+      gapsBoard(v, { selected: st.status === "playing" ? sel : null, onCell: st.status === "playing" ? (r, c, code) => this.clickCell(r, c, code) : null, highlight: (st.events || []).filter((e) => e.type === "moved").map((e) => e.card), options, acesFell }),
+      h("p.legend.small", "Click a gap to play the card that fits it, or click a card to move it. Keys: ←/→ select a gap, ↑/↓ change row, Enter plays. ✕ marks a dead gap.",
+        VARIANT_LEGEND[variant] ? [" ", VARIANT_LEGEND[variant]] : null),
+      acesFell ? h("p.aces-fell", "Redealt: the aces were shuffled in with the other cards and taken out where they fell; those cells are the new gaps.") : null,
       this.status(st, figures, actions));
   }
 
@@ -256,7 +262,16 @@ class PlayPage {
       this.selected = [r, c];
       const moves = legal.filter((m) => m.to[0] === r && m.to[1] === c);
       if (moves.length === 1) return this.act({ kind: "move", card: moves[0].card, to: moves[0].to });
-      this.note = moves.length ? `The gap at ${cellName([r, c])} takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.` : `The gap at ${cellName([r, c])} is dead: nothing can enter it.`;
+      const row = this.state.view.grid[r];
+      const ways = moves.map((m) => `${label(m.card)} (${wayIn(row, c, m.card) === "left" ? "after its left neighbour" : "before its right neighbour"})`);
+      this.note = !moves.length ? `The gap at ${cellName([r, c])} is dead: nothing can enter it.`
+        : c === 0 ? `The gap at ${cellName([r, c])} takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.`
+          : `The gap at ${cellName([r, c])} takes ${ways.join(" or ")}: click the card to move, or press Enter for ${label(moves[0].card)}.`;
+      return this.render();
+    }
+    const options = this.summary ? this.summary.options : null;
+    if (options && options.variant === "montana" && c === 0 && code[0] === "2") {
+      this.note = `${label(code)} is fixed: in Montana the 2s are dealt into column 0 and never move.`;
       return this.render();
     }
     const moves = legal.filter((m) => m.card === code);
@@ -411,6 +426,18 @@ class PlayPage {
     }
     this.render();
   }
+}
+
+const VARIANT_LEGEND = {
+  montana: "Montana: the 2s are fixed in column 0 (ringed); each row builds its own suit.",
+  free_parking: "Free Parking: a gap also takes the card one below its right neighbour: ◂ marks the card after the left neighbour, ▸ the card before the right one.",
+  addiction: "Addiction: at a redeal the aces are shuffled back in and the gaps are where they fall.",
+};
+
+/** The rules page of a Gaps tournament, at its variant's section. */
+export function rulesHref(options) {
+  const variant = options && options.variant;
+  return variant && variant !== "gaps" ? `/rules/gaps#${variant}` : "/rules/gaps";
 }
 
 /** A Gaps cell as people count, from 1 (the protocol's [row, col] count from 0). */

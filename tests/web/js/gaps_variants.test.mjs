@@ -129,3 +129,30 @@ test("options: each accepted set means its effective options; each refused set i
     assert.throws(() => rules.parseOptions(r.options), /^Error: bad (gaps|klondike) options: /, r.why);
   }
 });
+
+test("the rules page's worked examples are the vectors'", async () => {
+  const { EXAMPLES } = await import("../../../server/web/rulesexamples.js");
+  for (const name of ["montana", "free_parking"]) {
+    const ex = EXAMPLES[name];
+    const c = v.cases.find((x) => x.variant === name && x.seed === ex.seed && x.options.redeal === "keep_runs");
+    const state = await GAPS.newGame(drbg.hexToBytes(ex.seed), parseOptions(ex.options), { playerId: 1 });
+    assert.deepEqual(formatGrid(state.grid), c.initial_layout);
+    assert.deepEqual(ex.move, c.moves[0].action);
+    assert.deepEqual(formatGrid((await state.apply(ex.move)).grid), c.moves[0].layout_after);
+  }
+  const fp = await GAPS.newGame(drbg.hexToBytes(EXAMPLES.free_parking.seed), parseOptions({ variant: "free_parking" }), { playerId: 1 });
+  assert.deepEqual(fp.view().legal.filter((m) => m.to.join() === "0,6").map((m) => m.card), ["9H", "JD"]);
+  const ad = EXAMPLES.addiction;
+  const blocked = v.positions.find((p) => p.variant === "addiction" && JSON.stringify(p.layout) === JSON.stringify(ad.blocked));
+  assert.ok(blocked && blocked.blocked);
+  const game = v.cases.flatMap((c) => c.games).find((g) => g.seed === ad.seed && g.options.variant === "addiction"
+    && g.options.redeal === "keep_runs" && g.player_id === ad.playerId);
+  assert.deepEqual(game.layouts_after_each_deal[0], v.cases.find((c) => c.seed === ad.seed && c.variant === "addiction").initial_layout);
+  const options = parseOptions(ad.options);
+  const state = new GapsState({
+    seed: drbg.hexToBytes(ad.seed), playerId: ad.playerId, redeals: options.redeals, grid: parseGrid(ad.blocked), variant: variantOf(options),
+  });
+  const after = await state.apply({ kind: "redeal" });
+  assert.deepEqual(formatGrid(after.grid), game.layouts_after_each_deal[1]);
+  assert.deepEqual([...after.aces.keys()].sort((a, b) => a - b), after.grid.flatMap((c, i) => (c === -1 ? [i] : [])));
+});
