@@ -18,41 +18,57 @@ without a message. The library's lines go to `samedeal.access`, off unless asked
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from server.net.limits import TokenBucket, trusted
-from server.net.wire import (
-    BODY_CHUNK,
-    FEED_BUDGET_S,
-    FEED_SLICE,
-    TOO_MANY,
-    GuardedProtocol,
-    text_header,
-)
+from server.net.connection_limits import BODY_CHUNK, FEED_BUDGET_S, FEED_SLICE, TOO_MANY, Limits
+from server.net.frames import GuardedProtocol, text_header
+from server.net.limits import Connections, LimitLog, TokenBucket, trusted
 
-if TYPE_CHECKING:
-    from server.net.transport import WsServer
-
-__all__ = ["MessageHandler", "WsConnection", "access_log"]
+__all__ = ["Endpoint", "Host", "MessageHandler", "WsConnection", "access_log"]
 
 log = logging.getLogger("samedeal.transport")
 access_log = logging.getLogger("samedeal.access")  # per request and connection: off by default
 MessageHandler = Callable[[str | bytes], Awaitable[None]]
 
 
+class Endpoint(Protocol):
+    """The application's side of every connection (server/net/transport.py: the contract)."""
+
+    async def respond_http(self, conn: WsConnection, request: Request) -> Response | None: ...
+
+    def opened(self, conn: WsConnection) -> MessageHandler: ...
+
+    def closed(self, conn: WsConnection) -> None: ...
+
+
+class Host(Protocol):
+    """What a connection needs of the server that accepted it (`WsServer`): its limits,
+    loop and endpoint, the counts it is admitted under, and the set of live connections.
+    The server in turn calls the connection's `keepalive` and `idle_check`."""
+
+    limits: Limits
+    loop: asyncio.AbstractEventLoop
+    endpoint: Endpoint
+    counts: Connections
+    limit_log: LimitLog
+    proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+    connections: set[WsConnection]
+
+
 class WsConnection(asyncio.Protocol):
     """One client connection."""
 
-    def __init__(self, server: WsServer) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         self.gone = False  # the TCP connection is lost
         self.limits = server.limits
@@ -424,7 +440,7 @@ class WsConnection(asyncio.Protocol):
         finally:
             self.worker = self.parked = None
 
-    def _idle_check(self, now: float) -> None:
+    def idle_check(self, now: float) -> None:
         """Close a connection that is neither authenticated nor watching and has sent
         no message for `idle_timeout` (1008)."""
         if (
@@ -436,7 +452,7 @@ class WsConnection(asyncio.Protocol):
             self.limit_hit("idle_timeout", seconds=self.limits.idle_timeout)
             self.close(CloseCode.POLICY_VIOLATION, "idle: authenticate or subscribe")
 
-    def _keepalive(self) -> None:
+    def keepalive(self) -> None:
         """A keepalive round: retire a parked worker; ping (close if the last is unanswered)."""
         self._unpark()
         if self.ws.state is not State.OPEN:
