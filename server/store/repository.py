@@ -34,8 +34,8 @@ from server.domain.model import (
 )
 from server.domain.schedule import OccurrenceExists
 from server.store import cluster, db
-from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
 from server.store.coordination import Coordination
+from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
 from server.store.players import Players
 from server.store.rows import entry_of, tournament_of
 from server.store.writer import Conflict, Writer
