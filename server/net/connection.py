@@ -3,8 +3,8 @@
 The websockets library parses and writes every byte (handshake, frames, masking, size
 limits, close handshake, pong answers). `WsConnection` only moves bytes between it and
 the socket and adds what a server needs around it: a handshake deadline, keepalive pings,
-back-pressure both ways and a graceful close. The application's side of it (the
-`Endpoint` contract) and the listening socket are in `server/net/transport.py`.
+back-pressure both ways and a graceful close. It knows its server as a `Host`, and the
+application as an `Endpoint` (server/net/endpoint.py; the contract: transport.py).
 
 Against hostile peers (docs/RELIABILITY.md, "Hostile clients"): pings, pongs and
 continuation frames are rate-limited like messages (`conn.bucket`, at the session's rate)
@@ -18,57 +18,31 @@ without a message. The library's lines go to `samedeal.access`, off unless asked
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import os
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any
 
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from server.net.connection_limits import BODY_CHUNK, FEED_BUDGET_S, FEED_SLICE, TOO_MANY, Limits
+from server.net.connection_limits import BODY_CHUNK, FEED_BUDGET_S, FEED_SLICE, TOO_MANY
+from server.net.endpoint import Host, MessageHandler
 from server.net.frames import GuardedProtocol, text_header
-from server.net.limits import Connections, LimitLog, TokenBucket, trusted
+from server.net.limits import TokenBucket, trusted
 
-__all__ = ["Endpoint", "Host", "MessageHandler", "WsConnection", "access_log"]
+__all__ = ["MessageHandler", "WsConnection", "access_log"]
 
 log = logging.getLogger("samedeal.transport")
 access_log = logging.getLogger("samedeal.access")  # per request and connection: off by default
-MessageHandler = Callable[[str | bytes], Awaitable[None]]
-
-
-class Endpoint(Protocol):
-    """The application's side of every connection (server/net/transport.py: the contract)."""
-
-    async def respond_http(self, conn: WsConnection, request: Request) -> Response | None: ...
-
-    def opened(self, conn: WsConnection) -> MessageHandler: ...
-
-    def closed(self, conn: WsConnection) -> None: ...
-
-
-class Host(Protocol):
-    """What a connection needs of the server that accepted it (`WsServer`): its limits,
-    loop and endpoint, the counts it is admitted under, and the set of live connections.
-    The server in turn calls the connection's `keepalive` and `idle_check`."""
-
-    limits: Limits
-    loop: asyncio.AbstractEventLoop
-    endpoint: Endpoint
-    counts: Connections
-    limit_log: LimitLog
-    proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
-    connections: set[WsConnection]
 
 
 class WsConnection(asyncio.Protocol):
     """One client connection."""
 
-    def __init__(self, server: Host) -> None:
+    def __init__(self, server: Host[WsConnection]) -> None:
         self.server = server
         self.gone = False  # the TCP connection is lost
         self.limits = server.limits

@@ -7,8 +7,8 @@ async context managers per message, and tasks per connection, cost more CPU and 
 (docs/BENCHMARKS.md, `bench.echo_transports`). `WsServer` accepts connections, runs the
 keepalive rounds and the idle sweep, and closes them all gracefully.
 
-Contract with the application (an `Endpoint`, declared in connection.py beside `Host`,
-what a connection needs of its server, so that the connection never imports this module):
+Contract with the application (an `Endpoint`, declared in endpoint.py beside `Host`, what
+a connection needs of its server, so that the connection never imports this module):
 - `respond_http(conn, request)` answers a plain HTTP request (a `Response`), or returns
   None to accept the WebSocket handshake;
 - `opened(conn)` returns the connection's message handler: it is awaited once per
@@ -27,8 +27,9 @@ import time
 
 from websockets.frames import CloseCode
 
-from server.net.connection import Endpoint, WsConnection
+from server.net.connection import WsConnection
 from server.net.connection_limits import Limits
+from server.net.endpoint import Endpoint
 from server.net.frames import text_header
 from server.net.limits import Connections, LimitLog, networks
 
@@ -38,7 +39,7 @@ __all__ = ["Endpoint", "Limits", "WsServer", "broadcast", "text_header"]
 class WsServer:
     """Listening socket plus every live connection."""
 
-    def __init__(self, endpoint: Endpoint, limits: Limits) -> None:
+    def __init__(self, endpoint: Endpoint[WsConnection], limits: Limits) -> None:
         self.endpoint = endpoint
         self.limits = limits
         self.loop = asyncio.get_running_loop()
