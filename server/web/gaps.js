@@ -179,6 +179,7 @@ export function parseGrid(rows) {
   return cells.map((tok) => (tok === "--" ? GAP : cards.parse(tok)));
 }
 
+const OPTION_NAMES = ["variant", "redeals", "redeal", "winnable"]; // GapsOptions' fields, in order
 const PY_TYPES = { boolean: "bool", string: "str", undefined: "NoneType" };
 
 /** Why `value` is not a variant's name, or null (gaps_options._variant_problem). */
@@ -224,8 +225,8 @@ export function parseOptions(data) {
       opts.winnable = given.winnable;
     }
     for (const key of Object.keys(given)) {
-      if (!["variant", "redeals", "redeal", "winnable"].includes(key)) {
-        throw new FieldError([key], "Extra inputs are not permitted");
+      if (!OPTION_NAMES.includes(key)) {
+        throw new FieldError([key], `not a gaps option; allowed: ${OPTION_NAMES.join(", ")}`);
       }
     }
     if (opts.redeal === RESHUFFLE_ALL && VARIANTS[opts.variant].fixedTwos) {
