@@ -7,7 +7,7 @@
 import { dealAces, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
 import { clock, fill, h } from "./dom.js";
 import { firstMoves, lineRecord, parOf, parting, rankedRows, recordOf, reference, standing } from "./lines.js";
-import { describe } from "./play.js";
+import { describe } from "./actionwords.js";
 import { figuresText, parText } from "./replay.js";
 import { Stepper, dealMarks } from "./stepper.js";
 import { account } from "./store.js";

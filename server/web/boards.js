@@ -2,9 +2,10 @@
 // Suits are told apart by symbol and by colour (red/black plus a tint per suit), so the
 // board reads without colour; every card and gap has an accessible name.
 
-import { CODES, RANKS, SUIT_NAMES, SYMBOLS, label } from "./cards.js";
+import { CODES, SUIT_NAMES, SYMBOLS, label } from "./cards.js";
 import { h } from "./dom.js";
 import { VARIANTS, variantOf } from "./gaps.js";
+import { WAY_WORDS, wayIn } from "./variantwords.js";
 
 const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 
@@ -32,16 +33,6 @@ export function gapTargets(view) {
   return fits;
 }
 
-/** How a card enters the gap at column `c` of `row` (codes, null for a gap): "two" in
- * column 0, "left" when it follows its left neighbour, else "right" (free_parking: it
- * precedes its right neighbour). */
-export function wayIn(row, c, card) {
-  if (c === 0) return "two";
-  const left = row[c - 1];
-  const follows = left && left[1] === card[1] && RANKS.indexOf(card[0]) === RANKS.indexOf(left[0]) + 1;
-  return follows ? "left" : "right";
-}
-
 /** Where the aces fell in a replayed addiction deal or redeal (Map "r,c" -> ace code), for
  * gapsBoard's `aces`; null for the other variants or a state after a move. */
 export function dealAces(state, atDeal) {
@@ -50,8 +41,6 @@ export function dealAces(state, atDeal) {
   for (const [cell, ace] of state.aces) out.set(`${Math.floor(cell / 13)},${cell % 13}`, CODES[ace]);
   return out;
 }
-
-const WAY_WORDS = { left: "after its left neighbour", right: "before its right neighbour" };
 
 /** A live gap's mark: what it takes. Under free_parking each card shows its way in: ◂ for
  * the left neighbour's rule, ▸ for the right neighbour's. */

@@ -5,11 +5,13 @@
 
 import { beaconLine } from "./beaconline.js";
 import { parse as parseCard, code as cardCode, label } from "./cards.js";
-import { gapTargets, gapsBoard, klondikeBoard, optionsText, wayIn } from "./boards.js";
+import { gapTargets, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
 import { $, clock, fill, h, localTime, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { StandingsPanel } from "./standings.js";
 import { account, receipts } from "./store.js";
+import { cellName, describe } from "./actionwords.js";
+import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, variantLegend, waysText } from "./variantwords.js";
 import { closedPanel } from "./verifypage.js";
 
 const END_TEXT = { won: "You won!", lost: "Blocked with no redeal left: the game is lost.", resigned: "You resigned.", timed_out: "Time is up." };
@@ -246,14 +248,11 @@ class PlayPage {
       h("button.resign.danger", { onclick: () => this.ask("Resign this game? There is no second attempt.", { kind: "resign" }) }, "Resign"));
     const figures = h("span", `in place ${p.cards_in_place}/48 · redeals left ${v.redeals_left} · score ${p.score} · `);
     const options = this.summary ? this.summary.options : null;
-    const variant = options && options.variant;
-    const acesFell = variant === "addiction" && (st.events || []).some((e) => e.type === "redealt");
+    const acesFell = acesJustFell(options, st.events);
     return h("div.gaps-play",
       gapsBoard(v, { selected: st.status === "playing" ? sel : null, onCell: st.status === "playing" ? (r, c, code) => this.clickCell(r, c, code) : null, highlight: (st.events || []).filter((e) => e.type === "moved").map((e) => e.card), options, acesFell }),
       h("p.legend.small", "Click a gap to play the card that fits it, or click a card to move it. Keys: ←/→ select a gap, ↑/↓ change row, Enter plays. ✕ marks a dead gap.",
-        VARIANT_LEGEND[variant] ? [" ", VARIANT_LEGEND[variant]] : null),
-      acesFell ? h("p.aces-fell", "Redealt: the aces were shuffled in with the other cards and taken out where they fell; those cells are the new gaps.") : null,
-      this.status(st, figures, actions));
+        variantLegend(options)), acesFell ? acesFellNote() : null, this.status(st, figures, actions));
   }
 
   clickCell(r, c, code) {
@@ -262,15 +261,12 @@ class PlayPage {
       this.selected = [r, c];
       const moves = legal.filter((m) => m.to[0] === r && m.to[1] === c);
       if (moves.length === 1) return this.act({ kind: "move", card: moves[0].card, to: moves[0].to });
-      const row = this.state.view.grid[r];
-      const ways = moves.map((m) => `${label(m.card)} (${wayIn(row, c, m.card) === "left" ? "after its left neighbour" : "before its right neighbour"})`);
       this.note = !moves.length ? `The gap at ${cellName([r, c])} is dead: nothing can enter it.`
         : c === 0 ? `The gap at ${cellName([r, c])} takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.`
-          : `The gap at ${cellName([r, c])} takes ${ways.join(" or ")}: click the card to move, or press Enter for ${label(moves[0].card)}.`;
+          : `The gap at ${cellName([r, c])} takes ${waysText(this.state.view.grid[r], c, moves.map((m) => m.card))}: click the card to move, or press Enter for ${label(moves[0].card)}.`;
       return this.render();
     }
-    const options = this.summary ? this.summary.options : null;
-    if (options && options.variant === "montana" && c === 0 && code[0] === "2") {
+    if (isFixedTwo(this.summary && this.summary.options, c, code)) {
       this.note = `${label(code)} is fixed: in Montana the 2s are dealt into column 0 and never move.`;
       return this.render();
     }
@@ -428,23 +424,6 @@ class PlayPage {
   }
 }
 
-const VARIANT_LEGEND = {
-  montana: "Montana: the 2s are fixed in column 0 (ringed); each row builds its own suit.",
-  free_parking: "Free Parking: a gap also takes the card one below its right neighbour: ◂ marks the card after the left neighbour, ▸ the card before the right one.",
-  addiction: "Addiction: at a redeal the aces are shuffled back in and the gaps are where they fall.",
-};
-
-/** The rules page of a Gaps tournament, at its variant's section. */
-export function rulesHref(options) {
-  const variant = options && options.variant;
-  return variant && variant !== "gaps" ? `/rules/gaps#${variant}` : "/rules/gaps";
-}
-
-/** A Gaps cell as people count, from 1 (the protocol's [row, col] count from 0). */
-export function cellName([r, c]) {
-  return `row ${r + 1}, column ${c + 1}`;
-}
-
 /** When a tournament closed: at its end, or early (an operator's close) — then both. */
 export function closedText(closedAt, endsAt) {
   if (!closedAt) return `closed ${localTime(endsAt)}`;
@@ -463,11 +442,4 @@ export function endText(st, summary) {
     }
   }
   return END_TEXT[st.status] || st.status;
-}
-
-export function describe(action) {
-  if (!action) return "";
-  if (action.kind === "move" && action.card) return `move ${label(action.card)} to ${cellName(action.to)}`;
-  if (action.kind === "move") return `move ${action.count > 1 ? `${action.count} cards ` : ""}from ${action.from} to ${action.to}`;
-  return action.kind;
 }

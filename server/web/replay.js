@@ -6,7 +6,7 @@
 import { dealAces, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
 import { clock, fill, h } from "./dom.js";
 import { lineRecord, parOf } from "./lines.js";
-import { describe } from "./play.js";
+import { describe } from "./actionwords.js";
 import { logHeads } from "./receipts.js";
 import { Stepper, dealMarks } from "./stepper.js";
 import { replayStates } from "./verify.js";

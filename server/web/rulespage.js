@@ -7,7 +7,7 @@ import { label } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { hexToBytes } from "./drbg.js";
 import { GAP, GAPS, GapsState, VARIANTS, parseGrid, parseOptions, variantOf } from "./gaps.js";
-import { cellName } from "./play.js";
+import { cellName } from "./actionwords.js";
 import { EXAMPLES } from "./rulesexamples.js";
 
 export async function rulesPage(main) {
