@@ -11,7 +11,7 @@ import { ServerError } from "./net.js";
 import { StandingsPanel } from "./standings.js";
 import { account, receipts } from "./store.js";
 import { cellName, describe } from "./actionwords.js";
-import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, variantLegend, waysText } from "./variantwords.js";
+import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, takesText, variantLegend } from "./variantwords.js";
 import { closedPanel } from "./verifypage.js";
 
 const END_TEXT = { won: "You won!", lost: "Blocked with no redeal left: the game is lost.", resigned: "You resigned.", timed_out: "Time is up." };
@@ -239,7 +239,7 @@ class PlayPage {
     const canRedeal = v.blocked && v.redeals_left > 0;
     const actions = h("div.actions",
       h("p.where", !sel ? "no gap selected" : v.blocked ? (canRedeal ? "Blocked: no move is legal. Redeal?" : "Blocked, no redeal left.")
-        : selFits.length ? `The gap at ${cellName(sel)} takes ${selFits.map(label).join(" or ")}: Enter plays ${label(selFits[0])}.`
+        : selFits.length ? `The gap at ${cellName(sel)} takes ${takesText(this.summary && this.summary.options, v.grid, sel, selFits)}: Enter plays ${label(selFits[0])}.`
           : `The gap at ${cellName(sel)} is dead.`),
       h("form.typed", { onsubmit: (e) => { e.preventDefault(); this.typed(e.target.elements.card); } },
         h("label", { for: "card-input" }, "card "),
@@ -263,7 +263,7 @@ class PlayPage {
       if (moves.length === 1) return this.act({ kind: "move", card: moves[0].card, to: moves[0].to });
       this.note = !moves.length ? `The gap at ${cellName([r, c])} is dead: nothing can enter it.`
         : c === 0 ? `The gap at ${cellName([r, c])} takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.`
-          : `The gap at ${cellName([r, c])} takes ${waysText(this.state.view.grid[r], c, moves.map((m) => m.card))}: click the card to move, or press Enter for ${label(moves[0].card)}.`;
+          : `The gap at ${cellName([r, c])} takes ${takesText(this.summary && this.summary.options, this.state.view.grid, [r, c], moves.map((m) => m.card))}: click the card to move, or press Enter for ${label(moves[0].card)}.`;
       return this.render();
     }
     if (isFixedTwo(this.summary && this.summary.options, c, code)) {

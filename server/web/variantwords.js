@@ -22,6 +22,13 @@ export function waysText(row, c, cards) {
   return cards.map((card) => `${label(card)} (${WAY_WORDS[wayIn(row, c, card)]})`).join(" or ");
 }
 
+/** What the gap at [r, c] of `grid` takes (`fits`), in words; under free_parking with
+ * each card's way in. */
+export function takesText(options, grid, [r, c], fits) {
+  const ways = !!options && options.variant === "free_parking" && c > 0;
+  return ways ? waysText(grid[r], c, fits) : fits.map(label).join(" or ");
+}
+
 const LEGEND = {
   montana: "Montana: the 2s are fixed in column 0 (ringed); each row builds its own suit.",
   free_parking: "Free Parking: a gap also takes the card one below its right neighbour: ◂ marks the card after the left neighbour, ▸ the card before the right one.",
