@@ -44,7 +44,7 @@ async function route() {
   if (path === "/") {
     document.body.dataset.page = "lobby";
     leave = await lobbyPage(main, link, accountChip);
-  } else if ((m = /^\/t\/(\d+)\/replay\/([A-Za-z0-9_-]{1,32})$/.exec(path))) {
+  } else if ((m = /^\/t\/(\d+)\/replay\/([\p{L}\p{M}0-9_-]{1,64})$/u.exec(path))) {
     document.body.dataset.page = "replay";
     leave = await replayPage(main, link, Number(m[1]), m[2]);
   } else if ((m = /^\/t\/(\d+)\/analysis$/.exec(path))) {
@@ -56,7 +56,7 @@ async function route() {
   } else if ((m = /^\/leaderboard\/([a-z]{1,16})$/.exec(path)) && GAMES.includes(m[1])) {
     document.body.dataset.page = "leaderboard";
     leave = await leaderboardPage(main, link, m[1]);
-  } else if ((m = /^\/players\/([A-Za-z0-9_-]{1,32})$/.exec(path))) {
+  } else if ((m = /^\/players\/([\p{L}\p{M}0-9_-]{1,64})$/u.exec(path))) {
     document.body.dataset.page = "player";
     leave = await playerPage(main, link, m[1]);
   } else if (path === "/operator") { // series (v1.3) hook: the operator's page

@@ -18,6 +18,7 @@ import { logHash, logRoot } from "./receipts.js";
 import { BUNDLE_FORMAT, RECORD_FORMAT, Unreadable, bundleWithin, recordWithin } from "./shapes.js";
 import { ActionError, PLAYING, TIMED_OUT, WON, isObject } from "./rules.js";
 import { deadline, msBetween, parseIso } from "./timing.js";
+import { nameKey } from "./ranking.js";
 
 export const RULES = { gaps: GAPS, klondike: KLONDIKE };
 const NO_LOG_HASH = "no log_hash (written before samedeal-log/1)";
@@ -273,9 +274,9 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     if (!sameTournament(record.tournament, bundle.tournament)) {
       throw new Mismatch(`record of ${name}: its tournament differs from the bundle's`);
     }
-    if (seen.has(record.player.name.toLowerCase())) throw new Mismatch(`record of ${name}: the player appears twice`);
+    if (seen.has(nameKey(record.player.name))) throw new Mismatch(`record of ${name}: the player appears twice`);
     if (seenIds.has(record.player.id)) throw new Mismatch(`${who(record)}: the player id appears twice`);
-    seen.add(record.player.name.toLowerCase());
+    seen.add(nameKey(record.player.name));
     seenIds.add(record.player.id);
     const [result, hash] = finishRecord(record, outcomes[i], report);
     results.push(result);
