@@ -10,6 +10,7 @@ import sys
 from typing import NoReturn
 
 from server import fairplay_commands, schedule_cli
+from server.domain.schedule_options import add_variant_flag
 from server.net.limits import ServeLimits as ServeLimitsDefaults
 from server.store import db
 
@@ -78,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--name", required=True)
     c.add_argument("--game", choices=["gaps", "klondike"], default="gaps")
     c.add_argument("--options", default="{}", help="JSON, e.g. '{\"redeals\": 2}'")
+    add_variant_flag(c)
     c.add_argument("--starts-at", default=None, help="ISO 8601 (default now)")
     c.add_argument("--ends-at", default=None, help="ISO 8601 (default: --hours from start)")
     c.add_argument("--hours", type=float, default=1.0)

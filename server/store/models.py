@@ -64,7 +64,7 @@ class Player(Base):
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
-    name_key: Mapped[str] = mapped_column(String(32), unique=True)  # casefolded name
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)  # server.domain.names.name_key
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
     admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

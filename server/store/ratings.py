@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.model import NameTaken, PlayerInfo, TournamentStatus
+from server.domain.names import name_key
 from server.domain.ratings import Current, Field, Outcome, PlacingRow, RatingRow, placing_rows
 from server.store.models import Placing, Player, PlayerRating, Tournament
 from server.store.repository import Store
@@ -93,7 +94,7 @@ async def create_bot(store: Store, name: str, token_hash: str, now: datetime) ->
     async with store._session() as s:
         row = Player(
             name=name,
-            name_key=name.casefold(),
+            name_key=name_key(name),
             token_hash=token_hash,
             admin=False,
             created_at=now,

@@ -10,7 +10,8 @@ TournamentClosed) while the rest of its batch commits. A batch that fails as a w
 database is away) fails each of its callers with WriterFailed.
 
 Implementations: `SqliteWriter` (sqlite_writer.py, through a writer process) and
-`PgWriter` (pg_writer.py, on the engine's asyncpg connections).
+`PgWriter` (pg_writer.py, on the engine's asyncpg connections); writer_factory.py picks
+one for an engine.
 """
 
 from __future__ import annotations
@@ -20,14 +21,11 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from server import faults
 from server.domain.model import Summary
 from server.store.models import utc_naive
-
-if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger("samedeal.store")
 
@@ -252,17 +250,3 @@ def _fail_all(batch: list[Pending], exc: Exception) -> None:
             failed = WriterFailed(message)
             failed.__cause__ = cause
             done.set_exception(failed)
-
-
-def make_writer(engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> Writer:
-    """The group-commit writer for the engine's database: on SQLite a writer process on
-    the same file, on PostgreSQL (asyncpg) a batching task on the engine."""
-    from server.store.pg_writer import PgWriter  # (they import this module)
-    from server.store.sqlite_writer import SqliteWriter
-
-    dialect = engine.dialect
-    if dialect.name == "sqlite":
-        return SqliteWriter(engine.url.database or "", on_batch)
-    if dialect.name == "postgresql" and dialect.driver == "asyncpg":
-        return PgWriter(engine, on_batch)
-    raise ValueError(f"no group-commit writer for {dialect.name}+{dialect.driver}")
