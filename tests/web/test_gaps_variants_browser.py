@@ -115,7 +115,7 @@ async def join_variant(
     card = page.locator(f".tcard[data-id='{t['id']}']")
     await card.wait_for()
     words = {
-        "montana": "Montana: the 2s pre-placed in column 0",
+        "montana": "Montana: the 2s pre-placed in the first column",
         "free_parking": "Free Parking: a gap also takes the card below its right neighbour",
         "addiction": "Addiction: a redeal's gaps are where the aces fall",
     }[variant]
