@@ -43,6 +43,9 @@ async def test_a_variant_tournament_played_closed_and_verified(
         tid = summary["id"]
         assert summary["options"] == GAPS.parse_options({"variant": variant}).model_dump()
         assert summary["options"]["variant"] == variant
+        code, out, err = await samedeal(env, "tournaments")
+        words = {"montana": "Montana", "addiction": "Addiction", "free_parking": "Free Parking"}
+        assert code == 0 and f"Gaps · {words[variant]}" in out, out + err
 
         code, out, err = await samedeal(
             env, "bot", "--tournament", str(tid), "--players", "3", "--strategy", "greedy"
