@@ -84,6 +84,7 @@ def ready(path: str) -> str:
         "leaderboard": "table.leaderboard tbody tr",
         "players": "table.recent tbody tr",
         "operator": "form.op-tournament",
+        "rules": ".rules section.rule",
     }[parts[1]]
 
 
