@@ -11,7 +11,7 @@ import { bare, oneLine, row as showRow, show } from "./pyfmt.js";
 import { BUILT_IN } from "./beacon.js";
 import { BeaconDifference, BeaconUnreadable, checkBeacon, dealingSeed } from "./beaconcheck.js";
 import { commitment, hexToBytes } from "./drbg.js";
-import { GAPS, GapsState } from "./gaps.js";
+import { GAPS } from "./gaps.js";
 import { KLONDIKE } from "./klondike.js";
 import { Difference, expectedRows } from "./amended.js";
 import { logHash, logRoot } from "./receipts.js";
@@ -114,9 +114,7 @@ function dealt(ctx, playerId) {
     if (!ctx.deals.has("gaps")) {
       ctx.deals.set("gaps", rules.newGame(seed, options, { playerId: 0, dealAttempt: t.deal_attempt }));
     }
-    return ctx.deals.get("gaps").then(
-      (s) => new GapsState({ seed, playerId, redeals: s.redeals, grid: s.grid, rule: s.rule }),
-    );
+    return ctx.deals.get("gaps").then((s) => s.forPlayer(playerId));
   }
   const key = `klondike/${t.deal_attempt}`;
   if (!ctx.deals.has(key)) ctx.deals.set(key, rules.newGame(seed, options, { dealAttempt: t.deal_attempt }));
