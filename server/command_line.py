@@ -155,6 +155,13 @@ def _limit_flags(s: argparse.ArgumentParser) -> None:
         "SAMEDEAL_TRUSTED_PROXIES, comma-separated)",
     )
     s.add_argument(
+        "--link-code-ttl",
+        type=int,
+        metavar="S",
+        default=_env_int("SAMEDEAL_LINK_CODE_TTL", d.link_code_ttl_s),
+        help=f"seconds a device link's codes are valid (default {d.link_code_ttl_s})",
+    )
+    s.add_argument(
         "--access-log",
         action="store_true",
         default=os.environ.get("SAMEDEAL_ACCESS_LOG", "") not in ("", "0"),

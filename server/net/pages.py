@@ -18,8 +18,9 @@ from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 WEB = resources.files("server") / "web"
-NAME_SEGMENT = r"(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){1,384}"
-"""A player's name in a path: UTF-8, percent-encoded (32 code points of 4 bytes at most)."""
+NAME_SEGMENT = r"(?:[A-Za-z0-9_-]|%[89A-Fa-f][0-9A-Fa-f]){1,384}"
+"""A player's name in a path: its ASCII letters, digits, `_` and `-` as they are, every other
+character as UTF-8, percent-encoded (32 code points of 4 bytes at most)."""
 PAGE_PATHS = re.compile(
     r"^/(?:|t/\d{1,10}|t/\d{1,10}/replay/" + NAME_SEGMENT + r"|t/\d{1,10}/analysis|verify"
     r"|leaderboard/[a-z]{1,16}|players/"

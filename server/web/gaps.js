@@ -132,7 +132,7 @@ export const VARIANTS = {
   },
   montana: {
     name: "montana", title: "Montana", redeals: 2, layout: twosPlaced, rightRule: false, redeal: gapsAfterRuns, fixedTwos: true,
-    words: "Montana: the 2s pre-placed in column 0",
+    words: "Montana: the 2s pre-placed in the first column",
   },
   addiction: {
     name: "addiction", title: "Addiction", redeals: 3, layout: rowMajor, rightRule: false, redeal: acesAsGaps, acesOnRedeal: true,

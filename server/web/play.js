@@ -267,7 +267,7 @@ class PlayPage {
       return this.render();
     }
     if (isFixedTwo(this.summary && this.summary.options, c, code)) {
-      this.note = `${label(code)} is fixed: in Montana the 2s are dealt into column 0 and never move.`;
+      this.note = `${label(code)} is fixed: in Montana the 2s are dealt into the first column and never move.`;
       return this.render();
     }
     const moves = legal.filter((m) => m.card === code);

@@ -30,7 +30,7 @@ export function takesText(options, grid, [r, c], fits) {
 }
 
 const LEGEND = {
-  montana: "Montana: the 2s are fixed in column 0 (ringed); each row builds its own suit.",
+  montana: "Montana: the 2s are fixed in the first column (ringed); each row builds its own suit.",
   free_parking: "Free Parking: a gap also takes the card one below its right neighbour: ◂ marks the card after the left neighbour, ▸ the card before the right one.",
   addiction: "Addiction: at a redeal the aces are shuffled back in and the gaps are where they fall.",
 };

@@ -7,6 +7,7 @@ variant select, and the rules page with each variant's worked example from the v
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -15,9 +16,10 @@ import pytest
 
 from client_cli.bots import gaps_choice
 from server import rng
+from server.audit.verify import verify_document
 from server.games import cards
 from server.games.gaps_layout import ACES, COLS, GAP, ROWS, run_length
-from tests.support.harness import Running
+from tests.support.harness import Running, http_get
 from tests.web.conftest import close, create, register, shot, state, wait_seq
 from tests.web.support import ROOT
 from tests.web.test_first_contact import SIZES, outside, page_at, sideways
@@ -113,7 +115,7 @@ async def join_variant(
     card = page.locator(f".tcard[data-id='{t['id']}']")
     await card.wait_for()
     words = {
-        "montana": "Montana: the 2s pre-placed in column 0",
+        "montana": "Montana: the 2s pre-placed in the first column",
         "free_parking": "Free Parking: a gap also takes the card below its right neighbour",
         "addiction": "Addiction: a redeal's gaps are where the aces fall",
     }[variant]
@@ -313,6 +315,27 @@ async def test_addiction_a_redeal_puts_the_gaps_where_the_aces_fell(
     seed = bytes.fromhex(next(x for x in items if x["id"] == t["id"])["seed"])
     aces = aces_after_redeal(seed, blocked["grid"], me["player"]["id"], 1)
     assert sorted(list(k) for k in aces) == sorted(gaps)
+    # the served bundle: verified in the page, with the Python verifier's own lines
+    status, body = await asyncio.to_thread(
+        http_get, f"{server.http}/tournaments/{t['id']}/bundle.json"
+    )
+    assert status == 200
+    bundle = json.loads(body)
+    assert bundle["tournament"]["options"]["variant"] == "addiction"
+    report = verify_document(bundle)
+    assert report.ok, report.error
+    await page.goto(f"{server.http}/t/{t['id']}")
+    await page.click("button.verify-here")
+    verdict = page.locator(".verdict")
+    await verdict.wait_for(timeout=30_000)
+    assert await verdict.get_attribute("data-verdict") == "ok"
+    lines = (await page.locator(".lines").inner_text()).splitlines()
+    assert lines[:-1] == [
+        *(f"ok   {line}" for line in report.checked),
+        *(f"note {line}" for line in report.notes),
+        f"verified: tournament {t['id']} bundle",
+    ]
+    assert "acknowledged at seq" in lines[-1] and "in the bundle, unchanged" in lines[-1]
     await page.goto(f"{server.http}/t/{t['id']}/replay/{name}")
     await page.wait_for_selector(".replay-controls")
     await page.click("button.next-redeal")
