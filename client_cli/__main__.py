@@ -7,7 +7,7 @@ import os
 import sys
 from typing import NoReturn
 
-from client_cli import config, fairplay, ratings, schedule_cmd, verify
+from client_cli import account_cmd, config, fairplay, ratings, schedule_cmd, verify
 from server.domain.schedule_options import add_beacon_flags, add_variant_flag
 
 
@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     ratings.add_commands(sub)
     fairplay.add_parsers(sub)  # disqualify, fairplay (admin)
     schedule_cmd.add_parser(sub)  # series (v1.3) hook
+    account_cmd.add_parsers(sub)  # accounts (v1.4): login
     return parser
 
 

@@ -16,7 +16,7 @@ from typing import Any, TextIO, TypeVar
 
 from websockets.exceptions import WebSocketException
 
-from client_cli import config, fairplay, ratings, schedule_cmd
+from client_cli import account_cmd, config, fairplay, ratings, schedule_cmd
 from client_cli.bots import run_bots
 from client_cli.connection import Connection, ServerError, failure
 from client_cli.create_args import create_message
@@ -458,6 +458,7 @@ ASYNC_COMMANDS = {
     "player": ratings.player,
     **fairplay.COMMANDS,  # disqualify, fairplay
     "schedule": schedule_cmd.run,  # series (v1.3) hook
+    "login": account_cmd.login,  # accounts (v1.4) hook
 }
 
 
