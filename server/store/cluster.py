@@ -162,7 +162,8 @@ class Listener:
             try:
                 await self._listen()  # returns only by raising: the connection was lost
             except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
-                log.warning("notice listener lost its connection (%s); reconnecting", exc)
+                if not faults.report(exc, "listener"):  # one line per interval, counted
+                    log.warning("notice listener lost its connection (%s); reconnecting", exc)
             except Exception:
                 log.exception("notice listener failed; reconnecting")
             await self._drop()
