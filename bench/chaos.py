@@ -606,11 +606,13 @@ def main() -> None:
     ap.add_argument(
         "--restart-every", type=float, default=RESTART_EVERY_S, help="seconds between restarts"
     )
+    ap.add_argument("--logs", help="the folder for the nodes' logs (default: a new one)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON line")
     args = ap.parse_args()
     if args.seconds is None and args.kills is None:
         args.seconds = 90.0
-    work = Path(tempfile.mkdtemp(prefix="samedeal-chaos-"))
+    work = Path(args.logs) if args.logs else Path(tempfile.mkdtemp(prefix="samedeal-chaos-"))
+    work.mkdir(parents=True, exist_ok=True)
     out = asyncio.run(
         run(args.seconds, args.kills, args.players, args.seed, work, args.restart_every)
     )

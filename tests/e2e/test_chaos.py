@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 QUICK = ["--seconds", "35", "--players", "10", "--restart-every", "12", "--json"]
 
 
-def test_the_quick_chaos_run_loses_nothing_and_leaves_nothing() -> None:
+def test_the_quick_chaos_run_loses_nothing_and_leaves_nothing(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "bench.chaos", *QUICK],
+        [sys.executable, "-m", "bench.chaos", *QUICK, "--logs", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=300,
