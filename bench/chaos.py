@@ -437,15 +437,30 @@ async def restart_postgresql(database: str, refuse_s: float) -> None:
 
 
 async def sample_connections(database: str, tally: Tally, stop: asyncio.Event) -> None:
-    conn = await asyncpg.connect(PG_ADMIN, timeout=10)
-    try:
-        while not stop.is_set():
+    """The peak of the database's connections; the sampler's own connection, should it
+    fail (asyncpg can report a terminated neighbour's state oddly), is opened again."""
+    conn = None
+    while not stop.is_set():
+        try:
+            if conn is None or conn.is_closed():
+                conn = await asyncpg.connect(PG_ADMIN, timeout=10)
             n = await conn.fetchval(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = $1", database
             )
             tally.connection_peak = max(tally.connection_peak, n)
-            await asyncio.sleep(0.1)
-    finally:
+        except (
+            OSError,
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            TimeoutError,
+            asyncpg.InternalClientError,
+        ) as exc:
+            event(f"sampler: {type(exc).__name__}")
+            if conn is not None:
+                conn.terminate()
+            conn = None
+        await asyncio.sleep(0.1)
+    if conn is not None:
         await conn.close()
 
 
