@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from server.competition import fairplay
+from server.audit.fairplay import Thresholds
 from server.competition.service import Competition
 
 
@@ -29,14 +29,14 @@ def parsers(sub: Any) -> list[argparse.ArgumentParser]:
 async def run(args: argparse.Namespace, competition: Competition) -> int:
     """The operator's fair-play commands (server/competition/fairplay.py)."""
     if args.command == "disqualify":
-        done = await fairplay.disqualify(competition, args.tournament, args.player, args.reason)
+        done = await competition.fairplay.disqualify(args.tournament, args.player, args.reason)
         print(
             f"tournament {done.tournament_id}: {done.player} disqualified"
             + (" (an amendment: ratings computed again)" if done.amendment else "")
         )
         return 0
-    limits = fairplay.Thresholds(opening_moves=args.moves)
-    found = await fairplay.report(competition, args.tournament, None, limits)
+    limits = Thresholds(opening_moves=args.moves)
+    found = await competition.fairplay.report(args.tournament, limits)
     for f in found:
         print(json.dumps(f.as_dict()) if args.json else f.line())
     if not args.json:

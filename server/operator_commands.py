@@ -23,16 +23,16 @@ async def operate(args: argparse.Namespace, url: str, spec: TournamentSpec | Non
     """The operator's commands. They never run the lifecycle clock: only servers do."""
     store = await Store.open(url)
     try:
+        competition = Competition.build(store)
         if args.command == "ratings":
-            return await _ratings_rebuild(store)
+            return await _ratings_rebuild(competition)
         if args.command in ("disqualify", "fairplay"):
-            return await fairplay_commands.run(args, Competition.build(store))
+            return await fairplay_commands.run(args, competition)
         if args.command == "admin":
-            if await store.set_admin(args.name):
+            if await competition.players.grant_admin(args.name):
                 print(f"{args.name} is now an admin")
                 return 0
             return fail(f"no player named {args.name!r} (register first)", 1)
-        competition = Competition.build(store)
         if getattr(args, "beacon_networks", None):
             competition.catalogue.beacon_config = _beacon_config_of_file(args.beacon_networks)
         return await _tournament(args, competition, spec)
@@ -92,10 +92,8 @@ def _beacon_config_of_file(path: str) -> BeaconConfig:
         raise CompetitionError("bad_request", str(exc)) from None
 
 
-async def _ratings_rebuild(store: Store) -> int:
-    from server.competition.ratings import rebuild
-
-    done = await rebuild(store)
+async def _ratings_rebuild(competition: Competition) -> int:
+    done = await competition.ratings.rebuild()
     print(
         f"rebuilt from {done.tournaments} closed tournaments: {done.ratings} ratings; "
         + (
@@ -118,10 +116,8 @@ async def _tournament(
             print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
         return 0
     if args.tournament_command == "close":
-        from server.competition.ratings import settle
-
         t = await competition.lifecycle.close(args.id)
-        await settle()  # a rating that waited for another taker's turn (ratings.py)
+        await competition.ratings.settle()  # a rating waiting its turn (ratings.py)
         print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
         return 0
     assert spec is not None

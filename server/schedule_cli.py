@@ -17,7 +17,7 @@ from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
 from server.domain.schedule_options import add_create_arguments, schedule_from
-from server.net.series_session import schedule_items
+from server.net.replies import schedule_item
 from server.store.repository import Store
 
 
@@ -69,10 +69,10 @@ async def _run(args: argparse.Namespace, url: str, new: object, beacons: BeaconC
     try:
         competition = Competition.build(store)
         competition.catalogue.beacon_config = beacons
-        series = competition.lifecycle.series
+        series = competition.series
         if args.schedule_command == "list":
-            for item in await schedule_items(competition):
-                print(json.dumps(item))
+            for listing in await series.listing():
+                print(json.dumps(schedule_item(listing)))
             return 0
         if args.schedule_command == "cancel":
             s = await series.cancel(args.id)
@@ -81,8 +81,8 @@ async def _run(args: argparse.Namespace, url: str, new: object, beacons: BeaconC
 
             assert isinstance(new, NewSchedule)
             s = await series.create(new)
-        [item] = await schedule_items(competition, [s])
-        print(json.dumps(item))
+        [listing] = await series.listing([s])
+        print(json.dumps(schedule_item(listing)))
         return 0
     except CompetitionError as exc:
         print(f"{exc.code}: {exc.message}", file=sys.stderr)

@@ -35,7 +35,7 @@ from server.competition.tournament import (
     Ticked,
     Tournament,
 )
-from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
+from server.domain.model import TournamentInfo, TournamentStatus
 from server.store import fairplay as stored_fairplay
 from server.store.repository import Store
 
@@ -51,6 +51,7 @@ class Lifecycle:
         catalogue: Catalogue,
         play: Play,
         exports: Exports,
+        series: Series,
         now: Callable[[], datetime],
     ) -> None:
         self.store = store
@@ -61,7 +62,7 @@ class Lifecycle:
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
         self.beacons = Beacons(catalogue, self.close)  # beacon tournaments' waiting
-        self.series = Series(store, catalogue, now)  # series (v1.3) hook
+        self.series = series  # its occurrences are created on the leader's tick
         self._disqualified: dict[int, int] | None = None  # per tournament, as last polled
         self.par: ParStep | None = None  # a server's par step (`enable_par`)
 
@@ -107,7 +108,7 @@ class Lifecycle:
 
     async def _due(self) -> None:
         now = self.now()
-        await self.series.ensure(now)  # series (v1.3) hook: occurrences due now
+        await self.series.ensure(now)  # the schedules' occurrences due now
         for runtime in self.tournaments.live():
             t = runtime.info
             if t.status == TournamentStatus.SCHEDULED and t.beacon is not None:
@@ -172,12 +173,10 @@ class Lifecycle:
             return
         await self._announce_close(t)
 
-    async def close(self, tournament_id: int, by: PlayerInfo | None = None) -> TournamentInfo:
+    async def close(self, tournament_id: int) -> TournamentInfo:
         """The close seam: close now, end running games as timed out, freeze standings,
-        reveal the seed. `by` is the player asking (None: the clock or the operator's
-        command line)."""
-        if by is not None and not by.admin:
-            raise CompetitionError("forbidden", "only an operator closes tournaments")
+        reveal the seed (the clock's, or the operator's verb: it trusts its caller, the
+        protocol's access check, net/access.py, or the operator's command line)."""
         runtime = await self.catalogue.runtime(tournament_id)
         if runtime.info.status == CLOSED or runtime.closing:
             raise CompetitionError("closed", f"tournament {tournament_id} is already closed")

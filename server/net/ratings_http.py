@@ -13,10 +13,9 @@ from http import HTTPStatus
 import orjson
 from websockets.http11 import Response
 
-from server.competition import ratings
 from server.competition.errors import CompetitionError
-from server.competition.results import results_csv
 from server.competition.service import Competition
+from server.net import replies
 from server.net.connection import WsConnection
 
 LEADERBOARD_PATH = re.compile(r"^/leaderboard/([a-z]{1,16})\.json$")
@@ -44,7 +43,7 @@ class RatingsHttp:
     ) -> Response | None:
         """The answer for one of the routes; None for any other path. `query` parses the
         request's offset and limit (ValueError saying what is wrong)."""
-        store = self.competition.store
+        parts = self.competition
         found = LEADERBOARD_PATH.match(path)
         if found:
             try:
@@ -56,20 +55,19 @@ class RatingsHttp:
                 conn,
                 f"l/{game}/{offset}/{limit}",
                 JSON,
-                lambda: _json(ratings.leaderboard(store, game, offset, limit)),
+                lambda: _leaderboard(parts, game, offset, limit),
             )
         found = PLAYER_PATH.match(path)
         if found:
             name = found.group(1)
             return await self._cached(
-                conn, f"p/{name.casefold()}", JSON, lambda: _json(ratings.player(store, name))
+                conn, f"p/{name.casefold()}", JSON, lambda: _player(parts, name)
             )
         found = RESULTS_PATH.match(path)
         if found:
             tid = int(found.group(1))
-            catalogue = self.competition.catalogue
             return await self._cached(
-                conn, f"r/{tid}", CSV, lambda: results_csv(store, catalogue, tid)
+                conn, f"r/{tid}", CSV, lambda: parts.standings.results_csv(tid)
             )
         return None
 
@@ -94,5 +92,11 @@ class RatingsHttp:
         return response
 
 
-async def _json(message: Awaitable[dict[str, object]]) -> str:
-    return orjson.dumps(await message).decode()
+async def _leaderboard(competition: Competition, game: str, offset: int, limit: int) -> str:
+    page = await competition.ratings.leaderboard(game, offset, limit)
+    return orjson.dumps(replies.leaderboard_message(page)).decode()
+
+
+async def _player(competition: Competition, name: str) -> str:
+    page = await competition.ratings.player(name)
+    return orjson.dumps(replies.player_message(page)).decode()
