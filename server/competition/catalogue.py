@@ -101,11 +101,6 @@ class Catalogue:
         """The tournament, from memory or (created by another process) from the store."""
         return (await self.runtime(tournament_id)).info
 
-    def remember(self, info: TournamentInfo) -> Tournament:
-        """Keep `info` as the latest facts (a read made before a close this process
-        already knows does not reopen it)."""
-        return self.tournaments.add(info)
-
     async def reload(self, tournament_id: int) -> TournamentInfo:
         """Read the tournament again from the store (after a change of its status)."""
         info = await self.store.tournament(tournament_id)
@@ -114,8 +109,7 @@ class Catalogue:
         t = self.tournaments.get(tournament_id)
         if t is None:
             return self.tournaments.add(info).info
-        t.info = info
-        return info
+        return t.learn(info)  # a stale read never reopens a closed tournament
 
     async def summaries(self) -> list[TournamentInfo]:
         """Every tournament with its entrant count (from the store)."""
@@ -142,7 +136,8 @@ class Catalogue:
         t = await self.runtime(tournament_id)
         if t.seed is None:  # with a beacon, the deal seed of its verified round
             raw = bytes.fromhex(await self.store.secret_seed(tournament_id))
-            t.seed = self.beacon_config.dealing_seed(tournament_id, t.info.beacon, raw)
+            t.seed_known(self.beacon_config.dealing_seed(tournament_id, t.info.beacon, raw))
+        assert t.seed is not None
         return t.seed
 
     async def revealed_seed(self, t: TournamentInfo) -> str | None:
@@ -225,7 +220,8 @@ class Catalogue:
         """The creation seam: a tournament just stored gets its runtime object, and the
         listeners hear `tournament_changed`."""
         t = self.tournaments.add(info)
-        t.seed = seed if info.beacon is None else None  # a beacon's: once R is verified
+        if info.beacon is None:  # a beacon's: once R is verified
+            t.seed_known(seed)
         self.tournaments.receive(info.id, Changed(info))
         return t
 

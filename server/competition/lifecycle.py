@@ -180,12 +180,12 @@ class Lifecycle:
         runtime = await self.catalogue.runtime(tournament_id)
         if runtime.info.status == CLOSED or runtime.closing:
             raise CompetitionError("closed", f"tournament {tournament_id} is already closed")
-        runtime.closing = True
+        runtime.begin_close()
         try:
             await self._close(runtime)
             t = await self.catalogue.reload(tournament_id)
         finally:
-            runtime.closing = False
+            runtime.end_close()
         await self._announce_close(t)
         return t
 
@@ -210,12 +210,12 @@ class Lifecycle:
     async def _announce_close(self, t: TournamentInfo) -> None:
         runtime = self.tournaments.get(t.id)
         if runtime is not None:
-            runtime.announced = True  # before the reveal's awaits: announced once
+            runtime.announcing()  # before the reveal's awaits: announced once
         try:
             seed, log_root = await self.exports.reveal(t)
         except BaseException:
             if runtime is not None:
-                runtime.announced = False  # left to the next refresh or resync
+                runtime.announce_failed()  # left to the next refresh or resync
             raise
         log.info("tournament %s closed; seed revealed", t.id)
         self.tournaments.receive(t.id, Closed(t, seed, log_root))

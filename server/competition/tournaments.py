@@ -51,7 +51,7 @@ class Tournaments:
         """Report every tournament's changes to `events` from now on."""
         self.events = events
         for t in (*self._live.values(), *self._closed.values()):
-            t.events = events
+            t.bind(events)
 
     def __len__(self) -> int:
         return len(self._live) + len(self._closed)
@@ -104,10 +104,9 @@ class Tournaments:
         of closed ones, with a fresh (unread) table: its games are dropped."""
         if self._live.get(t.id) is t:
             del self._live[t.id]
-        t.forget_games()
         table = Table(t.id, self.store, self.now)
         table.base = t.table.base + (t.table.board.version + 1 if t.table.board else 0)
-        t.table = table
+        t.retired(table)
         self._cache(t)
 
     def _cache(self, t: Tournament) -> None:
