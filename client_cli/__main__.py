@@ -8,7 +8,7 @@ import sys
 from typing import NoReturn
 
 from client_cli import config, fairplay, ratings, schedule_cmd, verify
-from server.domain.schedule_options import add_beacon_flags
+from server.domain.schedule_options import add_beacon_flags, add_variant_flag
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -95,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", required=True)
     p.add_argument("--game", choices=["gaps", "klondike"], default="gaps")
     p.add_argument("--options", default="{}", help="JSON, e.g. '{\"redeals\": 2}'")
+    add_variant_flag(p)
     p.add_argument("--starts-at")
     p.add_argument("--ends-at")
     p.add_argument("--hours", type=float, default=1.0)

@@ -22,6 +22,7 @@ from client_cli.connection import Connection, ServerError, failure
 from client_cli.create_args import create_message
 from client_cli.tui import render
 from server.audit.receipts import check_receipt, record_of_player
+from server.domain.names import name_key
 
 CLI_RETRIES = 2  # a one-shot command says "cannot connect" within a second
 
@@ -127,10 +128,11 @@ async def tournaments(args: argparse.Namespace, out: TextIO) -> int:
         write_json(items, None, out)
         return 0
     now = datetime.now(UTC)
-    print(f"{'id':>4}  {'name':<24} {'game':<9} {'status':<9} {'entrants':>8}  when", file=out)
+    print(f"{'id':>4}  {'name':<24} {'game':<20} {'status':<9} {'entrants':>8}  when", file=out)
     for t in items:
+        game = render.game_words(t["game"], t.get("options"))
         print(
-            f"{t['id']:>4}  {t['name'][:24]:<24} {t['game']:<9} {t['status']:<9} "
+            f"{t['id']:>4}  {t['name'][:24]:<24} {game:<20} {t['status']:<9} "
             f"{t['entrants']:>8}  {render.schedule(t, now)}",
             file=out,
         )
@@ -333,7 +335,7 @@ async def bundle(args: argparse.Namespace, out: TextIO) -> int:
 
 def _is_me(server: str, player: str) -> bool:
     saved = config.token_for(server)
-    return saved is not None and saved[0].casefold() == player.casefold()
+    return saved is not None and name_key(saved[0]) == name_key(player)
 
 
 def _whose(server: str, player: str) -> str:

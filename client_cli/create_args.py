@@ -12,6 +12,7 @@ from typing import Any
 from client_cli.verify import read_networks
 from server.audit.beacon import BeaconError, network_named
 from server.audit.untrusted import Unreadable
+from server.domain.schedule_options import with_variant
 
 
 def _when(text: str, flag: str) -> datetime:
@@ -46,7 +47,7 @@ def create_message(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"--hours is a positive number of hours, not {args.hours}")
     if args.time_limit_s is not None and args.time_limit_s <= 0:
         raise ValueError("--time-limit-s is a positive number of seconds")
-    options = _options(args.options)
+    options = with_variant(_options(args.options), args.game, args.variant)
     starts = _when(args.starts_at, "--starts-at") if args.starts_at else datetime.now(UTC)
     try:
         ends = (

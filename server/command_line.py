@@ -10,6 +10,7 @@ import sys
 from typing import NoReturn
 
 from server import fairplay_commands, schedule_cli
+from server.domain.schedule_options import add_variant_flag
 from server.net.limits import ServeLimits as ServeLimitsDefaults
 from server.store import db
 
@@ -78,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--name", required=True)
     c.add_argument("--game", choices=["gaps", "klondike"], default="gaps")
     c.add_argument("--options", default="{}", help="JSON, e.g. '{\"redeals\": 2}'")
+    add_variant_flag(c)
     c.add_argument("--starts-at", default=None, help="ISO 8601 (default now)")
     c.add_argument("--ends-at", default=None, help="ISO 8601 (default: --hours from start)")
     c.add_argument("--hours", type=float, default=1.0)
@@ -151,6 +153,13 @@ def _limit_flags(s: argparse.ArgumentParser) -> None:
         help="an address or network (CIDR) of a load balancer in front: its connections "
         "count under the client address its X-Forwarded-For names; repeatable (env "
         "SAMEDEAL_TRUSTED_PROXIES, comma-separated)",
+    )
+    s.add_argument(
+        "--link-code-ttl",
+        type=int,
+        metavar="S",
+        default=_env_int("SAMEDEAL_LINK_CODE_TTL", d.link_code_ttl_s),
+        help=f"seconds a device link's codes are valid (default {d.link_code_ttl_s})",
     )
     s.add_argument(
         "--access-log",

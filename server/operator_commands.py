@@ -16,6 +16,7 @@ from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.schedule_options import with_variant
 from server.store.repository import Store
 
 
@@ -52,6 +53,10 @@ def tournament_spec(args: argparse.Namespace) -> TournamentSpec:
         raise UsageError("--options is not JSON options (too deep or a number too long)") from None
     if not isinstance(options, dict):
         raise UsageError("--options must be a JSON object, e.g. '{\"redeals\": 2}'")
+    try:
+        options = with_variant(options, args.game, args.variant)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if not math.isfinite(args.hours) or args.hours <= 0:
         raise UsageError(f"--hours is a positive number of hours, not {args.hours}")
     starts = _when(args.starts_at, "--starts-at") or datetime.now(UTC)

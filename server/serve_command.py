@@ -81,6 +81,8 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
     for flag in ("max_connections_per_ip", "max_registrations_per_minute", "max_connections"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} is 0 (no limit) or more")
+    if args.link_code_ttl < 1:
+        raise UsageError("--link-code-ttl is 1 or more seconds")
     if not math.isfinite(args.idle_timeout) or args.idle_timeout < 0:
         raise UsageError("--idle-timeout is 0 (none) or more seconds")
     try:
@@ -94,6 +96,7 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
         max_registrations_per_minute=args.max_registrations_per_minute,
         idle_timeout=args.idle_timeout,
         allowed_origins=frozenset(args.allowed_origin),
+        link_code_ttl_s=args.link_code_ttl,
     )
 
 
@@ -105,6 +108,7 @@ def _pass_limits_on(args: argparse.Namespace) -> None:
     os.environ["SAMEDEAL_IDLE_TIMEOUT"] = str(args.idle_timeout)
     os.environ["SAMEDEAL_ALLOWED_ORIGINS"] = ",".join(args.allowed_origin)
     os.environ["SAMEDEAL_TRUSTED_PROXIES"] = ",".join(args.trusted_proxy)
+    os.environ["SAMEDEAL_LINK_CODE_TTL"] = str(args.link_code_ttl)
     os.environ["SAMEDEAL_ACCESS_LOG"] = "1" if args.access_log else ""
 
 

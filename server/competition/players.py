@@ -1,7 +1,4 @@
-"""Players and bots: registration and authentication by token.
-
-A bot (PROTOCOL v1.3 `register` with `"bot": true`) is a player like any other, marked
-so that ratings and leaderboards leave it out.
+"""Players: registration and authentication by token.
 
 A token is 32 random bytes (URL-safe text) shown once; the store keeps only its SHA-256
 and a player is found by that hash. Looking up by hash leaks nothing useful through
@@ -18,11 +15,18 @@ from collections.abc import Callable
 from datetime import datetime
 
 from server.competition.errors import CompetitionError
+from server.domain import names
 from server.domain.model import NameTaken, PlayerInfo
 from server.store import ratings as stored_ratings
 from server.store.repository import Store
 
-NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+def checked_name(name: str) -> str:
+    """The name as stored (NFC, server/domain/names.py); `bad_request` saying why not."""
+    try:
+        return names.normalise(name)
+    except names.BadName as e:
+        raise CompetitionError("bad_request", str(e)) from None
 
 
 def token_hash(token: str) -> str:
@@ -31,31 +35,33 @@ def token_hash(token: str) -> str:
 
 
 class Players:
-    """Register a name (a new token) for a player or a bot, or find the player a token
-    belongs to."""
+    """Register a name (a new token) for a player or a bot (PROTOCOL v1.3 `register` with
+    `"bot": true`: a player like any other, marked so that ratings and leaderboards leave
+    it out), or find the player a token belongs to."""
 
     def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
         self.store = store
         self.now = now
 
-    async def register(self, name: str) -> tuple[PlayerInfo, str]:
-        """A new player and their token; `bad_request` or `name_taken` otherwise."""
-        _check_name(name)
+    async def register(self, name: str, label: str | None = None) -> tuple[PlayerInfo, str]:
+        """A new player and their token, its first device labelled `label` (checked by
+        the caller); `bad_request` or `name_taken` otherwise."""
+        name = checked_name(name)
         token = secrets.token_urlsafe(32)
         try:
-            player = await self.store.create_player(name, token_hash(token), self.now())
+            player = await self.store.create_player(name, token_hash(token), self.now(), label)
         except NameTaken:
-            raise _taken(name) from None
+            raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
         return player, token
 
     async def register_bot(self, name: str) -> tuple[PlayerInfo, str]:
         """A new bot and its token; `bad_request` or `name_taken` as for any player."""
-        _check_name(name)
+        name = checked_name(name)
         token = secrets.token_urlsafe(32)
         try:
             bot = await stored_ratings.create_bot(self.store, name, token_hash(token), self.now())
         except NameTaken:
-            raise _taken(name) from None
+            raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
         return bot, token
 
     async def grant_admin(self, name: str) -> bool:
@@ -69,12 +75,3 @@ class Players:
         if player is None:
             raise CompetitionError("unauthorized", "unknown token")
         return player
-
-
-def _check_name(name: str) -> None:
-    if not 1 <= len(name) <= 32 or not set(name) <= NAME_CHARS:
-        raise CompetitionError("bad_request", "a name is 1-32 letters, digits, '_' or '-'")
-
-
-def _taken(name: str) -> CompetitionError:
-    return CompetitionError("name_taken", f"the name {name!r} is taken")

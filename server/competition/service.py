@@ -2,6 +2,8 @@
 and one event sink.
 
     players     players and bots: registration, tokens      (players.py)
+    devices     v1.4 accounts: devices, signing out         (devices.py)
+    links       v1.4 accounts: linking a new device         (links.py)
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
     games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
     play        join, state, act, hint, time out            (play.py)
@@ -30,11 +32,13 @@ from datetime import datetime
 from server.competition.beacons import Beacons
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
+from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.fairplay import FairPlay
 from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
+from server.competition.links import Links
 from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
@@ -63,6 +67,8 @@ class Competition:
     fairplay: FairPlay
     beacons: Beacons
     peers: Peers
+    devices: Devices
+    links: Links
 
     @classmethod
     def build(
@@ -85,9 +91,11 @@ class Competition:
         exports = Exports(store, catalogue)
         series = Series(store, catalogue, now)
         lifecycle = Lifecycle(store, catalogue, play, exports, series, now)
+        players = Players(store, now)
+        devices = Devices(store, players, now)
         return cls(
             store=store,
-            players=Players(store, now),
+            players=players,
             catalogue=catalogue,
             games=games,
             play=play,
@@ -99,5 +107,7 @@ class Competition:
             ratings=Ratings(store, now),
             fairplay=FairPlay(store, catalogue, now),
             beacons=lifecycle.beacons,
-            peers=Peers(store, catalogue, lifecycle),
+            peers=Peers(store, catalogue, lifecycle, devices),
+            devices=devices,
+            links=Links(store, devices, now),
         )

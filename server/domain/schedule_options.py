@@ -14,11 +14,13 @@ from typing import Any
 
 from server.domain import timing
 from server.domain.schedule import NewSchedule
+from server.games.gaps_options import VARIANT_NAMES
 
 UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 SPAN = re.compile(r"^(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?(?:(\d{1,9})s)?$")
 TIME_OF_DAY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?Z$")
 GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
+    "variant": (("gaps",), "variant"),
     "redeals": (("gaps",), "redeals"),
     "draw": (("klondike",), "draw"),
     "passes": (("klondike",), "passes"),
@@ -72,6 +74,28 @@ def game_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def add_variant_flag(p: argparse.ArgumentParser) -> None:
+    """--variant, the Gaps family member (RULES-GAPS.md "Family variants"), of every
+    command that creates tournaments."""
+    p.add_argument(
+        "--variant",
+        choices=VARIANT_NAMES,
+        help="Gaps: the family variant (default gaps; montana: the 2s fixed in column 0, "
+        "addiction: the aces make the gaps at each redeal, free_parking: a gap also takes "
+        "the card below its right neighbour)",
+    )
+
+
+def with_variant(options: dict[str, Any], game: str, variant: str | None) -> dict[str, Any]:
+    """The --options object with --variant laid over it; ValueError when the game is not
+    Gaps."""
+    if variant is None:
+        return options
+    if game != "gaps":
+        raise ValueError(f"--variant is an option of gaps, not of {game}")
+    return {**options, "variant": variant}
+
+
 def parse_conditions(args: argparse.Namespace) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
     if args.min_account_age is not None:
@@ -99,7 +123,8 @@ def add_create_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duration", default="1h", help="how long each occurrence runs (default 1h)")
     p.add_argument("--join-for", help="entries close this long after the start (default: end)")
     p.add_argument("--time-limit", help="per-player time limit, e.g. 30m (default: none)")
-    p.add_argument("--redeals", type=int, help="Gaps: redeals allowed (default 2)")
+    add_variant_flag(p)
+    p.add_argument("--redeals", type=int, help="Gaps: redeals allowed (default 2; addiction: 3)")
     p.add_argument("--draw", type=int, choices=[1, 3], help="Klondike: cards per draw")
     p.add_argument("--passes", type=int, help="Klondike: passes through the stock")
     p.add_argument("--guaranteed", action="store_true", help="Klondike: only deals proven winnable")

@@ -165,7 +165,13 @@ class GameRules(ABC, Generic[A, Opts]):
         try:
             return self.options_model.model_validate(dict(data or {}))
         except ValidationError as exc:
-            raise ValueError(f"bad {self.name} options: {first_error(exc)}") from None
+            err = exc.errors()[0]
+            if err["type"] == "extra_forbidden":
+                known = ", ".join(self.options_model.model_fields)
+                problem = f"{err['loc'][0]}: not a {self.name} option; allowed: {known}"
+            else:
+                problem = first_error(exc)
+            raise ValueError(f"bad {self.name} options: {problem}") from None
 
     def replay(
         self,

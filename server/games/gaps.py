@@ -1,12 +1,14 @@
-"""Gaps (Montana), variant "Semicolon": the rules of docs/RULES-GAPS.md.
+"""Gaps (Montana), variant "Semicolon": the rules of docs/RULES-GAPS.md, one engine for
+the whole family.
 
-The grid is 52 cells, row-major (cell = row * 13 + col), each holding a card
-(0..51, see cards.py) or GAP. Aces are removed after the deal and never return,
-so exactly 48 cards and 4 gaps are always on the grid.
+A state holds the grid (gaps_layout.py: 52 cells, row-major, a card 0..51 or GAP). Aces
+are removed after the deal, so exactly 48 cards and 4 gaps are always on the grid.
 
-Options (v1.3): `redeal` "keep_runs" (default) or "reshuffle_all" (Spaces: a redeal
-keeps nothing), and `winnable` (the deal is searched, attempt after attempt, until
-gaps_search proves a win with no redeal; prepare_deal replays that proof here).
+Options (gaps_options.py): `redeal` "keep_runs" (default) or "reshuffle_all" (a redeal
+keeps nothing), `winnable` (the deal is searched, attempt after attempt, until
+gaps_search proves a win with no redeal; prepare_deal replays that proof here), and
+`variant` (v1.4: gaps, montana, addiction, free_parking), whose declared flags the
+deal, the redeal and the accepted cards read.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.functional_validators import AfterValidator
 
-from server import rng
 from server.games import cards
 from server.games.base import (
     LOST,
@@ -34,12 +35,36 @@ from server.games.base import (
     action_data,
     first_error,
 )
+from server.games.gaps_layout import (
+    ACES,
+    COLS,
+    GAP,
+    ROWS,
+    TWOS,
+    accepted_cards,
+    card_below,
+    cell_of,
+    deal_grid,
+    format_grid,
+    is_blocked,
+    needed_card,
+    parse_grid,
+    redeal_grid,
+    row_col,
+    run_length,
+)
+from server.games.gaps_options import (
+    GAPS_VARIANT,
+    KEEP_RUNS,
+    MAX_REDEALS,
+    RESHUFFLE_ALL,
+    VARIANTS,
+    GapsOptions,
+    RedealRule,
+    Variant,
+)
 from server.games.gaps_search import prove_win
 
-ROWS, COLS = 4, 13
-GAP = -1
-MAX_REDEALS = 3
-TWOS: tuple[int, ...] = tuple(c for c in cards.DECK if cards.rank(c) == cards.TWO)
 WIN_BONUS_NO_REDEAL = 10
 REDEAL_PENALTY = 5
 
@@ -77,99 +102,13 @@ GapsAction = Annotated[Move | Redeal | Resign, Field(discriminator="kind")]
 _ACTION = TypeAdapter(GapsAction)
 
 
-RedealRule = Literal["keep_runs", "reshuffle_all"]
-KEEP_RUNS: RedealRule = "keep_runs"
-RESHUFFLE_ALL: RedealRule = "reshuffle_all"
 WIN_ATTEMPTS = 1_000  # winnable: deal attempts searched before giving up (never seen)
 WIN_NODES = 5_000  # winnable: positions per attempt (least CPU per proven deal)
-
-
-class GapsOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    redeals: int = Field(default=2, ge=0, le=MAX_REDEALS, strict=True)
-    redeal: RedealRule = KEEP_RUNS
-    winnable: bool = Field(default=False, strict=True)
 
 
 _CARD_OF = {code: i for i, code in enumerate(cards.CODES)}
 _ROW_STARTS = range(0, ROWS * COLS, COLS)
 _CELL_CODE: tuple[str | None, ...] = (*cards.CODES, None)  # index = cell value (GAP = -1: last)
-
-
-def cell_of(row: int, col: int) -> int:
-    return row * COLS + col
-
-
-def row_col(cell: int) -> list[int]:
-    return [cell // COLS, cell % COLS]
-
-
-def run_length(grid: tuple[int, ...] | list[int], row: int) -> int:
-    """The preserved run of a row: cards from a 2 in column 0 going up in one suit."""
-    start = row * COLS
-    card = grid[start]
-    if card == GAP or card % 13 != cards.TWO:
-        return 0
-    n = 1
-    while n < COLS - 1 and grid[start + n] == card + n:
-        n += 1
-    return n
-
-
-def needed_card(grid: tuple[int, ...] | list[int], gap: int) -> int | None:
-    """The one card that fits a gap outside column 0, or None when the gap is dead."""
-    left = grid[gap - 1]
-    if left == GAP or left % 13 == cards.KING:
-        return None
-    return left + 1
-
-
-def is_blocked(grid: tuple[int, ...], gaps: tuple[int, ...]) -> bool:
-    """No legal move: every gap is outside column 0 and dead."""
-    return all(g % COLS != 0 and needed_card(grid, g) is None for g in gaps)
-
-
-def deal_grid(seed: bytes, attempt: int = 0) -> tuple[int, ...]:
-    """The initial layout of a deal attempt (0: `gaps/deal`, a >= 1: `gaps/deal/a`): the
-    shuffled deck row-major, aces replaced by gaps."""
-    deck = rng.shuffled(seed, rng.gaps_deal_label(attempt), cards.DECK)
-    return tuple(GAP if cards.rank(c) == cards.ACE else c for c in deck)
-
-
-def redeal_grid(
-    grid: tuple[int, ...], seed: bytes, player_id: int, k: int, rule: RedealRule = KEEP_RUNS
-) -> tuple[int, ...]:
-    """Redeal k of a player: keep each row's run (none under reshuffle_all), shuffle the
-    rest, one gap right after each kept run (column 0 where nothing is kept)."""
-    runs = [run_length(grid, r) if rule == KEEP_RUNS else 0 for r in range(ROWS)]
-    kept = {cell_of(r, c) for r in range(ROWS) for c in range(runs[r])}
-    gathered = sorted(c for i, c in enumerate(grid) if c != GAP and i not in kept)
-    deck = iter(rng.shuffled(seed, rng.gaps_redeal_label(player_id, k), gathered))
-    new_gaps = {cell_of(r, runs[r]) for r in range(ROWS)}
-    return tuple(
-        grid[i] if i in kept else GAP if i in new_gaps else next(deck) for i in range(ROWS * COLS)
-    )
-
-
-def format_grid(grid: tuple[int, ...]) -> list[str]:
-    """Rows as 'JD 2D -- 6D ...' (the vectors' layout notation)."""
-    return [
-        " ".join("--" if c == GAP else cards.code(c) for c in grid[r * COLS : (r + 1) * COLS])
-        for r in range(ROWS)
-    ]
-
-
-def parse_grid(rows: list[str]) -> tuple[int, ...]:
-    """The inverse of format_grid: 4 rows of 13 codes or '--'."""
-    if len(rows) != ROWS:
-        raise ValueError(f"a grid has {ROWS} rows")
-    cells = [tok for row in rows for tok in row.split()]
-    if len(cells) != ROWS * COLS:
-        raise ValueError(f"a grid has {ROWS * COLS} cells, got {len(cells)}")
-    grid = tuple(GAP if tok == "--" else cards.parse(tok) for tok in cells)
-    if sorted(c for c in grid if c != GAP) != [c for c in cards.DECK if cards.rank(c)]:
-        raise ValueError("a grid holds each card but the aces exactly once, and 4 gaps")
-    return grid
 
 
 class GapsState(GameState[Move | Redeal | Resign]):
@@ -186,6 +125,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         "rule",
         "runs",
         "seed",
+        "variant",
     )
 
     def __init__(
@@ -198,11 +138,13 @@ class GapsState(GameState[Move | Redeal | Resign]):
         redeals_used: int = 0,
         status: Status | None = None,
         rule: RedealRule = KEEP_RUNS,
+        variant: Variant = GAPS_VARIANT,
     ) -> None:
         self.seed = seed
         self.player_id = player_id
         self.redeals = redeals
         self.rule = rule
+        self.variant = variant
         self.grid = grid
         self.redeals_used = redeals_used
         self.gaps: tuple[int, ...] = tuple(i for i, c in enumerate(grid) if c == GAP)
@@ -216,7 +158,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         """The state after a move: same seed, player and redeals (hot path, no rescans)."""
         state = object.__new__(GapsState)
         state.seed, state.player_id, state.redeals = self.seed, self.player_id, self.redeals
-        state.rule = self.rule
+        state.rule, state.variant = self.rule, self.variant
         state.redeals_used = self.redeals_used
         state.grid, state.gaps, state.runs = grid, gaps, runs
         state.cards_in_place = sum(runs)
@@ -226,7 +168,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
     def _natural_status(self) -> Status:
         if self.cards_in_place == 4 * (COLS - 1):
             return WON
-        if self.redeals_used >= self.redeals and is_blocked(self.grid, self.gaps):
+        if self.redeals_used >= self.redeals and self.blocked:
             return LOST
         return PLAYING
 
@@ -250,7 +192,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
 
     @property
     def blocked(self) -> bool:
-        return is_blocked(self.grid, self.gaps)
+        return is_blocked(self.grid, self.gaps, self.variant.right_neighbour)
 
     def legal_moves(self) -> list[tuple[int, int]]:
         """Every legal (card, target cell), gaps in cell order, 2s in deck order."""
@@ -258,6 +200,8 @@ class GapsState(GameState[Move | Redeal | Resign]):
         for g in self.gaps:
             if g % COLS == 0:
                 moves.extend((two, g) for two in TWOS)
+            elif self.variant.right_neighbour:
+                moves.extend((card, g) for card in accepted_cards(self.grid, g, True))
             else:
                 need = needed_card(self.grid, g)
                 if need is not None:
@@ -289,7 +233,9 @@ class GapsState(GameState[Move | Redeal | Resign]):
         if col == 0:
             if card % 13 != cards.TWO:
                 raise IllegalAction("wrong_card", f"only a 2 may enter column 0, not {action.card}")
-        elif card != needed_card(grid, target):
+        elif card != needed_card(grid, target) and not (
+            self.variant.right_neighbour and card == card_below(grid, target)
+        ):
             raise self._refusal(card, target)
         source = grid.index(card)
         new = list(grid)
@@ -319,14 +265,27 @@ class GapsState(GameState[Move | Redeal | Resign]):
         where = row_col(target)
         if cards.rank(card) == cards.ACE:
             return IllegalAction("ace_out", f"{cards.code(card)}: aces are out of play")
-        need = needed_card(self.grid, target)
-        if need is None:
-            left = self.grid[target - 1]
-            why = "another gap" if left == GAP else cards.code(left)
-            return IllegalAction("dead_gap", f"gap {where} is dead: left of it is {why}")
-        return IllegalAction(
-            "wrong_card", f"gap {where} takes only {cards.code(need)}, not {cards.code(card)}"
-        )
+        if self.variant.fixed_twos and cards.rank(card) == cards.TWO:
+            return IllegalAction(
+                "fixed_two", f"{cards.code(card)}: in montana the 2s stay where they are dealt"
+            )
+        right = self.variant.right_neighbour
+        need = accepted_cards(self.grid, target, right)
+        if not need:
+            return IllegalAction("dead_gap", f"gap {where} is dead: {self._dead_why(target)}")
+        takes = " or ".join(cards.code(c) for c in need)
+        why = f"gap {where} takes only {takes}, not {cards.code(card)}"
+        return IllegalAction("wrong_card", why)
+
+    def _dead_why(self, target: int) -> str:
+        left = self.grid[target - 1]
+        why = f"left of it is {'another gap' if left == GAP else cards.code(left)}"
+        if not self.variant.right_neighbour:
+            return why
+        if target % COLS == COLS - 1:
+            return f"{why} and it has no right neighbour"
+        right = self.grid[target + 1]
+        return f"{why} and right of it is {'another gap' if right == GAP else cards.code(right)}"
 
     def _redeal(self) -> tuple[GapsState, list[Event]]:
         if self.redeals_used >= self.redeals:
@@ -334,7 +293,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         if not self.blocked:
             raise IllegalAction("not_blocked", "a redeal is allowed only when no move is legal")
         k = self.redeals_used + 1
-        grid = redeal_grid(self.grid, self.seed, self.player_id, k, self.rule)
+        grid = redeal_grid(self.grid, self.seed, self.player_id, k, self.rule, self.variant)
         state = self._with(grid, k, None)
         return state, _with_end(state, [{"type": "redealt", "redeal": k}])
 
@@ -347,6 +306,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
             redeals_used=redeals_used,
             status=status,
             rule=self.rule,
+            variant=self.variant,
         )
 
     # -- views -----------------------------------------------------------
@@ -398,8 +358,9 @@ class GapsRules(GameRules[Move | Redeal | Resign, GapsOptions]):
             seed=seed,
             player_id=player_id,
             redeals=options.redeals,
-            grid=deal_grid(seed, deal_attempt),
+            grid=deal_grid(seed, deal_attempt, options.rules),
             rule=options.redeal,
+            variant=options.rules,
         )
 
     def searches(self, options: GapsOptions) -> bool:
@@ -424,4 +385,34 @@ class GapsRules(GameRules[Move | Redeal | Resign, GapsOptions]):
 
 
 GAPS = GapsRules()
-__all__ = ["GAPS", "ActionError", "GapsOptions", "GapsState", "Move", "Redeal", "Resign"]
+__all__ = [
+    "ACES",
+    "COLS",
+    "GAP",
+    "GAPS",
+    "KEEP_RUNS",
+    "MAX_REDEALS",
+    "RESHUFFLE_ALL",
+    "ROWS",
+    "TWOS",
+    "VARIANTS",
+    "ActionError",
+    "GapsOptions",
+    "GapsState",
+    "Move",
+    "Redeal",
+    "RedealRule",
+    "Resign",
+    "Variant",
+    "accepted_cards",
+    "card_below",
+    "cell_of",
+    "deal_grid",
+    "format_grid",
+    "is_blocked",
+    "needed_card",
+    "parse_grid",
+    "redeal_grid",
+    "row_col",
+    "run_length",
+]

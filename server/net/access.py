@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from server.competition.errors import CompetitionError
 from server.domain.model import PlayerInfo
+from server.net.accounts_protocol import OPEN_ACCOUNT_TYPES
 
 OPEN_TYPES = frozenset(
     {"register", "auth", "ping", "tournaments", "subscribe", "unsubscribe", "standings_page"}
     | {"record"}  # after the close, records are public (the bundle is, over HTTP)
     | {"leaderboard", "player"}  # v1.3: ratings are public
     | {"schedules"}  # v1.3: series are public
+    | OPEN_ACCOUNT_TYPES  # v1.4: linking a device starts signed out
 )
 OPERATOR_TYPES: dict[str, str] = {
     "create_tournament": "only an operator creates tournaments",

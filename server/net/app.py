@@ -103,6 +103,7 @@ class App:
     def closed(self, conn: WsConnection) -> None:
         self.metrics.connections -= 1
         self.fanout.drop(conn)
+        self.competition.devices.forget(conn)  # v1.4: signed in no more
 
     async def on_message(self, conn: WsConnection, session: Session, frame: str | bytes) -> None:
         """Answer one message (or close the connection on sustained abuse)."""
@@ -315,6 +316,7 @@ async def build_app(
     app = App(store, competition, fanout)
     app.serve_limits = serve_limits or ServeLimits.none()
     app.registrations = Registrations(app.serve_limits.max_registrations_per_minute)
+    competition.links.ttl_s = app.serve_limits.link_code_ttl_s  # v1.4 accounts
     app.listener = store.listener(competition.peers)
     if app.listener is not None:  # several nodes may serve this database
         app.listener.start()

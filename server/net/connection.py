@@ -3,8 +3,8 @@
 The websockets library parses and writes every byte (handshake, frames, masking, size
 limits, close handshake, pong answers). `WsConnection` only moves bytes between it and
 the socket and adds what a server needs around it: a handshake deadline, keepalive pings,
-back-pressure both ways and a graceful close. The application's side of it (the
-`Endpoint` contract) and the listening socket are in `server/net/transport.py`.
+back-pressure both ways and a graceful close. It knows its server as a `Host`, and the
+application as an `Endpoint` (server/net/endpoint.py; the contract: transport.py).
 
 Against hostile peers (docs/RELIABILITY.md, "Hostile clients"): pings, pongs and
 continuation frames are rate-limited like messages (`conn.bucket`, at the session's rate)
@@ -22,37 +22,27 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from server.net.connection_limits import BODY_CHUNK, FEED_BUDGET_S, FEED_SLICE, TOO_MANY
+from server.net.endpoint import Host, MessageHandler
+from server.net.frames import GuardedProtocol, text_header
 from server.net.limits import TokenBucket, trusted
-from server.net.wire import (
-    BODY_CHUNK,
-    FEED_BUDGET_S,
-    FEED_SLICE,
-    TOO_MANY,
-    GuardedProtocol,
-    text_header,
-)
-
-if TYPE_CHECKING:
-    from server.net.transport import WsServer
 
 __all__ = ["MessageHandler", "WsConnection", "access_log"]
 
 log = logging.getLogger("samedeal.transport")
 access_log = logging.getLogger("samedeal.access")  # per request and connection: off by default
-MessageHandler = Callable[[str | bytes], Awaitable[None]]
 
 
 class WsConnection(asyncio.Protocol):
     """One client connection."""
 
-    def __init__(self, server: WsServer) -> None:
+    def __init__(self, server: Host[WsConnection]) -> None:
         self.server = server
         self.gone = False  # the TCP connection is lost
         self.limits = server.limits
@@ -424,7 +414,7 @@ class WsConnection(asyncio.Protocol):
         finally:
             self.worker = self.parked = None
 
-    def _idle_check(self, now: float) -> None:
+    def idle_check(self, now: float) -> None:
         """Close a connection that is neither authenticated nor watching and has sent
         no message for `idle_timeout` (1008)."""
         if (
@@ -436,7 +426,7 @@ class WsConnection(asyncio.Protocol):
             self.limit_hit("idle_timeout", seconds=self.limits.idle_timeout)
             self.close(CloseCode.POLICY_VIOLATION, "idle: authenticate or subscribe")
 
-    def _keepalive(self) -> None:
+    def keepalive(self) -> None:
         """A keepalive round: retire a parked worker; ping (close if the last is unanswered)."""
         self._unpark()
         if self.ws.state is not State.OPEN:

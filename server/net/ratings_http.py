@@ -9,17 +9,20 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
+from urllib.parse import unquote
 
 import orjson
 from websockets.http11 import Response
 
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
+from server.domain.names import name_key
 from server.net import replies
 from server.net.connection import WsConnection
+from server.net.pages import NAME_SEGMENT
 
 LEADERBOARD_PATH = re.compile(r"^/leaderboard/([a-z]{1,16})\.json$")
-PLAYER_PATH = re.compile(r"^/players/([A-Za-z0-9_-]{1,32})\.json$")
+PLAYER_PATH = re.compile(r"^/players/(" + NAME_SEGMENT + r")\.json$")
 RESULTS_PATH = re.compile(r"^/tournaments/(\d{1,10})/results\.csv$")
 CACHE_S = 1.0
 MAX_CACHED = 10_000
@@ -59,9 +62,12 @@ class RatingsHttp:
             )
         found = PLAYER_PATH.match(path)
         if found:
-            name = found.group(1)
+            try:
+                name = unquote(found.group(1), errors="strict")
+            except UnicodeDecodeError:
+                return conn.respond(HTTPStatus.BAD_REQUEST, "a name is UTF-8, percent-encoded\n")
             return await self._cached(
-                conn, f"p/{name.casefold()}", JSON, lambda: _player(parts, name)
+                conn, f"p/{name_key(name)}", JSON, lambda: _player(parts, name)
             )
         found = RESULTS_PATH.match(path)
         if found:

@@ -7,7 +7,8 @@ async context managers per message, and tasks per connection, cost more CPU and 
 (docs/BENCHMARKS.md, `bench.echo_transports`). `WsServer` accepts connections, runs the
 keepalive rounds and the idle sweep, and closes them all gracefully.
 
-Contract with the application (an `Endpoint`):
+Contract with the application (an `Endpoint`, declared in endpoint.py beside `Host`, what
+a connection needs of its server, so that the connection never imports this module):
 - `respond_http(conn, request)` answers a plain HTTP request (a `Response`), or returns
   None to accept the WebSocket handshake;
 - `opened(conn)` returns the connection's message handler: it is awaited once per
@@ -23,30 +24,22 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Protocol
 
 from websockets.frames import CloseCode
-from websockets.http11 import Request, Response
 
-from server.net.connection import MessageHandler, WsConnection
+from server.net.connection import WsConnection
+from server.net.connection_limits import Limits
+from server.net.endpoint import Endpoint
+from server.net.frames import text_header
 from server.net.limits import Connections, LimitLog, networks
-from server.net.wire import Limits, text_header
 
 __all__ = ["Endpoint", "Limits", "WsServer", "broadcast", "text_header"]
-
-
-class Endpoint(Protocol):
-    async def respond_http(self, conn: WsConnection, request: Request) -> Response | None: ...
-
-    def opened(self, conn: WsConnection) -> MessageHandler: ...
-
-    def closed(self, conn: WsConnection) -> None: ...
 
 
 class WsServer:
     """Listening socket plus every live connection."""
 
-    def __init__(self, endpoint: Endpoint, limits: Limits) -> None:
+    def __init__(self, endpoint: Endpoint[WsConnection], limits: Limits) -> None:
         self.endpoint = endpoint
         self.limits = limits
         self.loop = asyncio.get_running_loop()
@@ -93,7 +86,7 @@ class WsServer:
         while True:
             await asyncio.sleep(self.limits.ping_interval)
             for conn in list(self.connections):
-                conn._keepalive()
+                conn.keepalive()
 
     async def _sweep_idle_forever(self) -> None:
         period = max(0.05, min(5.0, self.limits.idle_timeout / 4))
@@ -101,7 +94,7 @@ class WsServer:
             await asyncio.sleep(period)
             now = time.monotonic()
             for conn in list(self.connections):
-                conn._idle_check(now)
+                conn.idle_check(now)
 
 
 def broadcast(connections: list[WsConnection], data: bytes) -> None:

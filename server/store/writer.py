@@ -10,7 +10,8 @@ TournamentClosed) while the rest of its batch commits. A batch that fails as a w
 database is away) fails each of its callers with WriterFailed.
 
 Implementations: `SqliteWriter` (sqlite_writer.py, through a writer process) and
-`PgWriter` (pg_writer.py, on the engine's asyncpg connections).
+`PgWriter` (pg_writer.py, on the engine's asyncpg connections); writer_factory.py picks
+one for an engine.
 """
 
 from __future__ import annotations
@@ -20,13 +21,10 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from server.domain.model import Summary
 from server.store.models import utc_naive
-
-if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger("samedeal.store")
 
@@ -51,6 +49,7 @@ class PlayerJob(NamedTuple):
     name_key: str
     token_hash: str
     created_at: datetime
+    label: str | None = None  # v1.4: its first device's label (the device is made with it)
 
 
 class EntryJob(NamedTuple):
@@ -103,9 +102,15 @@ class Writer(Protocol):
         ...
 
     def new_player(
-        self, name: str, name_key: str, token_hash: str, created_at: datetime
+        self,
+        name: str,
+        name_key: str,
+        token_hash: str,
+        created_at: datetime,
+        label: str | None = None,
     ) -> Awaitable[int]:
-        """The new (non-admin) player's id; Conflict when name_key or token_hash is taken."""
+        """The new (non-admin) player's id, made with its first device (kind `token`,
+        labelled `label`); Conflict when name_key or token_hash is taken."""
         ...
 
     def new_entry(
@@ -154,9 +159,15 @@ class GroupCommit(ABC):
         return self._submit(ActionJob(tournament_id, entry_id, seq, at_ms, action_json, summary))
 
     def new_player(
-        self, name: str, name_key: str, token_hash: str, created_at: datetime
+        self,
+        name: str,
+        name_key: str,
+        token_hash: str,
+        created_at: datetime,
+        label: str | None = None,
     ) -> asyncio.Future[int]:
-        return self._submit(PlayerJob(name, name_key, token_hash, utc_naive(created_at)))
+        job = PlayerJob(name, name_key, token_hash, utc_naive(created_at), label)
+        return self._submit(job)
 
     def new_entry(
         self,
@@ -250,17 +261,3 @@ def _fail_all(batch: list[Pending], exc: Exception) -> None:
             failed = WriterFailed(message)
             failed.__cause__ = cause
             done.set_exception(failed)
-
-
-def make_writer(engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> Writer:
-    """The group-commit writer for the engine's database: on SQLite a writer process on
-    the same file, on PostgreSQL (asyncpg) a batching task on the engine."""
-    from server.store.pg_writer import PgWriter  # (they import this module)
-    from server.store.sqlite_writer import SqliteWriter
-
-    dialect = engine.dialect
-    if dialect.name == "sqlite":
-        return SqliteWriter(engine.url.database or "", on_batch)
-    if dialect.name == "postgresql" and dialect.driver == "asyncpg":
-        return PgWriter(engine, on_batch)
-    raise ValueError(f"no group-commit writer for {dialect.name}+{dialect.driver}")

@@ -45,9 +45,7 @@ def test_every_type_is_open_for_players_or_the_operators() -> None:
         ("fairplay_report", "only an operator reads fair-play reports"),
     ],
 )
-def test_an_operator_message_from_a_player_is_forbidden_saying_why(
-    kind: str, message: str
-) -> None:
+def test_an_operator_message_from_a_player_is_forbidden_saying_why(kind: str, message: str) -> None:
     with pytest.raises(CompetitionError) as refused:
         access.check(kind, ALICE)
     assert (refused.value.code, refused.value.message) == ("forbidden", message)

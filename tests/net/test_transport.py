@@ -238,12 +238,12 @@ async def test_a_message_arriving_as_the_parked_worker_is_retired_is_handled() -
         await until(lambda: endpoint.finished == ["one"])
         conn = endpoint.conns[0]
         await until(lambda: conn.parked is not None)  # idle: the worker waits, parked
-        conn._keepalive()  # a keepalive round retires it...
+        conn.keepalive()  # a keepalive round retires it...
         conn._message(Opcode.TEXT, b"two")  # ...and a message arrives before it has ended
         await until(lambda: endpoint.finished == ["one", "two"])
         await until(lambda: conn.parked is not None)
         conn.pending_ping = None  # (as if the client had answered the first round's ping)
-        conn._keepalive()  # retired with nothing to do: the task ends
+        conn.keepalive()  # retired with nothing to do: the task ends
         await until(lambda: conn.worker is None)
         conn._message(Opcode.TEXT, b"three")  # and the next message starts another
         await until(lambda: endpoint.finished == ["one", "two", "three"])

@@ -1,6 +1,7 @@
-"""The store's calls for several nodes on one database (PostgreSQL as coordinator,
-cluster.py): the other nodes' notices, the lifecycle leader's lock, once-only work,
-notices sent with a transaction; on SQLite (one node) they are local or nothing."""
+"""Coordination: `Store`'s calls for several nodes on one database, the same on both
+backends (PostgreSQL's machinery is cluster.py): the other nodes' notices, the lifecycle
+leader's lock, once-only work, notices sent with a transaction; on SQLite (one node)
+they are local or nothing."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from server.store import cluster
 
 
-class Nodes:
+class Coordination:
     """A mixin of `Store` (repository.py), which sets these attributes."""
 
     engine: AsyncEngine

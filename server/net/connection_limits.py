@@ -1,13 +1,9 @@
-"""What the transport's connections are made of: their limits, the library's protocol
-with the ping guard, and the header of a server's text frame (server/net/transport.py)."""
+"""What one connection of the transport may hold or take (`Limits`, the server's
+settings by default) and the transport's fixed sizes and answers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-
-from websockets.frames import Frame, Opcode
-from websockets.server import ServerProtocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,27 +33,3 @@ TOO_MANY = (
 BODY_CHUNK = 256 * 1024  # a large HTTP body is written this much at a time
 FEED_SLICE = 1024  # bytes handed to the protocol at once
 FEED_BUDGET_S = 0.001  # one connection's bytes are parsed this long per turn of the loop
-
-
-class GuardedProtocol(ServerProtocol):
-    """The library's protocol, but a ping past the connection's rate (`spend` says
-    False) gets no pong: the pong would be written whether or not the peer reads (the
-    ping flood). The guard is on the way out: the library sends a frame only for a
-    pong, a ping or a close (the transport writes its messages itself), while every
-    frame received would pay for a guard on the way in."""
-
-    spend: Callable[[str], bool]
-
-    def send_frame(self, frame: Frame) -> None:
-        if frame.opcode is Opcode.PONG and not self.spend("ping"):
-            return
-        super().send_frame(frame)
-
-
-def text_header(length: int) -> bytes:
-    """The header of an unmasked, final text frame carrying `length` bytes."""
-    if length < 126:
-        return bytes((0x81, length))
-    if length < 65536:
-        return b"\x81\x7e" + length.to_bytes(2, "big")
-    return b"\x81\x7f" + length.to_bytes(8, "big")
