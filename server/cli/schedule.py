@@ -16,7 +16,7 @@ from server.competition.service import Competition
 from server.domain import timing
 from server.domain.schedule import NewSchedule
 from server.domain.schedule_options import add_create_arguments, schedule_from
-from server.net.series_session import schedule_items
+from server.net.schedule_session import schedule_items
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -49,16 +49,16 @@ def run(args: argparse.Namespace, database: Database) -> int:
 
     async def operate(competition: Competition) -> int:
         competition.catalogue.beacon_config = beacons
-        series = competition.lifecycle.series
+        schedules = competition.lifecycle.series
         if args.schedule_command == "list":
             for item in await schedule_items(competition):
                 print(json.dumps(item))
             return 0
         if args.schedule_command == "cancel":
-            s = await series.cancel(args.id)
+            s = await schedules.cancel(args.id)
         else:
             assert isinstance(new, NewSchedule)
-            s = await series.create(new)
+            s = await schedules.create(new)
         [item] = await schedule_items(competition, [s])
         print(json.dumps(item))
         return 0

@@ -19,11 +19,11 @@ from server.competition.service import Competition
 from server.domain import timing
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
-from server.net import protocol, series_session
+from server.net import protocol, schedule_session
 from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
 from server.net.metrics import Metrics
-from server.net.series_session import series_fields
+from server.net.schedule_session import series_fields
 
 log = logging.getLogger("samedeal.session")
 
@@ -253,8 +253,8 @@ def _bot(player: PlayerInfo) -> dict[str, bool]:
 _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = {
     kind: getattr(Session, f"_on_{kind}")
     for kind in protocol.MESSAGE_TYPES
-    if kind not in series_session.HANDLERS
-} | series_session.HANDLERS  # series (v1.3) hook
+    if kind not in schedule_session.HANDLERS
+} | schedule_session.HANDLERS  # series (v1.3) hook
 
 
 def _valid_id(value: Any) -> bool:
