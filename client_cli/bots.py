@@ -2,8 +2,9 @@
 
 They are the demo and the load generator. Gaps strategies: `random` (any legal
 move) and `greedy` (extend runs, keep runs whole, avoid feeding kings, redeal only
-when blocked). Klondike bots play what the view allows and give up after a whole
-unproductive pass through the stock.
+when blocked); a Gaps bot resigns after GAPS_IDLE actions with no card more in place
+(free_parking's cards can go back and forth for ever). Klondike bots play what the view
+allows and give up after a whole unproductive pass through the stock.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ class BotResult:
     actions: int
     errors: int
     time_ms: int
+
+
+GAPS_IDLE = 400  # actions without a card more in place before a Gaps bot resigns
 
 
 def gaps_choice(view: dict[str, Any], strategy: str, rnd: random.Random) -> dict[str, Any]:
@@ -156,7 +160,11 @@ async def _play(
     while state["status"] == "playing" and acted < max_actions:
         view = state["view"]
         if state["game"] == "gaps":
-            action = gaps_choice(view, strategy, rnd)
+            # free_parking lets a card go back and forth: a game that stops gaining ends
+            in_place = state["progress"]["cards_in_place"]
+            idle = 0 if in_place != last_cards_home else idle + 1
+            last_cards_home = in_place
+            action = {"kind": "resign"} if idle > GAPS_IDLE else gaps_choice(view, strategy, rnd)
         else:
             home = state["progress"]["cards_home"]
             idle = 0 if home != last_cards_home else idle + 1

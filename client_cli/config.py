@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from server.domain.names import name_key
+
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 RECEIPTS_FORMAT = "samedeal-receipts/1"
 MAX_RECEIPTS = 20_000  # beyond this the oldest are dropped (bot swarms would grow it forever)
@@ -193,7 +195,7 @@ def _receipts_data(receipts: Iterator[Receipt] | list[Receipt]) -> dict[str, Any
 
 
 def _key(server: str, player: str, tournament: int) -> tuple[str, str, int]:
-    return server_key(server), player.casefold(), tournament  # names: case-insensitive
+    return server_key(server), name_key(player), tournament  # names: case-insensitive
 
 
 def load_receipts(path: Path | None = None) -> list[Receipt]:

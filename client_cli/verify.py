@@ -20,6 +20,7 @@ from server.audit.receipts import check_receipt, record_of_player
 from server.audit.records import BUNDLE_FORMAT
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_json, show
 from server.audit.verify import NotABundle, verify_bundle_file, verify_document
+from server.domain.names import name_key
 
 EXIT_OK = 0  # every check holds
 EXIT_MISMATCH = 1  # a difference (or the receipt's log is not there unchanged)
@@ -214,7 +215,7 @@ def _receipt_line(
     what = f"receipt: the log {show(owner)} acknowledged at seq {seq}"
     if record is None:
         why: str | None = f"the bundle has no record of {show(player)}"
-    elif player is not None and str(owner).casefold() != player.casefold():
+    elif player is not None and name_key(str(owner)) != name_key(player):
         why = f"the record is {show(owner)}'s, not {show(player)}'s"
     else:
         why = check_receipt(record, seq, digest)

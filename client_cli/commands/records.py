@@ -23,6 +23,7 @@ from client_cli.commands.common import (
 )
 from client_cli.connection import failure
 from server.audit.receipts import check_receipt, record_of_player
+from server.domain.names import name_key
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -102,7 +103,7 @@ async def bundle(args: argparse.Namespace, out: TextIO) -> int:
 
 def _is_me(server: str, player: str) -> bool:
     saved = config.token_for(server)
-    return saved is not None and saved[0].casefold() == player.casefold()
+    return saved is not None and name_key(saved[0]) == name_key(player)
 
 
 def _whose(server: str, player: str) -> str:

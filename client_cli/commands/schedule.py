@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from client_cli import config
 from client_cli.commands.common import Subparsers, command, known_beacon, run_async
 from client_cli.connection import Connection
+from client_cli.tui import render
 from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
 
 
@@ -69,7 +70,8 @@ def describe(s: dict[str, Any]) -> str:
     """One schedule and its next occurrences, for people."""
     state = "cancelled" if s["cancelled"] else f"every {s['every_s']} s"
     beacon = f", beacon {s['beacon']['network']}" if s.get("beacon") else ""
-    lines = [f"#{s['id']} {s['name']} ({s['game']}, {state}, {s['duration_s']} s each{beacon})"]
+    game = render.game_words(s["game"], s.get("options"))
+    lines = [f"#{s['id']} {s['name']} ({game}, {state}, {s['duration_s']} s each{beacon})"]
     for o in s["next"]:
         if "commitment" in o:
             round_ = f" round {o['beacon']['round']}" if o.get("beacon") else ""

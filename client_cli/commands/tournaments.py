@@ -26,10 +26,11 @@ async def tournaments(args: argparse.Namespace, out: TextIO) -> int:
         write_json(items, None, out)
         return 0
     now = datetime.now(UTC)
-    print(f"{'id':>4}  {'name':<24} {'game':<9} {'status':<9} {'entrants':>8}  when", file=out)
+    print(f"{'id':>4}  {'name':<24} {'game':<20} {'status':<9} {'entrants':>8}  when", file=out)
     for t in items:
+        game = render.game_words(t["game"], t.get("options"))
         print(
-            f"{t['id']:>4}  {t['name'][:24]:<24} {t['game']:<9} {t['status']:<9} "
+            f"{t['id']:>4}  {t['name'][:24]:<24} {game:<20} {t['status']:<9} "
             f"{t['entrants']:>8}  {render.schedule(t, now)}",
             file=out,
         )

@@ -55,6 +55,7 @@ class PlayApp(App[None]):
         self.confirming_resign = False
         self.failure: str | None = None  # why the app ended early, in one line
         self.game: str | None = None
+        self.variant = "gaps"  # the Gaps family member, from the tournament's SUMMARY
         self._pump: asyncio.Task[None] | None = None
 
     def compose(self) -> ComposeResult:
@@ -102,10 +103,19 @@ class PlayApp(App[None]):
         self.standings = await self.conn.call("subscribe", tournament=self.tournament)
         if self.game != self.state["game"]:
             self.game = self.state["game"]
+            self.variant = await self._variant()
             self.query_one("#cmd", Input).placeholder = HELP[self.state["game"]]
             self.call_after_refresh(self.refresh_bindings)  # gap keys in Gaps only
         self._select_default()
         self.refresh_view()
+
+    async def _variant(self) -> str:
+        """The tournament's Gaps variant (its SUMMARY's options; `gaps` when absent)."""
+        assert self.conn is not None
+        for t in (await self.conn.call("tournaments"))["items"]:
+            if t["id"] == self.tournament:
+                return str(t["options"].get("variant", "gaps"))
+        return "gaps"
 
     async def _pushes(self) -> None:
         assert self.conn is not None
@@ -125,7 +135,7 @@ class PlayApp(App[None]):
         board = self.query_one("#board", Static)
         status = self.query_one("#status", Static)
         if self.state["game"] == "gaps":
-            board.update(render.gaps_grid(self.state["view"], self.selected))
+            board.update(render.gaps_grid(self.state["view"], self.selected, self.variant))
             status.update(render.gaps_status(self.state, self.selected))
         else:
             board.update(render.klondike_table(self.state["view"]))

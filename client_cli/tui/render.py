@@ -11,6 +11,22 @@ from rich.text import Text
 
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED = {"D", "H"}
+GAME_WORDS = {"gaps": "Gaps", "klondike": "Klondike"}
+VARIANT_WORDS = {"montana": "Montana", "addiction": "Addiction", "free_parking": "Free Parking"}
+VARIANT_RULE = {  # the one rule each Gaps variant changes, under the board
+    "montana": "Montana: the 2s are dealt into column 1 and never move",
+    "addiction": "Addiction: each redeal puts the gaps where the aces fall",
+    "free_parking": "Free Parking: a gap also takes the card one below its right neighbour "
+    "(⇄: two cards fit)",
+}
+TWO_WAYS = " ⇄ "  # a free_parking gap two different cards may enter
+
+
+def game_words(game: str, options: dict[str, Any] | None = None) -> str:
+    """A tournament's game for people: Gaps, Gaps · Montana, Klondike."""
+    words = GAME_WORDS.get(game, game)
+    variant = (options or {}).get("variant", "gaps")
+    return f"{words} · {VARIANT_WORDS[variant]}" if variant in VARIANT_WORDS else words
 
 
 def label(code: str) -> str:
@@ -28,25 +44,40 @@ def where(cell: tuple[int, int] | list[int]) -> str:
     return f"row {cell[0] + 1} col {cell[1] + 1}"
 
 
-def gaps_grid(view: dict[str, Any], selected: tuple[int, int] | None) -> Text:
+def gaps_grid(
+    view: dict[str, Any], selected: tuple[int, int] | None, variant: str = "gaps"
+) -> Text:
     """The 4×13 grid: cards in suit colours, `··` a live gap, `××` a dead gap, the selected
-    gap in reverse video, the cells that a legal move fills underlined green."""
-    targets = {tuple(m["to"]) for m in view["legal"]}
+    gap in reverse video. A variant's rule is written under the grid; montana's fixed 2s
+    are underlined on a dark ground, a free_parking gap two cards fit shows `⇄`."""
+    fits: dict[tuple[int, int], int] = {}
+    for m in view["legal"]:
+        to = (m["to"][0], m["to"][1])
+        fits[to] = fits.get(to, 0) + 1
     out = Text("     " + " ".join(f"{c + 1:>3}" for c in range(13)) + "\n", style="dim")
     for r, row in enumerate(view["grid"]):
         out.append(f"{r + 1:>3}  ", style="dim")
         for c, code in enumerate(row):
             if code is None:
-                live = (r, c) in targets
-                cell = Text(" ··" if live else " ××", style="green" if live else "dim red")
+                cell = _gap_text(fits.get((r, c), 0), c, variant)
                 if selected == (r, c):
                     cell.stylize("reverse")
             else:
                 cell = card_text(code)
+                if variant == "montana" and c == 0 and code[0] == "2":
+                    cell.stylize("underline on grey23")
             out.append_text(cell)
             out.append(" ")
         out.append("\n")
+    if variant in VARIANT_RULE:
+        out.append("\n" + VARIANT_RULE[variant] + "\n", style="italic")
     return out
+
+
+def _gap_text(fits: int, col: int, variant: str) -> Text:
+    if fits == 2 and col > 0 and variant == "free_parking":
+        return Text(TWO_WAYS, style="bold green")
+    return Text(" ··", style="green") if fits else Text(" ××", style="dim red")
 
 
 def gaps_status(state: dict[str, Any], selected: tuple[int, int] | None) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from server.domain.model import LoggedAction, canonical_json
+from server.domain.names import name_key
 
 LOG_FORMAT = "samedeal-log/1"
 
@@ -169,7 +170,7 @@ def record_of_player(bundle: Mapping[str, Any], name: str) -> Mapping[str, Any] 
             continue
         player = record.get("player")
         got = player.get("name") if isinstance(player, Mapping) else None
-        if isinstance(got, str) and got.casefold() == name.casefold():
+        if isinstance(got, str) and name_key(got) == name_key(name):
             return record
     return None
 

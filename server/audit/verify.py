@@ -59,6 +59,7 @@ from server.audit.untrusted import (
     one_line,
     show,
 )
+from server.domain.names import name_key
 from server.domain.ranking import Result
 
 
@@ -227,11 +228,11 @@ class _BundleCheck:
                 f"tournament {record.tournament.id}: beacon round {b.round} of "
                 f"{show(b.network)}: no signature"
             )
-        if record.player.name.casefold() in self.seen:
+        if name_key(record.player.name) in self.seen:
             raise Mismatch(f"record of {show(record.player.name)}: the player appears twice")
         if record.player.id in self.seen_ids:
             raise Mismatch(f"{who_of(record)}: the player id appears twice")
-        self.seen.add(record.player.name.casefold())
+        self.seen.add(name_key(record.player.name))
         self.seen_ids.add(record.player.id)
         result, log_hash = verify_record_chain(record, self.report, checked_tournament=True)
         self.results.append(result)
@@ -394,7 +395,7 @@ def _stream_records(check: _BundleCheck, records: Any, player: str | None) -> di
     kept = None
     for i, raw in enumerate(records):
         record = check.record(i, raw)
-        if player is not None and record.player.name.casefold() == player.casefold():
+        if player is not None and name_key(record.player.name) == name_key(player):
             kept = raw
     return kept
 

@@ -7,7 +7,7 @@ import secrets
 from datetime import datetime
 
 from server.competition.errors import CompetitionError
-from server.competition.players import NAME_CHARS, token_hash
+from server.competition.players import checked_name, token_hash
 from server.domain.model import NameTaken, PlayerInfo
 from server.store import ratings as stored
 from server.store.repository import Store
@@ -15,8 +15,7 @@ from server.store.repository import Store
 
 async def register_bot(store: Store, name: str, now: datetime) -> tuple[PlayerInfo, str]:
     """A new bot and its token; `bad_request` or `name_taken` as for any player."""
-    if not 1 <= len(name) <= 32 or not set(name) <= NAME_CHARS:
-        raise CompetitionError("bad_request", "a name is 1-32 letters, digits, '_' or '-'")
+    name = checked_name(name)
     token = secrets.token_urlsafe(32)
     try:
         player = await stored.create_bot(store, name, token_hash(token), now)

@@ -15,10 +15,17 @@ from collections.abc import Callable
 from datetime import datetime
 
 from server.competition.errors import CompetitionError
+from server.domain import names
 from server.domain.model import NameTaken, PlayerInfo
 from server.store.repository import Store
 
-NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+def checked_name(name: str) -> str:
+    """The name as stored (NFC, server/domain/names.py); `bad_request` saying why not."""
+    try:
+        return names.normalise(name)
+    except names.BadName as e:
+        raise CompetitionError("bad_request", str(e)) from None
 
 
 def token_hash(token: str) -> str:
@@ -33,13 +40,13 @@ class Players:
         self.store = store
         self.now = now
 
-    async def register(self, name: str) -> tuple[PlayerInfo, str]:
-        """A new player and their token; `bad_request` or `name_taken` otherwise."""
-        if not 1 <= len(name) <= 32 or not set(name) <= NAME_CHARS:
-            raise CompetitionError("bad_request", "a name is 1-32 letters, digits, '_' or '-'")
+    async def register(self, name: str, label: str | None = None) -> tuple[PlayerInfo, str]:
+        """A new player and their token, its first device labelled `label` (checked by
+        the caller); `bad_request` or `name_taken` otherwise."""
+        name = checked_name(name)
         token = secrets.token_urlsafe(32)
         try:
-            player = await self.store.create_player(name, token_hash(token), self.now())
+            player = await self.store.create_player(name, token_hash(token), self.now(), label)
         except NameTaken:
             raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
         return player, token

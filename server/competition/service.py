@@ -10,6 +10,7 @@ and one event sink.
     exports     records and bundles after the close        (exports.py)
     lifecycle   the clock: open, close, time out, refresh  (lifecycle.py)
     peers       what other nodes on the database changed   (peers.py)
+    devices     v1.4 accounts: devices, signing out        (devices.py)
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from server.competition.catalogue import Catalogue
+from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.gamecache import LiveGames
@@ -44,6 +46,7 @@ class Competition:
     exports: Exports
     lifecycle: Lifecycle
     peers: Peers
+    devices: Devices
 
     @classmethod
     def build(
@@ -65,14 +68,17 @@ class Competition:
         play = Play(store, catalogue, games, now)
         exports = Exports(store, catalogue)
         lifecycle = Lifecycle(store, catalogue, play, exports, now)
+        players = Players(store, now)
+        devices = Devices(store, players, now)
         return cls(
             store=store,
-            players=Players(store, now),
+            players=players,
             catalogue=catalogue,
             games=games,
             play=play,
             standings=standings,
             exports=exports,
             lifecycle=lifecycle,
-            peers=Peers(store, catalogue, lifecycle),
+            peers=Peers(store, catalogue, lifecycle, devices),
+            devices=devices,
         )

@@ -213,4 +213,10 @@ class TournamentNotice(NamedTuple):
     tournament_id: int
 
 
-Notice = EntryNotice | JoinNotice | TournamentNotice
+class DevicesNotice(NamedTuple):
+    """Devices were revoked (v1.4 accounts): their connections are signed out."""
+
+    device_ids: tuple[int, ...]
+
+
+Notice = EntryNotice | JoinNotice | TournamentNotice | DevicesNotice

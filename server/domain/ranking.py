@@ -2,8 +2,8 @@
 
 Order: progress (more first), then resets (fewer first), then time_ms (less
 first). Equal keys share a rank (1, 2, 2, 4); within a shared rank rows are
-listed by player name, case-insensitively (then by the name itself), so the
-order is reproducible.
+listed by player name, case-insensitively: by the code points of the name's NFC form
+lower-cased (then by the name itself), so the order is reproducible.
 
 This module is the one place of that rule: `rank_key` is the ranking key and
 `order_key` the full order of rows. `standings()` sorts on them, the verifier
@@ -17,13 +17,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from server.domain import names
 from server.domain.model import Figures
 
 RankKey = tuple[int, int, int]
 """(-progress, resets, time_ms): smaller ranks better; equal keys share a rank."""
 
 OrderKey = tuple[int, int, int, str, str]
-"""A rank key, then the player's name casefolded, then the name: the order of rows."""
+"""A rank key, then the player's name key (NFC, lower-cased), then the name: the order of rows."""
 
 
 def rank_key(progress: int, resets: int, time_ms: int) -> RankKey:
@@ -37,8 +38,9 @@ def rank_key(progress: int, resets: int, time_ms: int) -> RankKey:
 
 
 def name_key(player: str) -> tuple[str, str]:
-    """Order of rows within a shared rank: the name casefolded, then the name."""
-    return (player.casefold(), player)
+    """Order of rows within a shared rank: the name's key (NFC, lower-cased; compared
+    code point by code point, server/domain/names.py), then the name."""
+    return (names.name_key(player), player)
 
 
 def order_key(progress: int, resets: int, time_ms: int, player: str) -> OrderKey:

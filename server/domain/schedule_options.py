@@ -18,6 +18,7 @@ from server.domain.schedule import NewSchedule
 from server.domain.tournament_options import (
     add_beacon_flags,
     add_condition_arguments,
+    add_variant_flag,
     options_json,
     parse_conditions,
     parse_span,
@@ -25,6 +26,7 @@ from server.domain.tournament_options import (
 
 TIME_OF_DAY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?Z$")
 GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
+    "variant": (("gaps",), "variant"),
     "redeals": (("gaps",), "redeals"),
     "draw": (("klondike",), "draw"),
     "passes": (("klondike",), "passes"),
@@ -77,7 +79,8 @@ def add_create_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duration", default="1h", help="how long each occurrence runs (default 1h)")
     p.add_argument("--join-for", help="entries close this long after the start (default: end)")
     p.add_argument("--time-limit", help="per-player time limit, e.g. 30m (default: none)")
-    p.add_argument("--redeals", type=int, help="Gaps: redeals allowed (default 2)")
+    add_variant_flag(p)
+    p.add_argument("--redeals", type=int, help="Gaps: redeals allowed (default 2; addiction: 3)")
     p.add_argument("--draw", type=int, choices=[1, 3], help="Klondike: cards per draw")
     p.add_argument("--passes", type=int, help="Klondike: passes through the stock")
     p.add_argument("--guaranteed", action="store_true", help="Klondike: only deals proven winnable")

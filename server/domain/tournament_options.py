@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from server.domain import timing
+from server.games.gaps_options import VARIANT_NAMES
 
 GAMES = ("gaps", "klondike")
 ISO_EXAMPLE = "2026-12-01T09:00+01:00"
@@ -49,6 +50,7 @@ def add_create_arguments(p: argparse.ArgumentParser, networks_default: str | Non
     p.add_argument("--name", required=True, help="the tournament's name")
     p.add_argument("--game", choices=GAMES, default="gaps", help="the game (default gaps)")
     p.add_argument("--options", default="{}", help="JSON, e.g. '{\"redeals\": 2}'")
+    add_variant_flag(p)
     p.add_argument("--starts-at", default=None, help="ISO 8601 (default now)")
     p.add_argument("--ends-at", default=None, help="ISO 8601 (default: --hours from start)")
     p.add_argument("--hours", type=float, default=1.0, help="how long it runs (default 1)")
@@ -57,6 +59,28 @@ def add_create_arguments(p: argparse.ArgumentParser, networks_default: str | Non
     add_condition_arguments(p)
     p.add_argument("--unrated", action="store_true", help="it does not count for ratings")
     add_beacon_flags(p, networks_default=networks_default)
+
+
+def add_variant_flag(p: argparse.ArgumentParser) -> None:
+    """--variant, the Gaps family member (RULES-GAPS.md "Family variants"), of every
+    command that creates tournaments."""
+    p.add_argument(
+        "--variant",
+        choices=VARIANT_NAMES,
+        help="Gaps: the family variant (default gaps; montana: the 2s fixed in column 0, "
+        "addiction: the aces make the gaps at each redeal, free_parking: a gap also takes "
+        "the card below its right neighbour)",
+    )
+
+
+def with_variant(options: dict[str, Any], game: str, variant: str | None) -> dict[str, Any]:
+    """The --options object with --variant laid over it; ValueError when the game is not
+    Gaps."""
+    if variant is None:
+        return options
+    if game != "gaps":
+        raise ValueError(f"--variant is an option of gaps, not of {game}")
+    return {**options, "variant": variant}
 
 
 def add_condition_arguments(p: argparse.ArgumentParser) -> None:
@@ -88,7 +112,7 @@ def add_beacon_flags(
 
 def request_from(args: argparse.Namespace, now: datetime) -> TournamentRequest:
     """The tournament the flags describe; ValueError (one line) naming a bad flag."""
-    options = options_json(args.options)
+    options = with_variant(options_json(args.options), args.game, args.variant)
     if not math.isfinite(args.hours) or args.hours <= 0:
         raise ValueError(f"--hours is a positive number of hours, not {args.hours}")
     if args.time_limit_s is not None and args.time_limit_s <= 0:

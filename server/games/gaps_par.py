@@ -1,5 +1,6 @@
 """Par of a Gaps entry (COMPETITION.md "Par"): the best result a search finds on the
-entry's own deal and redeal stream, never worse than the entry's own line.
+entry's own deal and redeal stream under its tournament's variant, never worse than the
+entry's own line.
 
 `par_for` is pure and synchronous (CPU-heavy: a worker process calls it, never the event
 loop). It replays the witness through the engine, runs gaps_search within the limits,
@@ -48,7 +49,7 @@ def par_for(
     start = GAPS.new_game(seed, opts, player_id=player_id, deal_attempt=deal_attempt)
     witness = _best_prefix(start, witness_line)
     tiers = (limits,) if isinstance(limits, Limits) else tuple(limits)
-    found = search_tiers(start.grid, seed, player_id, opts.redeals, opts.redeal, tiers)
+    found = search_tiers(start.grid, seed, player_id, opts.redeals, opts.redeal, tiers, opts.rules)
     par = witness
     if (found.progress, -found.resets) > (witness.progress, -witness.resets):
         par = Par(found.progress, found.resets, actions(found.line))

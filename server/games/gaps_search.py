@@ -12,6 +12,11 @@ phase reduces to a few distinct kept-run sets; the next level starts from the be
 them. Levels are searched in order (every candidate after one redeal before any after two),
 so the first win found uses the fewest redeals.
 
+Variants (gaps_options.Variant): montana needs nothing here (its 2s never move, its deal
+is the engine's); free_parking's walk also takes the card below a gap's right neighbour
+(`right`); addiction's redeal shuffles the aces in and fills every cell not kept (its
+layout still depends on the kept runs alone).
+
 Moves in a line are (card, cell) Steps; REDEAL is the redeal. `actions` turns a line into
 PROTOCOL.md action objects.
 """
@@ -24,11 +29,13 @@ from typing import Any, NamedTuple
 
 from server import rng
 from server.games import cards
+from server.games.gaps_options import GAPS_VARIANT, Variant
 
 HOLE = 52  # a gap, in the search's bytes (the engine's GAP is -1)
 ROWS, COLS = 4, 13
 FULL = 4 * (COLS - 1)  # cards in place when won
 TWOS = (1, 14, 27, 40)
+ACES = [0, 13, 26, 39]
 Step = tuple[int, int]
 REDEAL: Step = (-1, -1)
 KEEP_RUNS, RESHUFFLE_ALL = "keep_runs", "reshuffle_all"
@@ -99,9 +106,10 @@ class Budget:
         self.left = nodes
 
 
-def _moves(g: bytearray, pos: bytearray, runs: list[int]) -> list[Step]:
+def _moves(g: bytearray, pos: bytearray, runs: list[int], right: bool = False) -> list[Step]:
     """The moves to try, the best last (the walk pops them): a run-extending move alone
-    when there is one; never a card of a run of two or more."""
+    when there is one; never a 2 heading a run of two or more. `right` (free_parking):
+    a gap also takes the card below its right neighbour."""
     ends = (runs[0], 13 + runs[1], 26 + runs[2], 39 + runs[3])
     plain: list[Step] = []
     good: list[Step] = []  # frees the cell after a run: a run move follows
@@ -122,11 +130,16 @@ def _moves(g: bytearray, pos: bytearray, runs: list[int]) -> list[Step]:
                     plain.append((two, q))
         else:
             left = g[q - 1]
+            up = -1
             if left != HOLE and left % 13 != 12:
-                card = left + 1
+                up = left + 1
                 if q in ends:
-                    return [(card, q)]
-                (good if pos[card] in ends else plain).append((card, q))
+                    return [(up, q)]
+                (good if pos[up] in ends else plain).append((up, q))
+            if right and q % COLS != COLS - 1:
+                below = g[q + 1]
+                if below != HOLE and below % 13 != 1 and below - 1 != up:
+                    (good if pos[below - 1] in ends else plain).append((below - 1, q))
         q = g.find(HOLE, q + 1)
     return late + plain + good
 
@@ -176,6 +189,7 @@ def _visit(
     phase: Phase,
     keep: bool,
     reduce: bool = False,
+    right: bool = False,
 ) -> list[Step]:
     """Score one position into `phase`; its moves (none when won or blocked)."""
     progress = runs[0] + runs[1] + runs[2] + runs[3]
@@ -184,7 +198,7 @@ def _visit(
         if progress == FULL:
             phase.won = True
             return []
-    moves = _moves(g, pos, runs)
+    moves = _moves(g, pos, runs, right)
     if reduce and len(moves) > 1:
         moves = _reduced(moves, pos)
     if not moves:
@@ -197,12 +211,18 @@ def _visit(
 
 
 def explore(
-    start: bytes, budget: Budget, cap: int, keep: bool = True, reduce: bool = False
+    start: bytes,
+    budget: Budget,
+    cap: int,
+    keep: bool = True,
+    reduce: bool = False,
+    right: bool = False,
 ) -> Phase:
     """Walk one phase from `start` for at most `cap` positions (and what `budget` has
     left). `keep`: blocked positions are told apart by their kept runs (keep_runs), else
     one is enough (reshuffle_all keeps nothing). `reduce`: walk only `_reduced` moves
-    (finds wins with fewer positions; the kept-run sets it meets are fewer too)."""
+    (finds wins with fewer positions; the kept-run sets it meets are fewer too; plain
+    Gaps only). `right`: free_parking's moves."""
     g = bytearray(start)
     pos = bytearray(HOLE + 1)
     for cell, card in enumerate(g):
@@ -212,7 +232,7 @@ def explore(
     sources: list[int] = []  # where each card of `line` came from (to undo it)
     seen = {start}
     root = runs_of(g)
-    stack = [(_visit(g, pos, root, line, phase, keep, reduce), root)]
+    stack = [(_visit(g, pos, root, line, phase, keep, reduce, right), root)]
     spent = 1
     budget.left -= 1
     while stack and not phase.won:
@@ -246,7 +266,7 @@ def explore(
         if col == runs[row] or src_col < runs[src_row]:  # a run grew, or a lone 2 left
             runs = list(runs)
             runs[row], runs[src_row] = row_run(g, row), row_run(g, src_row)
-        stack.append((_visit(g, pos, runs, line, phase, keep, reduce), runs))
+        stack.append((_visit(g, pos, runs, line, phase, keep, reduce, right), runs))
     return phase
 
 
@@ -254,16 +274,27 @@ class Redealer:
     """One player's redeals (RULES-GAPS.md, RNG.md `gaps/redeal/P/k`), on bytes. The
     shuffle of n gathered cards is one permutation of n for each k, drawn once."""
 
-    def __init__(self, seed: bytes, player_id: int, rule: str = KEEP_RUNS) -> None:
+    def __init__(
+        self, seed: bytes, player_id: int, rule: str = KEEP_RUNS, aces_make_gaps: bool = False
+    ) -> None:
         self.seed, self.player_id, self.keep = seed, player_id, rule == KEEP_RUNS
+        self.aces = aces_make_gaps
         self._perms: dict[tuple[int, int], list[int]] = {}
 
     def layout(self, g: bytes, k: int) -> bytes:
         """The layout redeal k makes from the blocked position `g`."""
         runs = runs_of(g) if self.keep else [0, 0, 0, 0]
         kept = {r * COLS + c for r in range(ROWS) for c in range(runs[r])}
-        gathered = sorted(card for cell, card in enumerate(g) if card != HOLE and cell not in kept)
+        gathered = [card for cell, card in enumerate(g) if card != HOLE and cell not in kept]
+        if self.aces:
+            gathered += ACES
+        gathered.sort()
         deck = iter([gathered[j] for j in self._perm(k, len(gathered))])
+        if self.aces:
+            return bytes(
+                g[cell] if cell in kept else HOLE if (card := next(deck)) % 13 == 0 else card
+                for cell in range(ROWS * COLS)
+            )
         out = bytearray()
         for r in range(ROWS):
             for c in range(COLS):
@@ -286,12 +317,14 @@ def search(
     redeals: int,
     rule: str = KEEP_RUNS,
     limits: Limits = PAR_LIMITS,
+    variant: Variant = GAPS_VARIANT,
 ) -> Found:
     """The best (most cards in place, then fewest redeals) the search finds from the dealt
-    `grid` (engine form) within `limits`, with its line. Deterministic given the limits."""
+    `grid` (engine form, laid out by `variant`) within `limits`, with its line, under the
+    variant's rules. Deterministic given the limits."""
     budget = Budget(limits.total)
-    keep = rule == KEEP_RUNS
-    dealer = Redealer(seed, player_id, rule)
+    keep, right = rule == KEEP_RUNS, variant.right_neighbour
+    dealer = Redealer(seed, player_id, rule, variant.aces_make_gaps)
     level: list[tuple[list[Step], bytes]] = [([], to_bytes(grid))]
     best = Found(-1, 0, [])
     for k in range(redeals + 1):
@@ -299,7 +332,8 @@ def search(
         for prefix, layout in level:
             if budget.left <= 0:
                 break
-            phase = explore(layout, budget, limits.first if k == 0 else limits.later, keep)
+            cap = limits.first if k == 0 else limits.later
+            phase = explore(layout, budget, cap, keep, right=right)
             if phase.best > best.progress:
                 best = Found(phase.best, k, prefix + phase.best_line)
             if phase.won:
@@ -317,12 +351,13 @@ def search_tiers(
     redeals: int,
     rule: str = KEEP_RUNS,
     tiers: Sequence[Limits] = PAR_TIERS,
+    variant: Variant = GAPS_VARIANT,
 ) -> Found:
     """`search` under each budget of `tiers` in turn until one finds a win; the best of
     them (ties: the earlier)."""
     best = Found(-1, 0, [])
     for limits in tiers:
-        found = search(grid, seed, player_id, redeals, rule, limits)
+        found = search(grid, seed, player_id, redeals, rule, limits, variant)
         if (found.progress, -found.resets) > (best.progress, -best.resets):
             best = found
         if best.progress == FULL:

@@ -105,6 +105,7 @@ class App:
     def closed(self, conn: WsConnection) -> None:
         self.metrics.connections -= 1
         self.fanout.drop(conn)
+        self.competition.devices.forget(conn)  # v1.4: signed in no more
 
     async def on_message(self, conn: WsConnection, session: Session, frame: str | bytes) -> None:
         """Answer one message (or close the connection on sustained abuse)."""

@@ -2,8 +2,9 @@
 Content-Security-Policy (no inline script, same-origin WebSocket only).
 
 Files live in the package (`server/web/`); pages are `index.html` for `/`, `/t/ID`,
-`/t/ID/replay/NAME`, `/t/ID/analysis`, `/verify`, `/leaderboard/G`, `/players/NAME` and
-`/operator` (the page's script routes by path), and every other file under `/static/`.
+`/t/ID/replay/NAME`, `/t/ID/analysis`, `/verify`, `/rules/gaps`, `/leaderboard/G`,
+`/players/NAME` and `/operator` (the page's script routes by path), and every other file
+under `/static/`.
 """
 
 from __future__ import annotations
@@ -17,10 +18,15 @@ from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 WEB = resources.files("server") / "web"
+NAME_SEGMENT = r"(?:[A-Za-z0-9_-]|%[89A-Fa-f][0-9A-Fa-f]){1,384}"
+"""A player's name in a path: its ASCII letters, digits, `_` and `-` as they are, every other
+character as UTF-8, percent-encoded (32 code points of 4 bytes at most)."""
 PAGE_PATHS = re.compile(
-    r"^/(?:|t/\d{1,10}|t/\d{1,10}/replay/[A-Za-z0-9_-]{1,32}|t/\d{1,10}/analysis|verify"
-    r"|leaderboard/[a-z]{1,16}|players/[A-Za-z0-9_-]{1,32}"  # v1.3: ratings' pages
-    r"|operator)$"  # v1.3 series hook: the operator's page (server/web/operator.js)
+    r"^/(?:|t/\d{1,10}|t/\d{1,10}/replay/" + NAME_SEGMENT + r"|t/\d{1,10}/analysis|verify"
+    r"|leaderboard/[a-z]{1,16}|players/"
+    + NAME_SEGMENT  # v1.3: ratings' pages
+    + r"|operator"  # v1.3 series hook: the operator's page (server/web/operator.js)
+    r"|rules/gaps)$"  # v1.4: the rules of Gaps and its variants (server/web/rulespage.js)
 )
 STATIC_PATH = re.compile(r"^/static/([A-Za-z0-9_-]{1,64}(?:/[A-Za-z0-9_-]{1,64})*\.[a-z0-9]{1,8})$")
 TYPES: Final = {

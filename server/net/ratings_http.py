@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
+from urllib.parse import unquote
 
 import orjson
 from websockets.http11 import Response
@@ -17,10 +18,12 @@ from server.competition import ratings
 from server.competition.errors import CompetitionError
 from server.competition.results import results_csv
 from server.competition.service import Competition
+from server.domain.names import name_key
 from server.net.connection import WsConnection
+from server.net.pages import NAME_SEGMENT
 
 LEADERBOARD_PATH = re.compile(r"^/leaderboard/([a-z]{1,16})\.json$")
-PLAYER_PATH = re.compile(r"^/players/([A-Za-z0-9_-]{1,32})\.json$")
+PLAYER_PATH = re.compile(r"^/players/(" + NAME_SEGMENT + r")\.json$")
 RESULTS_PATH = re.compile(r"^/tournaments/(\d{1,10})/results\.csv$")
 CACHE_S = 1.0
 MAX_CACHED = 10_000
@@ -60,9 +63,12 @@ class RatingsHttp:
             )
         found = PLAYER_PATH.match(path)
         if found:
-            name = found.group(1)
+            try:
+                name = unquote(found.group(1), errors="strict")
+            except UnicodeDecodeError:
+                return conn.respond(HTTPStatus.BAD_REQUEST, "a name is UTF-8, percent-encoded\n")
             return await self._cached(
-                conn, f"p/{name.casefold()}", JSON, lambda: _json(ratings.player(store, name))
+                conn, f"p/{name_key(name)}", JSON, lambda: _json(ratings.player(store, name))
             )
         found = RESULTS_PATH.match(path)
         if found:

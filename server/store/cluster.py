@@ -8,6 +8,7 @@ committed, in commit order) on one channel, as text lines:
     a TID EID SEQ STATUS PROGRESS RESETS SCORE TIME_MS    an entry's new figures
     j TID EID                                           a new entry
     t TID                                               a tournament created/opened/closed
+    d DID DID ...                                       devices revoked (v1.4 accounts)
 
 NOTIFY is not replayed: a listener that loses its connection reconnects and asks its
 handler to resync from the database.
@@ -24,6 +25,7 @@ from typing import Any, Protocol
 import asyncpg
 
 from server.domain.model import (
+    DevicesNotice,
     EntryNotice,
     Figures,
     JoinNotice,
@@ -57,6 +59,12 @@ def join_line(tournament_id: int, entry_id: int) -> str:
 
 def tournament_line(tournament_id: int) -> str:
     return f"t {tournament_id}"
+
+
+def devices_lines(device_ids: Iterable[int]) -> list[str]:
+    """Revoked devices' ids, at most 400 a line (a line fits one payload)."""
+    ids = [str(i) for i in device_ids]
+    return ["d " + " ".join(ids[k : k + 400]) for k in range(0, len(ids), 400)]
 
 
 def payloads(lines: Iterable[str]) -> list[str]:
@@ -100,6 +108,8 @@ def _notice(f: list[str]) -> Notice:
         return JoinNotice(int(f[1]), int(f[2]))
     if f[0] == "t" and len(f) == 2:
         return TournamentNotice(int(f[1]))
+    if f[0] == "d" and len(f) >= 2:
+        return DevicesNotice(tuple(int(x) for x in f[1:]))
     raise ValueError(f[0])
 
 

@@ -64,7 +64,7 @@ class Player(Base):
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
-    name_key: Mapped[str] = mapped_column(String(32), unique=True)  # casefolded name
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)  # server.domain.names.name_key
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token
     admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -223,3 +223,18 @@ class EntryPar(Base):
     resets: Mapped[int] = mapped_column(Integer)
     line: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Device(Base):
+    """One way into an account (v1.4, PROTOCOL.md "Accounts"): a token's hash (null for a
+    linked device approved but not yet fetched), its kind and label; revoked ones stay."""
+
+    __tablename__ = "devices"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(8))  # token | link | passkey
+    label: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from sqlalchemy import and_, func, or_, select
 
 from server.domain.model import Figures
+from server.domain.names import name_key
 from server.store.models import Entry, EntryPar, Placing, Player, PlayerRating, Tournament
 from server.store.repository import Store
 from server.store.rows import figures_of
@@ -60,7 +61,7 @@ async def profile(store: Store, name: str) -> Profile | None:
         row = (
             await s.execute(
                 select(Player.id, Player.name, Player.bot, Player.created_at).where(
-                    Player.name_key == name.casefold()
+                    Player.name_key == name_key(name)
                 )
             )
         ).first()

@@ -19,8 +19,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.model import NameTaken, PlayerInfo, TournamentStatus
+from server.domain.names import name_key
 from server.domain.ratings import Current, Field, Outcome, PlacingRow, RatingRow, placing_rows
-from server.store.models import Placing, Player, PlayerRating, Tournament
+from server.store.models import Device, Placing, Player, PlayerRating, Tournament
 from server.store.repository import Store
 
 CHUNK = 5000  # rows per statement
@@ -95,7 +96,7 @@ async def create_bot(store: Store, name: str, token_hash: str, now: datetime) ->
     async with store._session() as s:
         row = Player(
             name=name,
-            name_key=name.casefold(),
+            name_key=name_key(name),
             token_hash=token_hash,
             admin=False,
             created_at=now,
@@ -103,10 +104,23 @@ async def create_bot(store: Store, name: str, token_hash: str, now: datetime) ->
         )
         s.add(row)
         try:
+            await s.flush()
+            s.add(_first_device(row.id, token_hash, now))  # v1.4: its token is a device
             await s.commit()
         except IntegrityError:
             raise NameTaken(name) from None
         return PlayerInfo(row.id, name, False, True)
+
+
+def _first_device(player_id: int, token_hash: str, now: datetime) -> Device:
+    return Device(
+        player_id=player_id,
+        token_hash=token_hash,
+        kind="token",
+        label=None,
+        created_at=now,
+        last_seen_at=now,
+    )
 
 
 # -- the rating step ---------------------------------------------------------------

@@ -4,10 +4,10 @@
 // entries' replays, stepping together; the distribution of first moves; for the signed-in
 // viewer, where their line left the reference and their percentile.
 
-import { gapsBoard, klondikeBoard, optionsText } from "./boards.js";
+import { dealAces, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
 import { clock, fill, h } from "./dom.js";
 import { firstMoves, lineRecord, parOf, parting, rankedRows, recordOf, reference, standing } from "./lines.js";
-import { describe } from "./play.js";
+import { describe } from "./actionwords.js";
 import { figuresText, parText } from "./replay.js";
 import { Stepper, dealMarks } from "./stepper.js";
 import { account } from "./store.js";
@@ -120,7 +120,8 @@ class Room {
 
   board(state, action) {
     const view = state.view();
-    return this.t.game === "gaps" ? gapsBoard(view, { highlight: action && action.card ? [action.card] : null })
+    const atDeal = !action || action.kind === "redeal";
+    return this.t.game === "gaps" ? gapsBoard(view, { highlight: action && action.card ? [action.card] : null, options: this.t.options, aces: dealAces(state, atDeal) })
       : klondikeBoard(view, { hint: action && action.kind === "move" ? action : null });
   }
 

@@ -1,5 +1,5 @@
 // The browser client: routes by path (server/net/pages.py serves this page for /, /t/ID,
-// /t/ID/replay/NAME, /t/ID/analysis, /verify, /leaderboard/G and /players/NAME) over one same-origin WebSocket.
+// /t/ID/replay/NAME, /t/ID/analysis, /verify, /rules/gaps, /leaderboard/G and /players/NAME) over one same-origin WebSocket.
 
 import { $, fill, h } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
@@ -11,6 +11,7 @@ import { GAMES, leaderboardPage, playerPage } from "./ratingspage.js";
 import { account } from "./store.js";
 import { operatorPage } from "./operator.js";
 import { verifyPage } from "./verifypage.js";
+import { rulesPage } from "./rulespage.js";
 
 const link = new Link();
 window.samedeal = { link }; // for the curious (and the tests): the connection, no secret
@@ -38,13 +39,14 @@ async function route() {
   leave = null;
   const main = $("#main");
   const path = decodeURIComponent(location.pathname);
+  routed = location.pathname;
   accountChip();
   let m;
   document.body.dataset.page = "";
   if (path === "/") {
     document.body.dataset.page = "lobby";
     leave = await lobbyPage(main, link, accountChip);
-  } else if ((m = /^\/t\/(\d+)\/replay\/([A-Za-z0-9_-]{1,32})$/.exec(path))) {
+  } else if ((m = /^\/t\/(\d+)\/replay\/([\p{L}\p{M}0-9_-]{1,64})$/u.exec(path))) {
     document.body.dataset.page = "replay";
     leave = await replayPage(main, link, Number(m[1]), m[2]);
   } else if ((m = /^\/t\/(\d+)\/analysis$/.exec(path))) {
@@ -56,12 +58,15 @@ async function route() {
   } else if ((m = /^\/leaderboard\/([a-z]{1,16})$/.exec(path)) && GAMES.includes(m[1])) {
     document.body.dataset.page = "leaderboard";
     leave = await leaderboardPage(main, link, m[1]);
-  } else if ((m = /^\/players\/([A-Za-z0-9_-]{1,32})$/.exec(path))) {
+  } else if ((m = /^\/players\/([\p{L}\p{M}0-9_-]{1,64})$/u.exec(path))) {
     document.body.dataset.page = "player";
     leave = await playerPage(main, link, m[1]);
   } else if (path === "/operator") { // series (v1.3) hook: the operator's page
     document.body.dataset.page = "operator";
     leave = await operatorPage(main, link);
+  } else if (path === "/rules/gaps") {
+    document.body.dataset.page = "rules";
+    await rulesPage(main);
   } else if (path === "/verify") {
     document.body.dataset.page = "verify";
     verifyPage(main);
@@ -75,8 +80,13 @@ document.addEventListener("click", (e) => {
   const a = e.target.closest && e.target.closest("a[data-nav]");
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin) return;
   e.preventDefault();
-  history.pushState(null, "", a.pathname);
+  history.pushState(null, "", a.pathname + a.hash);
   route();
 });
-window.addEventListener("popstate", route);
+let routed = null; // the path last routed: a fragment link on the same page only scrolls
+window.addEventListener("popstate", () => {
+  if (location.pathname !== routed) return route();
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  if (target) target.scrollIntoView();
+});
 route();

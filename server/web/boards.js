@@ -2,8 +2,10 @@
 // Suits are told apart by symbol and by colour (red/black plus a tint per suit), so the
 // board reads without colour; every card and gap has an accessible name.
 
-import { SUIT_NAMES, SYMBOLS, label } from "./cards.js";
+import { CODES, SUIT_NAMES, SYMBOLS, label } from "./cards.js";
 import { h } from "./dom.js";
+import { VARIANTS, variantOf } from "./gaps.js";
+import { WAY_WORDS, wayIn } from "./variantwords.js";
 
 const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 
@@ -31,11 +33,32 @@ export function gapTargets(view) {
   return fits;
 }
 
+/** Where the aces fell in a replayed addiction deal or redeal (Map "r,c" -> ace code), for
+ * gapsBoard's `aces`; null for the other variants or a state after a move. */
+export function dealAces(state, atDeal) {
+  if (!atDeal || !state.variant || !state.variant.acesOnRedeal || !state.aces) return null;
+  const out = new Map();
+  for (const [cell, ace] of state.aces) out.set(`${Math.floor(cell / 13)},${cell % 13}`, CODES[ace]);
+  return out;
+}
+
+/** A live gap's mark: what it takes. Under free_parking each card shows its way in: ◂ for
+ * the left neighbour's rule, ▸ for the right neighbour's. */
+function gapMark(takes, ways, twoWays) {
+  if (!twoWays || ways[0] === "two") return h("span.gap-mark", { "aria-hidden": "true" }, ways[0] === "two" ? "2" : label(takes[0]));
+  return h("span.gap-mark.ways", { "aria-hidden": "true" }, takes.map((card, k) => h(`span.way.by-${ways[k]}`,
+    ways[k] === "left" ? ["◂", label(card)] : [label(card), "▸"])));
+}
+
 /** The 4×13 grid. `selected` is the selected gap [r, c] (keyboard), `onCell(r, c, code)`
- * is called for a click on a card or a gap (code null). */
-export function gapsBoard(view, { selected = null, onCell = null, highlight = null } = {}) {
+ * is called for a click on a card or a gap (code null). `options` are the tournament's
+ * (its variant): montana's 2s are shown fixed, free_parking's gaps show both ways in.
+ * `aces` (Map "r,c" -> ace code) marks the gaps where the aces fell in this deal; `acesFell`
+ * marks every gap so without naming the ace (a live addiction redeal: the seed is secret). */
+export function gapsBoard(view, { selected = null, onCell = null, highlight = null, options = null, aces = null, acesFell = false } = {}) {
+  const variant = variantOf(options);
   const fits = gapTargets(view);
-  const grid = h("div.gaps-grid", { role: "grid", "aria-label": "Gaps board, 4 rows of 13" });
+  const grid = h(`div.gaps-grid.v-${variant.name}`, { role: "grid", "aria-label": `${variant.title} board, 4 rows of 13`, "data-variant": variant.name });
   view.grid.forEach((row, r) => {
     const line = h("div.gaps-row", { role: "row" });
     row.forEach((code, c) => {
@@ -47,16 +70,24 @@ export function gapsBoard(view, { selected = null, onCell = null, highlight = nu
       let cell;
       if (code === null) {
         const takes = fits.get(`${r},${c}`) || [];
+        const ways = takes.map((card) => wayIn(row, c, card));
         const dead = !takes.length;
-        const hintText = dead ? "✕" : c === 0 ? "2" : label(takes[0]);
-        cell = h(`button.cell.gap.${dead ? "dead" : "live"}${isSel ? ".selected" : ""}`, {
+        const fell = aces ? aces.get(`${r},${c}`) || null : null;
+        const aceNote = fell ? `, where the ${cardName(fell)} fell` : acesFell ? ", where an ace fell" : "";
+        const taking = takes.map((card, k) => (variant.rightRule && c > 0 ? `${label(card)} (${WAY_WORDS[ways[k]]})` : label(card))).join(" or ");
+        cell = h(`button.cell.gap.${dead ? "dead" : "live"}${isSel ? ".selected" : ""}${fell || acesFell ? ".ace-gap" : ""}`, {
           ...common,
-          "aria-label": dead ? `dead gap, row ${r + 1} column ${c + 1}` : `gap, row ${r + 1} column ${c + 1}, takes ${takes.map(label).join(" or ")}`,
-          title: dead ? "dead gap: nothing can enter it" : `takes ${takes.map(label).join(" or ")}`,
-        }, h("span.gap-mark", { "aria-hidden": "true" }, hintText));
+          "data-ways": ways.join(" ") || null,
+          "data-ace": fell,
+          "aria-label": dead ? `dead gap, row ${r + 1} column ${c + 1}${aceNote}` : `gap, row ${r + 1} column ${c + 1}${aceNote}, takes ${taking}`,
+          title: dead ? `dead gap: nothing can enter it${aceNote}` : `takes ${taking}${aceNote}`,
+        }, dead ? h("span.gap-mark", { "aria-hidden": "true" }, "✕") : gapMark(takes, ways, variant.rightRule),
+        fell ? h("span.ace-mark", { "aria-hidden": "true" }, label(fell)) : null);
       } else {
-        cell = cardFace(code, "button", common);
+        const fixed = variant.fixedTwos && c === 0 && code[0] === "2";
+        cell = cardFace(code, "button", fixed ? { ...common, "aria-label": `${cardName(code)}, fixed`, title: "Montana: the 2s are dealt here and never move" } : common);
         cell.classList.add("cell");
+        if (fixed) cell.classList.add("fixed");
         if (highlight && highlight.includes(code)) cell.classList.add("moved");
       }
       line.append(cell);
@@ -147,11 +178,21 @@ export function klondikeBoard(view, { sel = null, on = null, hint = null } = {})
   return h("div.klondike", h("div.klondike-top", stock, waste, h("span.spacer"), founds), cols);
 }
 
+/** A tournament's options in words (the lobby, the headers, the series). */
 export function optionsText(game, options = {}) {
-  if (game === "gaps") return `Gaps · ${options.redeals ?? 2} redeals`;
+  if (game === "gaps") {
+    const variant = variantOf(options);
+    const redeals = options.redeals ?? variant.redeals;
+    const parts = [variant.name === "gaps" ? "Gaps" : `Gaps · ${variant.words}`];
+    parts.push(`${redeals} redeal${redeals === 1 ? "" : "s"}${options.redeal === "reshuffle_all" ? ", each reshuffling every card" : ""}`);
+    if (options.winnable) parts.push("a winnable deal");
+    return parts.join(" · ");
+  }
   const parts = [`Klondike · draw ${options.draw ?? 1}`];
   parts.push(options.passes ? `${options.passes} passes` : "unlimited passes");
   if (options.guaranteed) parts.push("guaranteed deal");
   if (options.hints) parts.push("hints");
   return parts.join(" · ");
 }
+
+export { VARIANTS };

@@ -59,7 +59,7 @@ export function parseOptions(data) {
     }
     for (const key of Object.keys(given)) {
       if (!["draw", "passes", "guaranteed", "hints"].includes(key)) {
-        throw new FieldError([key], "Extra inputs are not permitted");
+        throw new FieldError([key], "not a klondike option; allowed: draw, passes, guaranteed, hints");
       }
     }
   } catch (exc) {

@@ -4,6 +4,7 @@
 // no DOM, no network (tests/web/js/lines.test.mjs).
 
 import { canonical } from "./receipts.js";
+import { nameKey } from "./ranking.js";
 
 /** The record's `par` ({progress, resets, line}) when present and well formed, else null. */
 export function parOf(record) {
@@ -31,8 +32,8 @@ const byName = new WeakMap(); // bundle -> Map(lowercase name -> record), built 
 
 /** The record of player `name` (names compare case-blind, as the server's), or null. */
 export function recordOf(bundle, name) {
-  if (!byName.has(bundle)) byName.set(bundle, new Map(bundle.records.map((r) => [r.player.name.toLowerCase(), r])));
-  return byName.get(bundle).get(name.toLowerCase()) || null;
+  if (!byName.has(bundle)) byName.set(bundle, new Map(bundle.records.map((r) => [nameKey(r.player.name), r])));
+  return byName.get(bundle).get(nameKey(name)) || null;
 }
 
 /** The line everyone is compared with: the viewer's own par when the record has one, else
@@ -93,7 +94,7 @@ export function firstMoves(records) {
  * 100); null when the viewer is not ranked. */
 export function standing(standings, name) {
   const ranked = rankedRows(standings);
-  const me = ranked.find((row) => row.player.toLowerCase() === name.toLowerCase());
+  const me = ranked.find((row) => nameKey(row.player) === nameKey(name));
   if (!me) return null;
   const below = ranked.filter((row) => row.rank > me.rank).length;
   const percentile = Math.round((1000 * (ranked.length - me.rank + 1)) / ranked.length) / 10;

@@ -103,7 +103,7 @@ function renderAccount(box, link, changed, justRegistered = false) {
       h("p", "Playing as ", h("strong.me", account.name || "?"), "."), saveNow, details, out);
   }
   const msg = h("p.error", { role: "alert" });
-  const name = h("input#reg-name", { name: "name", required: true, maxlength: "32", pattern: "[A-Za-z0-9_\\-]{1,32}", autocomplete: "username", placeholder: "letters, digits, _ or -" });
+  const name = h("input#reg-name", { name: "name", required: true, maxlength: "64", autocomplete: "username", placeholder: "letters, digits, _ or -" });
   const token = h("input#signin-token", { name: "token", required: true, autocomplete: "off", placeholder: "token from another device or the CLI" });
   const register = h("form.register", {
     onsubmit: async (e) => {

@@ -4,6 +4,27 @@
 
 import { fill, h, localTime } from "./dom.js";
 import { fairplaySection } from "./fairplay.js";
+import { VARIANTS } from "./gaps.js";
+
+/** A choice of the Gaps variant (RULES-GAPS.md v1.4), each named in words with its
+ * default redeals; only for game gaps (Klondike has no variant). */
+function variantField(id, gameId) {
+  const select = h(`select#${id}`, { name: id },
+    Object.values(VARIANTS).map((v) => h("option", { value: v.name },
+      `${v.name === "gaps" ? "Gaps (plain)" : v.words} · ${v.redeals} redeals by default`)));
+  const sync = (form) => {
+    const game = form.querySelector(`#${gameId}`).value.trim();
+    select.disabled = game !== "gaps";
+  };
+  return { nodes: [h("label", { for: id }, "Variant (Gaps)"), select], sync };
+}
+
+/** The options to send: the JSON typed, with the chosen variant when it is not plain Gaps. */
+function withVariant(options, form, id, gameId) {
+  const select = form.querySelector(`#${id}`);
+  if (form.querySelector(`#${gameId}`).value.trim() !== "gaps" || select.value === "gaps") return options;
+  return { ...options, variant: select.value };
+}
 
 export async function operatorPage(main, link) {
   await link.ready;
@@ -35,6 +56,8 @@ export async function operatorPage(main, link) {
   const f = (id, label, attrs = {}) => [h("label", { for: id }, label), h(`input#${id}`, { name: id, ...attrs })];
   const value = (form, id) => form.querySelector(`#${id}`).value.trim();
   const options = (form, id) => { const raw = value(form, id); return raw ? JSON.parse(raw) : {}; };
+  const tVariant = variantField("t-variant", "t-game");
+  const sVariant = variantField("s-variant", "s-game");
   const tForm = h("form.op-tournament", {
     onsubmit: (e) => {
       e.preventDefault();
@@ -43,24 +66,28 @@ export async function operatorPage(main, link) {
         const now = Date.now() + link.offset;
         const starts = value(form, "t-starts") ? new Date(value(form, "t-starts")) : new Date(now);
         const ends = new Date(starts.getTime() + Number(value(form, "t-hours")) * 3600e3);
-        return link.call("create_tournament", { name: value(form, "t-name"), game: value(form, "t-game"), options: options(form, "t-options"),
+        return link.call("create_tournament", { name: value(form, "t-name"), game: value(form, "t-game"), options: withVariant(options(form, "t-options"), form, "t-variant", "t-game"),
           starts_at: starts.toISOString(), ends_at: ends.toISOString() });
       }, (r) => `created ${r.tournament.name}, commitment ${r.tournament.commitment}`);
     },
+    oninput: (e) => tVariant.sync(e.currentTarget),
   }, h("h2", "New tournament"), ...f("t-name", "Name", { required: true, maxlength: "100" }),
-  ...f("t-game", "Game (gaps or klondike)", { value: "gaps" }), ...f("t-options", "Options (JSON)", { value: '{"redeals": 2}' }),
+  ...f("t-game", "Game (gaps or klondike)", { value: "gaps" }), ...tVariant.nodes,
+  ...f("t-options", "Options (JSON; empty: the defaults)", { placeholder: '{"redeals": 2}' }),
   ...f("t-starts", "Starts (local time; empty: now)", { type: "datetime-local" }), ...f("t-hours", "Hours", { value: "1", type: "number", min: "0.1", step: "0.1" }),
   h("button", { type: "submit" }, "Create tournament"));
   const sForm = h("form.op-schedule", {
     onsubmit: (e) => {
       e.preventDefault();
       const form = e.currentTarget;
-      act(() => link.call("create_schedule", { name: value(form, "s-name"), game: value(form, "s-game"), options: options(form, "s-options"),
+      act(() => link.call("create_schedule", { name: value(form, "s-name"), game: value(form, "s-game"), options: withVariant(options(form, "s-options"), form, "s-variant", "s-game"),
         first_starts_at: new Date(value(form, "s-first")).toISOString(), every_s: Number(value(form, "s-every")),
         duration_s: Number(value(form, "s-duration")) }), (r) => `scheduled ${r.schedule.name}`);
     },
+    oninput: (e) => sVariant.sync(e.currentTarget),
   }, h("h2", "New schedule"), ...f("s-name", "Name", { required: true, maxlength: "92" }),
-  ...f("s-game", "Game", { value: "gaps" }), ...f("s-options", "Options (JSON)", { value: '{"redeals": 2}' }),
+  ...f("s-game", "Game", { value: "gaps" }), ...sVariant.nodes,
+  ...f("s-options", "Options (JSON; empty: the defaults)", { placeholder: '{"redeals": 2}' }),
   ...f("s-first", "First start (local time)", { type: "datetime-local", required: true }),
   ...f("s-every", "Every (seconds; a day is 86400)", { value: "86400", type: "number", min: "60" }),
   ...f("s-duration", "Duration (seconds)", { value: "3600", type: "number", min: "1" }),

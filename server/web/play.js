@@ -10,6 +10,8 @@ import { $, clock, fill, h, localTime, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { StandingsPanel } from "./standings.js";
 import { account, receipts } from "./store.js";
+import { cellName, describe } from "./actionwords.js";
+import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, takesText, variantLegend } from "./variantwords.js";
 import { closedPanel } from "./verifypage.js";
 
 const END_TEXT = { won: "You won!", lost: "Blocked with no redeal left: the game is lost.", resigned: "You resigned.", timed_out: "Time is up." };
@@ -96,6 +98,7 @@ class PlayPage {
       h("h1", t.name, " ", h(`span.tag.st-${t.status}`, t.status), t.void ? [" ", h("span.tag.void", "void")] : null),
       h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
         t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : "",
+        t.game === "gaps" ? [" · ", h("a.rules-link", { href: rulesHref(t.options), "data-nav": "" }, "rules")] : null,
         " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status })),
       h("p.commit.small", "commitment ", h("code", t.commitment), t.seed ? [" · seed ", h("code", t.seed)] : null), beaconLine(t));
     this.tick();
@@ -236,7 +239,7 @@ class PlayPage {
     const canRedeal = v.blocked && v.redeals_left > 0;
     const actions = h("div.actions",
       h("p.where", !sel ? "no gap selected" : v.blocked ? (canRedeal ? "Blocked: no move is legal. Redeal?" : "Blocked, no redeal left.")
-        : selFits.length ? `The gap at ${cellName(sel)} takes ${selFits.map(label).join(" or ")}: Enter plays ${label(selFits[0])}.`
+        : selFits.length ? `The gap at ${cellName(sel)} takes ${takesText(this.summary && this.summary.options, v.grid, sel, selFits)}: Enter plays ${label(selFits[0])}.`
           : `The gap at ${cellName(sel)} is dead.`),
       h("form.typed", { onsubmit: (e) => { e.preventDefault(); this.typed(e.target.elements.card); } },
         h("label", { for: "card-input" }, "card "),
@@ -244,10 +247,12 @@ class PlayPage {
       h("button.redeal", { disabled: !canRedeal, onclick: () => this.ask(`Redeal? It uses 1 of your ${v.redeals_left} redeals left (−5 points).`, { kind: "redeal" }) }, `Redeal (${v.redeals_left} left)`),
       h("button.resign.danger", { onclick: () => this.ask("Resign this game? There is no second attempt.", { kind: "resign" }) }, "Resign"));
     const figures = h("span", `in place ${p.cards_in_place}/48 · redeals left ${v.redeals_left} · score ${p.score} · `);
+    const options = this.summary ? this.summary.options : null;
+    const acesFell = acesJustFell(options, st.events);
     return h("div.gaps-play",
-      gapsBoard(v, { selected: st.status === "playing" ? sel : null, onCell: st.status === "playing" ? (r, c, code) => this.clickCell(r, c, code) : null, highlight: (st.events || []).filter((e) => e.type === "moved").map((e) => e.card) }),
-      h("p.legend.small", "Click a gap to play the card that fits it, or click a card to move it. Keys: ←/→ select a gap, ↑/↓ change row, Enter plays. ✕ marks a dead gap."),
-      this.status(st, figures, actions));
+      gapsBoard(v, { selected: st.status === "playing" ? sel : null, onCell: st.status === "playing" ? (r, c, code) => this.clickCell(r, c, code) : null, highlight: (st.events || []).filter((e) => e.type === "moved").map((e) => e.card), options, acesFell }),
+      h("p.legend.small", "Click a gap to play the card that fits it, or click a card to move it. Keys: ←/→ select a gap, ↑/↓ change row, Enter plays. ✕ marks a dead gap.",
+        variantLegend(options)), acesFell ? acesFellNote() : null, this.status(st, figures, actions));
   }
 
   clickCell(r, c, code) {
@@ -256,7 +261,13 @@ class PlayPage {
       this.selected = [r, c];
       const moves = legal.filter((m) => m.to[0] === r && m.to[1] === c);
       if (moves.length === 1) return this.act({ kind: "move", card: moves[0].card, to: moves[0].to });
-      this.note = moves.length ? `The gap at ${cellName([r, c])} takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.` : `The gap at ${cellName([r, c])} is dead: nothing can enter it.`;
+      this.note = !moves.length ? `The gap at ${cellName([r, c])} is dead: nothing can enter it.`
+        : c === 0 ? `The gap at ${cellName([r, c])} takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.`
+          : `The gap at ${cellName([r, c])} takes ${takesText(this.summary && this.summary.options, this.state.view.grid, [r, c], moves.map((m) => m.card))}: click the card to move, or press Enter for ${label(moves[0].card)}.`;
+      return this.render();
+    }
+    if (isFixedTwo(this.summary && this.summary.options, c, code)) {
+      this.note = `${label(code)} is fixed: in Montana the 2s are dealt into the first column and never move.`;
       return this.render();
     }
     const moves = legal.filter((m) => m.card === code);
@@ -413,11 +424,6 @@ class PlayPage {
   }
 }
 
-/** A Gaps cell as people count, from 1 (the protocol's [row, col] count from 0). */
-export function cellName([r, c]) {
-  return `row ${r + 1}, column ${c + 1}`;
-}
-
 /** When a tournament closed: at its end, or early (an operator's close) — then both. */
 export function closedText(closedAt, endsAt) {
   if (!closedAt) return `closed ${localTime(endsAt)}`;
@@ -436,11 +442,4 @@ export function endText(st, summary) {
     }
   }
   return END_TEXT[st.status] || st.status;
-}
-
-export function describe(action) {
-  if (!action) return "";
-  if (action.kind === "move" && action.card) return `move ${label(action.card)} to ${cellName(action.to)}`;
-  if (action.kind === "move") return `move ${action.count > 1 ? `${action.count} cards ` : ""}from ${action.from} to ${action.to}`;
-  return action.kind;
 }

@@ -1,9 +1,21 @@
 // Standings from results (COMPETITION.md), mirroring server/domain/ranking.py: progress
 // (more first), resets (fewer first), time_ms (less first); equal keys share a rank; rows
-// within a shared rank by name, case-insensitively, then by the name itself.
+// within a shared rank by name, case-insensitively (the code points of the name's NFC form
+// lower-cased, as server/domain/names.py's name_key), then by the name itself.
 
-const fold = (s) => s.toLowerCase();
-const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** A name's key: two names are one player when their keys are equal. */
+export const nameKey = (s) => s.normalize("NFC").toLowerCase();
+const fold = nameKey;
+/** Strings compared code point by code point (`<` compares UTF-16 units, which puts an
+ * astral character before U+E000..U+FFFF). */
+export function cmp(a, b) {
+  const x = Array.from(a, (c) => c.codePointAt(0));
+  const y = Array.from(b, (c) => c.codePointAt(0));
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  }
+  return x.length < y.length ? -1 : x.length > y.length ? 1 : 0;
+}
 
 export function orderCompare(a, b) {
   return (

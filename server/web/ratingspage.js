@@ -15,6 +15,8 @@ const num = (x, digits = 1) => {
   const rounded = Number(x.toFixed(digits));
   return (rounded === 0 ? 0 : rounded).toFixed(digits); // never "-0.0"
 };
+const provisionalTag = () => h("span.tag.provisional", { title: "provisional: fewer than 5 rated tournaments" },
+  h("span.long", "provisional"), h("span.short", "prov."));
 const playerLink = (name) => h("a.player", { href: `/players/${encodeURIComponent(name)}`, "data-nav": "" }, name);
 
 function tabs(current) {
@@ -36,13 +38,14 @@ export async function leaderboardPage(main, link, game) {
       return;
     }
     const table = h("table.rows.leaderboard");
-    table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), h("th.num", "rating"), h("th.num", "μ"),
-      h("th.num", "σ"), h("th.num", "tournaments"), h("th", ""))));
+    table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), h("th.num", "rating"),
+      h("th.num.wide", h("abbr", { title: "skill estimate (μ)" }, "μ")), h("th.num.wide", h("abbr", { title: "uncertainty (σ)" }, "σ")),
+      h("th.num", h("abbr", { title: "rated tournaments" }, "tourn.")), h("th", ""))));
     const rows = h("tbody");
     for (const r of m.rows) {
-      rows.append(h("tr", { "data-player": r.player }, h("td", String(r.rank)), h("td", playerLink(r.player)),
-        h("td.num.rating", num(r.rating)), h("td.num", num(r.mu, 2)), h("td.num", num(r.sigma, 2)),
-        h("td.num", String(r.tournaments)), h("td", r.provisional ? h("span.tag.provisional", { title: "fewer than 5 rated tournaments" }, "provisional") : "")));
+      rows.append(h("tr", { "data-player": r.player }, h("td", String(r.rank)), h("td.player", playerLink(r.player)),
+        h("td.num.rating", num(r.rating)), h("td.num.wide", num(r.mu, 2)), h("td.num.wide", num(r.sigma, 2)),
+        h("td.num", String(r.tournaments)), h("td", r.provisional ? provisionalTag() : "")));
     }
     if (!m.rows.length) rows.append(h("tr", h("td.muted", { colspan: "7" }, "nobody is rated in this game yet")));
     table.append(rows);
@@ -71,22 +74,28 @@ export async function playerPage(main, link, name) {
   const p = m.player;
   const ratingRows = Object.entries(m.ratings).map(([game, r]) => h("tr", { "data-game": game },
     h("td", h("a", { href: `/leaderboard/${game}`, "data-nav": "" }, game)), h("td.num.rating", num(r.rating)),
-    h("td.num", `#${r.rank}`), h("td.num", num(r.mu, 2)), h("td.num", num(r.sigma, 2)), h("td.num", String(r.tournaments)),
-    h("td.num.streak", String((m.streak || {})[game] ?? 0)), h("td", r.provisional ? h("span.tag.provisional", "provisional") : "")));
+    h("td.num", `#${r.rank}`), h("td.num.wide", num(r.mu, 2)), h("td.num.wide", num(r.sigma, 2)), h("td.num", String(r.tournaments)),
+    h("td.num.streak", String((m.streak || {})[game] ?? 0)), h("td", r.provisional ? provisionalTag() : "")));
   const ratings = ratingRows.length
     ? h("table.rows.player-ratings", h("thead", h("tr", h("th", "game"), h("th.num", "rating"), h("th.num", "rank"),
-      h("th.num", "μ"), h("th.num", "σ"), h("th.num", "tournaments"), h("th.num", "streak"), h("th", ""))), h("tbody", ratingRows))
+      h("th.num.wide", h("abbr", { title: "skill estimate (μ)" }, "μ")), h("th.num.wide", h("abbr", { title: "uncertainty (σ)" }, "σ")),
+      h("th.num", h("abbr", { title: "rated tournaments" }, "tourn.")), h("th.num", h("abbr", { title: "tournaments in a row in the top half" }, "streak")),
+      h("th", ""))), h("tbody", ratingRows))
     : h("p.muted", p.bot ? "Bots are never rated." : "No rated tournament yet.");
   const plots = Object.entries(m.history || {}).map(([game, points]) => h("figure.plot", { "data-game": game },
     plot(points), h("figcaption.small", `${game}: rating (μ − 3σ) after each rated tournament`)));
   const streaks = Object.entries(m.streak || {}).map(([game, n]) => h("li", { "data-game": game },
     `${game}: `, h("strong.streak", String(n)), ` tournament${n === 1 ? "" : "s"} in a row in the top half`));
-  const recent = h("table.rows.recent", h("thead", h("tr", h("th", "tournament"), h("th", "game"), h("th", "closed"),
-    h("th.num", "rank"), h("th.num", "percentile"), h("th", "status"), h("th.num", "progress"), h("th.num", "resets"))),
+  const recent = h("table.rows.recent", h("thead", h("tr", h("th", "tournament"), h("th.wide", "game"), h("th.wide", "closed"),
+    h("th", "result"), h("th.num.wide", h("abbr", { title: "share of the entrants at or below this rank" }, "percentile")),
+    h("th.num", h("abbr", { title: "cards in place (Gaps) or on the foundations (Klondike)" }, "cards")),
+    h("th.num.wide", h("abbr", { title: "redeals (Gaps) or recycles (Klondike) used" }, "resets")))),
   h("tbody", m.recent.map((r) => h("tr", { "data-tournament": String(r.tournament) },
-    h("td", h("a", { href: `/t/${r.tournament}`, "data-nav": "" }, r.name)), h("td", r.game), h("td.small", r.closed_at ? localTime(r.closed_at) : ""),
-    h("td.num.rank", r.rank === null ? "–" : `${r.rank} / ${r.entrants}`), h("td.num.percentile", r.percentile === null ? "–" : `${num(r.percentile)}%`),
-    h(`td.status.st-${r.status}`, STATUS_TEXT[r.status] || r.status), h("td.num", String(r.progress)), h("td.num", String(r.resets))))));
+    h("td", h("a", { href: `/t/${r.tournament}`, "data-nav": "" }, r.name)), h("td.wide", r.game), h("td.small.wide", r.closed_at ? localTime(r.closed_at) : ""),
+    h("td.result", { title: `the game: ${STATUS_TEXT[r.status] || r.status}`, "data-rank": String(r.rank ?? ""), "data-entrants": String(r.entrants) },
+      resultWords(r)),
+    h("td.num.percentile.wide", r.percentile === null ? "–" : `${num(r.percentile)}%`),
+    h("td.num", String(r.progress)), h("td.num.wide", String(r.resets))))));
   fill(main, h("div.ratings.player-page",
     h("h1", p.name, p.bot ? h("span.tag.bot", "bot") : null),
     h("p.muted.small", `registered ${localTime(p.created_at)} · `, h("a", { href: `/players/${encodeURIComponent(p.name)}.json` }, "JSON")),
@@ -94,6 +103,21 @@ export async function playerPage(main, link, name) {
     streaks.length ? h("ul.streaks", streaks) : null,
     h("h2", "Recent results"), m.recent.length ? recent : h("p.muted", "no closed tournament yet")));
   return null;
+}
+
+/** "1st of 6 · winner": what a tournament's rank means for the player (not how the
+ * game ended, which the cell's title gives). */
+export function resultWords(r) {
+  if (r.rank === null) return h("span.muted", "not ranked");
+  const ord = ordinal(r.rank);
+  const meaning = r.rank === 1 ? "winner" : 2 * r.rank <= r.entrants ? "top half" : "";
+  return h("span.meaning", `${ord} of ${r.entrants}${meaning ? ` · ${meaning}` : ""}`);
+}
+
+function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
 }
 
 function svg(tag, attrs, ...children) {

@@ -3,10 +3,10 @@
 // v1.3) and its line, stepped through the same way. The record comes from the server
 // (`record`, public) or from the published bundle; it is replayed here from the seed.
 
-import { gapsBoard, klondikeBoard, optionsText } from "./boards.js";
+import { dealAces, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
 import { clock, fill, h } from "./dom.js";
 import { lineRecord, parOf } from "./lines.js";
-import { describe } from "./play.js";
+import { describe } from "./actionwords.js";
 import { logHeads } from "./receipts.js";
 import { Stepper, dealMarks } from "./stepper.js";
 import { replayStates } from "./verify.js";
@@ -86,7 +86,8 @@ class Replay {
     const n = states.length - 1;
     const entry = i ? rec.actions[i - 1] : null;
     const view = state.view();
-    const board = t.game === "gaps" ? gapsBoard(view, { highlight: entry && entry.action.card ? [entry.action.card] : null })
+    const atDeal = !entry || entry.action.kind === "redeal";
+    const board = t.game === "gaps" ? gapsBoard(view, { highlight: entry && entry.action.card ? [entry.action.card] : null, options: t.options, aces: dealAces(state, atDeal) })
       : klondikeBoard(view, { hint: entry && entry.action.kind === "move" ? entry.action : null });
     const redealNo = this.stepper.marks.filter((k) => k <= i).length - 1;
     const onPar = this.showing === "par";
@@ -106,6 +107,8 @@ class Replay {
         t.game === "gaps" ? ` · ${redealNo ? `after redeal ${redealNo}` : "first deal"}` : "",
         ` · status ${state.status}`),
       board,
+      atDeal && i && state.variant && state.variant.acesOnRedeal
+        ? h("p.aces-fell.small", "Addiction: this redeal shuffled the aces in with the other cards; the gaps are where they fell (marked with the ace).") : null,
       h("p.figures", figuresText(t.game, state)),
       heads ? h("p.receipt.small", `log hash after seq ${i}: `, h("code", heads[i] || "")) : null,
       error ? h("p.error", `The ${onPar ? "par line" : "record"} stops being legal at ${error}`) : null,

@@ -5,9 +5,18 @@
 
 import { ServerError } from "./net.js";
 import { clock, h, fill } from "./dom.js";
+import { nameKey } from "./ranking.js";
 
 const STATUS_TEXT = { playing: "playing", won: "won", lost: "lost", resigned: "resigned", timed_out: "timed out" };
 const RESETS = { gaps: "redeals", klondike: "recycles" }; // what a row's `resets` counts
+// a phone's narrow table: short headings and a sign for the status, the words in titles
+const SHORT_RESETS = { gaps: "rd.", klondike: "rc." };
+const STATUS_SIGN = { playing: "▶", won: "✓", lost: "✗", resigned: "⚑", timed_out: "⏱" };
+
+/** A heading cell with its long words, its short form (shown on a phone) and a title. */
+function heading(tag, long, short, title) {
+  return h(tag, { title }, h("span.long", long), h("span.short", short));
+}
 
 /** A running row's time at the server's `now` (ms): PROTOCOL.md "Running clocks" — its
  * `time_ms` at the window's `server_time`, advanced by the time since. */
@@ -83,10 +92,11 @@ export class StandingsPanel {
     if (!m) return fill(this.el, head, h("p.muted", "loading…"));
     const table = h("table.rows");
     const resets = RESETS[this.game] || "resets";
-    table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), h("th", "status"),
-      h("th.num", { title: this.game === "klondike" ? "cards home" : this.game === "gaps" ? "cards in place" : "progress" },
-        this.game === "klondike" ? "home" : this.game === "gaps" ? "placed" : "progress"),
-      h("th.num", resets), h("th.num", "time"), h("th.num", "score"))));
+    const progress = this.game === "klondike" ? ["home", "home", "cards home"]
+      : this.game === "gaps" ? ["placed", "cards", "cards in place"] : ["progress", "prog.", "progress"];
+    table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), heading("th", "status", "", "how the game stands"),
+      heading("th.num", ...progress), heading("th.num", resets, SHORT_RESETS[this.game] || "res.", resets),
+      h("th.num", "time"), heading("th.num", "score", "pts", "score (shown, not ranked on)"))));
     const body = h("tbody");
     // where the window leaves rows out: `gap_after` rows come before the gap (ranks alone
     // cannot tell when rows share one); an older server's window is judged by its ranks
@@ -96,9 +106,10 @@ export class StandingsPanel {
       if (gap) body.append(h("tr.skip", h("td", { colspan: "7" }, "…")));
       if (row.rank !== null) prev = row.rank;
       const out = row.rank === null; // disqualified (fair play): unranked, the reason shown
-      const mine = this.me && row.player.toLowerCase() === this.me.toLowerCase();
+      const mine = this.me && nameKey(row.player) === nameKey(this.me);
       body.append(h(`tr${mine ? ".me" : ""}${out ? ".disqualified" : ""}`, { "data-player": row.player, ...(out ? { title: `disqualified: ${row.disqualified}` } : {}) },
-        h("td", out ? "DQ" : String(row.rank)), playerCell(row), h(`td.status.st-${row.status}`, STATUS_TEXT[row.status] || row.status),
+        h("td", out ? "DQ" : String(row.rank)), playerCell(row), h(`td.status.st-${row.status}`, { title: STATUS_TEXT[row.status] || row.status },
+          h("span.long", STATUS_TEXT[row.status] || row.status), h("span.short", { "aria-hidden": "true" }, STATUS_SIGN[row.status] || "·")),
         h("td.num", String(row.progress)), h("td.num", String(row.resets)),
         h(`td.num.time${row.status === "playing" && !m.final ? ".running" : ""}`, { "data-ms": String(row.time_ms) }, clock(this.timeOf(row))),
         h("td.num", String(row.score))));

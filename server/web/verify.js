@@ -11,13 +11,14 @@ import { bare, oneLine, row as showRow, show } from "./pyfmt.js";
 import { BUILT_IN } from "./beacon.js";
 import { BeaconDifference, BeaconUnreadable, checkBeacon, dealingSeed } from "./beaconcheck.js";
 import { commitment, hexToBytes } from "./drbg.js";
-import { GAPS, GapsState } from "./gaps.js";
+import { GAPS } from "./gaps.js";
 import { KLONDIKE } from "./klondike.js";
 import { Difference, expectedRows } from "./amended.js";
 import { logHash, logRoot } from "./receipts.js";
 import { BUNDLE_FORMAT, RECORD_FORMAT, Unreadable, bundleWithin, recordWithin } from "./shapes.js";
 import { ActionError, PLAYING, TIMED_OUT, WON, isObject } from "./rules.js";
 import { deadline, msBetween, parseIso } from "./timing.js";
+import { nameKey } from "./ranking.js";
 
 export const RULES = { gaps: GAPS, klondike: KLONDIKE };
 const NO_LOG_HASH = "no log_hash (written before samedeal-log/1)";
@@ -113,9 +114,7 @@ function dealt(ctx, playerId) {
     if (!ctx.deals.has("gaps")) {
       ctx.deals.set("gaps", rules.newGame(seed, options, { playerId: 0, dealAttempt: t.deal_attempt }));
     }
-    return ctx.deals.get("gaps").then(
-      (s) => new GapsState({ seed, playerId, redeals: s.redeals, grid: s.grid, rule: s.rule }),
-    );
+    return ctx.deals.get("gaps").then((s) => s.forPlayer(playerId));
   }
   const key = `klondike/${t.deal_attempt}`;
   if (!ctx.deals.has(key)) ctx.deals.set(key, rules.newGame(seed, options, { dealAttempt: t.deal_attempt }));
@@ -273,9 +272,9 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     if (!sameTournament(record.tournament, bundle.tournament)) {
       throw new Mismatch(`record of ${name}: its tournament differs from the bundle's`);
     }
-    if (seen.has(record.player.name.toLowerCase())) throw new Mismatch(`record of ${name}: the player appears twice`);
+    if (seen.has(nameKey(record.player.name))) throw new Mismatch(`record of ${name}: the player appears twice`);
     if (seenIds.has(record.player.id)) throw new Mismatch(`${who(record)}: the player id appears twice`);
-    seen.add(record.player.name.toLowerCase());
+    seen.add(nameKey(record.player.name));
     seenIds.add(record.player.id);
     const [result, hash] = finishRecord(record, outcomes[i], report);
     results.push(result);

@@ -76,6 +76,22 @@ def test_the_server_command_line_schedules_on_the_database(sqlite_url) -> None:
     assert bad.stderr.strip().splitlines()[-1] == (
         "samedeal-server: --every is a span like 1d, 12h, 90m, 60s or 1h30m, not '1w'"
     )
+    variant = cli(
+        sqlite_url, "schedule", "create", "--name", "Addicts", "--at", "2099-01-01T00:00:00Z",
+        "--variant", "addiction",
+    )  # fmt: skip
+    assert variant.returncode == 0, variant.stderr
+    assert json.loads(variant.stdout)["options"] == {
+        "variant": "addiction", "redeals": 3, "redeal": "keep_runs", "winnable": False,
+    }  # fmt: skip
+    refused = cli(
+        sqlite_url, "schedule", "create", "--name", "No", "--at", "2099-01-01T00:00:00Z",
+        "--variant", "montana", "--options", '{"redeal": "reshuffle_all"}',
+    )  # fmt: skip
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "bad_request" in refused.stderr and "redeal: variant montana allows only" in (
+        refused.stderr
+    )
     assert cli(sqlite_url, "schedule", "cancel", "99").returncode == 1
     assert json.loads(cli(sqlite_url, "schedule", "cancel", "1").stdout)["cancelled"] is True
 

@@ -47,3 +47,11 @@ def test_the_rank_key_is_the_one_rule() -> None:
     assert rank_key(10, 0, 99) < rank_key(9, 0, 1)  # progress first
     assert rank_key(10, 0, 99) < rank_key(10, 1, 1)  # then resets
     assert rank_key(10, 0, 1) < rank_key(10, 0, 2)  # then time
+
+
+def test_a_shared_rank_orders_names_by_the_code_points_of_their_nfc_lower_case() -> None:
+    names = ["zed", "Émile", "eva", "Ａna", "𝒜lex", "Zoë", "İsmail", "Joa\u0303o"]
+    ranked = [row.player for row in standings([r(n, 4, 0, 500) for n in names])]
+    # é (U+00E9) after z; fullwidth ａ (U+FF41) before 𝒜 (U+1D49C), which UTF-16
+    # units would put first (0xD835 < 0xFF41)
+    assert ranked == ["eva", "İsmail", "Joa\u0303o", "zed", "Zoë", "Émile", "Ａna", "𝒜lex"]

@@ -15,6 +15,7 @@ from server.domain import conditions
 from server.domain.conditions import Facts
 from server.domain.schedule import LEAD_S, NewSchedule, check, due, occurrence, upcoming
 from server.domain.schedule_options import game_options, parse_at, parse_span
+from server.domain.tournament_options import with_variant
 
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
@@ -106,6 +107,20 @@ def test_named_options_lie_over_raw_json_and_belong_to_their_game() -> None:
         game_options("gaps", args)
     with pytest.raises(ValueError, match="--options is not JSON"):
         game_options("gaps", argparse.Namespace(options="{", redeals=None))
+
+
+def test_the_variant_flag_is_a_gaps_option() -> None:
+    args = argparse.Namespace(options='{"redeals": 1}', variant="montana", redeals=None)
+    assert game_options("gaps", args) == {"redeals": 1, "variant": "montana"}
+    with pytest.raises(ValueError, match="--variant is an option of gaps, not of klondike"):
+        game_options("klondike", args)
+    assert with_variant({"redeals": 0}, "gaps", "addiction") == {
+        "redeals": 0,
+        "variant": "addiction",
+    }
+    assert with_variant({}, "klondike", None) == {}
+    with pytest.raises(ValueError, match="--variant is an option of gaps, not of klondike"):
+        with_variant({}, "klondike", "free_parking")
 
 
 FRESH = Facts(bot=False, account_age_s=10, rated=0, rating=0.0)

@@ -123,3 +123,24 @@ async def test_a_close_rates_and_everything_reads_back_anonymously(srv) -> None:
     assert (await get(srv, "/tournaments/999/results.csv"))[0] == 404
     for c in (op, *clients.values()):
         await c.close()
+
+
+async def test_a_name_in_another_alphabet_registers_and_is_found_by_its_forms(srv) -> None:
+    """v1.4 names over the wire: "João" registers (NFC), its other spellings are taken,
+    a look-alike of another script is refused, and /players/NAME.json finds it however
+    it is percent-encoded."""
+    c = Client(await connect(srv.ws_url), srv.frames)
+    reg = await c.ok(type="register", name="Joa\u0303o")
+    assert reg["player"]["name"] == "Jo\u00e3o"
+    taken = await c.err("name_taken", type="register", name="JOÃO")
+    assert "JOÃO" in taken["message"]
+    mixed = await c.err("bad_request", type="register", name="J\u043e\u00e3o")
+    assert "Cyrillic and Latin" in mixed["message"]
+    me = await c.ok(type="player", name="joão")
+    assert me["player"]["name"] == "Jo\u00e3o"
+    for path in ("Jo%C3%A3o", "JO%C3%83O", "Joa%CC%83o"):
+        code, body = await get(srv, f"/players/{path}.json")
+        assert code == 200 and json.loads(body)["player"]["name"] == "Jo\u00e3o", path
+    assert (await get(srv, "/players/Jo%E3o.json"))[0] == 400  # Latin-1, not UTF-8
+    code, page = await get(srv, "/players/Jo%C3%A3o")
+    assert code == 200 and b"<html" in page

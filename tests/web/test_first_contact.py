@@ -189,3 +189,26 @@ async def test_register_says_to_save_the_token_and_sign_out_asks(
     await page.wait_for_selector("#reg-name")
     assert await page.evaluate("localStorage.getItem('samedeal.token')") is None
     assert not errors, errors
+
+
+async def test_joao_registers_in_the_browser_and_opens_his_player_page(
+    browser: Any, server: Running
+) -> None:
+    """v1.4 names: the lobby's form takes "João" (it used to answer "Please match the
+    requested format"), his player page opens at /players/Jo%C3%A3o, and a look-alike
+    name of two alphabets is refused with the server's reason."""
+    errors: list[str] = []
+    page = await page_at(browser, "phone", errors)
+    await sign_up(page, server.http, "João")
+    assert await page.evaluate("localStorage.getItem('samedeal.token')") is not None
+    await page.goto(server.http + "/players/Jo%C3%A3o")
+    await page.wait_for_function("document.body.dataset.page === 'player'")
+    await page.wait_for_selector("h1, h2")
+    assert "João" in await page.locator("main").inner_text()
+    other = await page_at(browser, "desktop", errors)
+    await other.goto(server.http + "/")
+    await other.fill("#reg-name", "J\u043e\u00e3o")
+    await other.click("form.register button")
+    await other.wait_for_selector("text=Cyrillic and Latin")
+    assert await other.evaluate("localStorage.getItem('samedeal.token')") is None
+    assert not errors, errors

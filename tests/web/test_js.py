@@ -190,6 +190,32 @@ def illegal_actions(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+ACCENTED = ["zed", "Émile", "eva", "Ａna", "𝒜lex", "Zoë", "İsmail", "João", "Muñoz", "Ærø"]
+
+
+def accented_names_documents() -> dict[str, Any]:
+    """A Gaps bundle whose players all share one rank (each resigns at once), named in
+    several alphabets: rows in the order of their names' NFC lower-cased code points
+    (COMPETITION.md v1.4); the same rows in UTF-16 unit order, or in plain code point
+    order of the names as written, are differences."""
+    t = factories.tournament(SEED)
+    records = [
+        factories.record(t, pid, name, [{"kind": "resign"}])
+        for pid, name in enumerate(ACCENTED, start=1)
+    ]
+    good = factories.bundle(t, records)
+    utf16 = copy.deepcopy(good)
+    utf16["standings"].sort(key=lambda row: row["player"].lower().encode("utf-16-be"))
+    as_written = copy.deepcopy(good)
+    as_written["standings"].sort(key=lambda row: row["player"])
+    assert good["standings"] != utf16["standings"] != as_written["standings"]
+    return {
+        "accented names": good,
+        "accented names: utf-16 order": utf16,
+        "accented names: case-sensitive order": as_written,
+    }
+
+
 def python_verdict(doc: Any) -> dict[str, Any]:
     try:
         report = verify_document(doc)
@@ -247,6 +273,7 @@ def corpus() -> dict[str, Any]:
         bad = copy.deepcopy(bad)
         bad["tournament"]["solution"][0] = {"kind": "move", "from": "t0", "to": "t0"}
         docs["klondike guaranteed: solution illegal"] = bad
+    docs.update(accented_names_documents())
     docs["not json object"] = [1, 2]
     docs["empty object"] = {}
     return docs
@@ -269,6 +296,13 @@ def test_the_corpus_has_good_and_tampered_documents_of_both_games(verdicts) -> N
     assert len(ok) >= 15 and len(failed) >= 100 and len(unreadable) >= 3
     assert any(n.startswith("klondike") for n in failed)
     assert any("solution" in line for v in py.values() for line in v.get("checked", []))
+
+
+def test_accented_names_tie_order_is_checked_alike(verdicts) -> None:
+    py, js = verdicts
+    assert py["accented names"]["ok"] and js["accented names"]["ok"]
+    for bad in ("accented names: utf-16 order", "accented names: case-sensitive order"):
+        assert py[bad]["ok"] is False and js[bad] == py[bad]
 
 
 def test_same_verdict_lines_and_first_difference(verdicts) -> None:

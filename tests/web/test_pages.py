@@ -18,12 +18,18 @@ async def test_pages_and_static_files_are_served_with_the_csp(sqlite_url: str) -
     from tests.support.harness import http_get
 
     async with running_server(sqlite_url) as srv:
-        for path in ("/", "/t/3", "/t/3/replay/alice_2", "/t/3/analysis", "/verify"):
+        for path in ("/", "/t/3", "/t/3/replay/alice_2", "/t/3/analysis", "/verify", "/rules/gaps"):
             status, body = await asyncio.to_thread(http_get, srv.http + path)
             assert status == 200 and body.startswith(b"<!doctype html>"), path
         status, body = await asyncio.to_thread(http_get, srv.http + "/static/app.js")
         assert status == 200 and b"import" in body
-        bad = ("/static/../pyproject.toml", "/static/nope.js", "/t/x", "/t/1/replay/a%20b")
+        bad = (
+            "/static/../pyproject.toml",
+            "/static/nope.js",
+            "/t/x",
+            "/t/1/replay/a%20b",
+            "/rules/x",
+        )
         for path in (*bad, "/t/1/analysis/x"):
             status, _ = await asyncio.to_thread(http_get, srv.http + path)
             assert status == 404, path

@@ -75,8 +75,10 @@ async def test_leaderboard_and_player_pages(browser: Any, server: Running) -> No
     recent = page.locator("table.recent tbody tr")
     assert await recent.count() == 2
     assert await recent.first.get_attribute("data-tournament") == str(second)
-    rank_text = await recent.first.locator(".rank").inner_text()
-    rank, entrants = (int(x) for x in rank_text.split(" / "))
+    result = recent.first.locator(".result")
+    rank = int(await result.get_attribute("data-rank") or 0)
+    entrants = int(await result.get_attribute("data-entrants") or 0)
+    assert f" of {entrants}" in await result.inner_text()
     assert entrants == 3
     assert await recent.first.locator(".percentile").inner_text() == (
         f"{round(100 * (entrants - rank + 1) / entrants, 1):.1f}%"

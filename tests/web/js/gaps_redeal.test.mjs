@@ -50,16 +50,16 @@ test("deal attempts: 0 is gaps/deal, a >= 1 is gaps/deal/a", async () => {
 });
 
 test("options: defaults, both rules, and the errors the Python engine gives", () => {
-  assert.deepEqual(parseOptions({}), { redeals: 2, redeal: "keep_runs", winnable: false });
+  assert.deepEqual(parseOptions({}), { variant: "gaps", redeals: 2, redeal: "keep_runs", winnable: false });
   assert.deepEqual(parseOptions({ redeal: "reshuffle_all", winnable: true }), {
-    redeals: 2, redeal: "reshuffle_all", winnable: true,
+    variant: "gaps", redeals: 2, redeal: "reshuffle_all", winnable: true,
   });
   const bad = [
     [{ redeal: "shuffle" }, "redeal: Input should be 'keep_runs' or 'reshuffle_all'"],
     [{ redeal: 1 }, "redeal: Input should be 'keep_runs' or 'reshuffle_all'"],
     [{ winnable: "yes" }, "winnable: Input should be a valid boolean"],
     [{ winnable: 1 }, "winnable: Input should be a valid boolean"],
-    [{ redeal_rule: "keep_runs" }, "redeal_rule: Extra inputs are not permitted"],
+    [{ redeal_rule: "keep_runs" }, "redeal_rule: not a gaps option; allowed: variant, redeals, redeal, winnable"],
   ];
   for (const [options, words] of bad) assert.throws(() => parseOptions(options), { message: `bad gaps options: ${words}` });
 });
