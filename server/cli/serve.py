@@ -120,6 +120,8 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
     for flag in ("max_connections_per_ip", "max_registrations_per_minute", "max_connections"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} is 0 (no limit) or more")
+    if args.link_code_ttl < 1:
+        raise UsageError("--link-code-ttl is 1 or more seconds")
     if not math.isfinite(args.idle_timeout) or args.idle_timeout < 0:
         raise UsageError("--idle-timeout is 0 (none) or more seconds")
     try:
@@ -133,6 +135,7 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
         max_registrations_per_minute=args.max_registrations_per_minute,
         idle_timeout=args.idle_timeout,
         allowed_origins=frozenset(args.allowed_origin),
+        link_code_ttl_s=args.link_code_ttl,
     )
 
 
@@ -144,6 +147,7 @@ def _pass_limits_on(args: argparse.Namespace) -> None:
     os.environ["SAMEDEAL_IDLE_TIMEOUT"] = str(args.idle_timeout)
     os.environ["SAMEDEAL_ALLOWED_ORIGINS"] = ",".join(args.allowed_origin)
     os.environ["SAMEDEAL_TRUSTED_PROXIES"] = ",".join(args.trusted_proxy)
+    os.environ["SAMEDEAL_LINK_CODE_TTL"] = str(args.link_code_ttl)
     os.environ["SAMEDEAL_ACCESS_LOG"] = "1" if args.access_log else ""
 
 
@@ -249,6 +253,13 @@ def _limit_flags(s: argparse.ArgumentParser) -> None:
         help="an address or network (CIDR) of a load balancer in front: its connections "
         "count under the client address its X-Forwarded-For names; repeatable (env "
         "SAMEDEAL_TRUSTED_PROXIES, comma-separated)",
+    )
+    s.add_argument(
+        "--link-code-ttl",
+        type=int,
+        metavar="S",
+        default=_env_int("SAMEDEAL_LINK_CODE_TTL", d.link_code_ttl_s),
+        help=f"seconds a device link's codes are valid (default {d.link_code_ttl_s})",
     )
     s.add_argument(
         "--access-log",

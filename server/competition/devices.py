@@ -76,7 +76,7 @@ class Devices:
     # -- the player's own devices ------------------------------------------------------
     async def listed(self, player: PlayerInfo) -> list[DeviceInfo]:
         """The player's devices in force, oldest first."""
-        return await stored.in_force(self.store, player.id)
+        return await stored.in_force(self.store, player.id, self.now())
 
     async def revoke(self, player: PlayerInfo, device_id: int) -> None:
         """Revoke one of the player's devices in force (`not_found` otherwise); its

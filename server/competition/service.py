@@ -11,6 +11,7 @@ and one event sink.
     lifecycle   the clock: open, close, time out, refresh  (lifecycle.py)
     peers       what other nodes on the database changed   (peers.py)
     devices     v1.4 accounts: devices, signing out        (devices.py)
+    links       v1.4 accounts: linking a new device        (links.py)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
+from server.competition.links import Links
 from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
@@ -47,6 +49,7 @@ class Competition:
     lifecycle: Lifecycle
     peers: Peers
     devices: Devices
+    links: Links
 
     @classmethod
     def build(
@@ -81,4 +84,5 @@ class Competition:
             lifecycle=lifecycle,
             peers=Peers(store, catalogue, lifecycle, devices),
             devices=devices,
+            links=Links(store, devices, now),
         )

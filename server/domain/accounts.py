@@ -50,3 +50,22 @@ def checked_label(label: str | None) -> str | None:
     if any(unicodedata.category(c) == "Cc" for c in label):
         raise BadLabel(TEXTS["label_control"])
     return label
+
+
+# -- linking a device (after RFC 8628) -------------------------------------------------
+LINK_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words; no look-alikes
+LINK_CODE_LENGTH = 8
+
+
+def shown_code(code: str) -> str:
+    """A user code as shown: two groups of four (`BCDF-GHJK`)."""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def code_key(typed: str) -> str | None:
+    """A typed user code as looked up: case-insensitive, the hyphen optional; None when it
+    cannot be a code at all."""
+    key = typed.strip().upper().replace("-", "", 1)
+    if len(key) != LINK_CODE_LENGTH or not set(key) <= set(LINK_ALPHABET):
+        return None
+    return key

@@ -33,8 +33,30 @@ class RevokeOtherDevices(_Msg):
     type: Literal["revoke_other_devices"]
 
 
-ACCOUNT_MESSAGES = (DevicesRequest, RevokeDevice, RevokeOtherDevices)
-OPEN_ACCOUNT_TYPES = frozenset[str]()  # public account messages (none among devices)
+class LinkStart(_Msg):
+    type: Literal["link_start"]
+    label: Label | None = None
+
+
+class LinkApprove(_Msg):
+    type: Literal["link_approve"]
+    code: Annotated[StrictStr, Field(max_length=64)]
+
+
+class LinkPoll(_Msg):
+    type: Literal["link_poll"]
+    poll: Annotated[StrictStr, Field(max_length=128)]
+
+
+ACCOUNT_MESSAGES = (
+    DevicesRequest,
+    RevokeDevice,
+    RevokeOtherDevices,
+    LinkStart,
+    LinkApprove,
+    LinkPoll,
+)
+OPEN_ACCOUNT_TYPES = frozenset({"link_start", "link_poll"})  # public account messages
 SIGNED_OUT = {"type": "signed_out"}
 
 

@@ -7,21 +7,33 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from server.competition.errors import CompetitionError
 from server.competition.service import Competition
+from server.domain import timing
 from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo
 from server.net.accounts_protocol import (
     DevicesRequest,
+    LinkApprove,
+    LinkPoll,
+    LinkStart,
     RevokeDevice,
     RevokeOtherDevices,
+    device_brief,
     device_item,
 )
+
+TEXTS = {"starts": "too many registrations and links from your address: try again later"}
 
 
 class _Session(Protocol):
     competition: Competition
     player: PlayerInfo | None
     device: DeviceInfo | None
+    conn: Any
+    may_register: Callable[[], bool] | None
+
+    def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None: ...
 
 
 def _current(session: _Session) -> int | None:
@@ -47,8 +59,44 @@ async def _revoke_other_devices(session: _Session, m: RevokeOtherDevices) -> dic
     return {"type": "devices_revoked", "count": count}
 
 
+async def _link_start(session: _Session, m: LinkStart) -> dict[str, Any]:
+    """Public; counted with registrations against the address's limit."""
+    if session.may_register is not None and not session.may_register():
+        raise CompetitionError("rate_limited", TEXTS["starts"])
+    link = await session.competition.links.start(m.label)
+    return {
+        "type": "link_code",
+        "code": link.code,
+        "poll": link.poll,
+        "expires_at": timing.iso(link.expires_at),
+        "interval_s": link.interval_s,
+    }
+
+
+async def _link_approve(session: _Session, m: LinkApprove) -> dict[str, Any]:
+    assert session.player is not None
+    address = str(getattr(session.conn, "ip", ""))
+    device = await session.competition.links.approve(session.player, m.code, address)
+    return {"type": "link_approved", "device": {"id": device.id, "label": device.label}}
+
+
+async def _link_poll(session: _Session, m: LinkPoll) -> dict[str, Any]:
+    """Public; once approved, the new device's token, once: this connection is it."""
+    player, device, token = await session.competition.links.poll(m.poll)
+    session.sign_in(player, device)
+    return {
+        "type": "registered",
+        "player": {"id": player.id, "name": player.name},
+        "token": token,
+        "device": device_brief(device),
+    }
+
+
 HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "devices": _devices,
     "revoke_device": _revoke_device,
     "revoke_other_devices": _revoke_other_devices,
+    "link_start": _link_start,
+    "link_approve": _link_approve,
+    "link_poll": _link_poll,
 }

@@ -319,6 +319,7 @@ async def build_app(
     app = App(store, competition, fanout)
     app.serve_limits = serve_limits or ServeLimits.none()
     app.registrations = Registrations(app.serve_limits.max_registrations_per_minute)
+    competition.links.ttl_s = app.serve_limits.link_code_ttl_s  # v1.4 accounts
     app.bundles = BundleCache(store, catalogue)
     app.listener = store.listener(competition.peers)
     if app.listener is not None:  # several nodes may serve this database

@@ -24,6 +24,9 @@ from server.domain.ranking import Row, Unranked
 from server.net.accounts_protocol import (
     ACCOUNT_MESSAGES,
     DevicesRequest,
+    LinkApprove,
+    LinkPoll,
+    LinkStart,
     RevokeDevice,
     RevokeOtherDevices,
 )
@@ -217,7 +220,10 @@ ClientMessage = Annotated[
     | CancelSchedule
     | DevicesRequest
     | RevokeDevice
-    | RevokeOtherDevices,
+    | RevokeOtherDevices
+    | LinkStart
+    | LinkApprove
+    | LinkPoll,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from server.domain.accounts import DeviceInfo, DeviceKind
@@ -54,13 +54,18 @@ async def seen(store: Store, device_id: int, now: datetime) -> None:
         await s.commit()
 
 
-async def in_force(store: Store, player_id: int) -> list[DeviceInfo]:
-    """The player's devices not revoked, oldest first."""
+def _in_force(now: datetime) -> ColumnElement[bool]:
+    """Not revoked, and not a linked device whose token can no longer be fetched."""
+    return and_(
+        Device.revoked_at.is_(None), or_(Device.expires_at.is_(None), Device.expires_at > now)
+    )
+
+
+async def in_force(store: Store, player_id: int, now: datetime) -> list[DeviceInfo]:
+    """The player's devices in force, oldest first."""
     async with store._session() as s:
         rows = await s.scalars(
-            select(Device)
-            .where(Device.player_id == player_id, Device.revoked_at.is_(None))
-            .order_by(Device.id)
+            select(Device).where(Device.player_id == player_id, _in_force(now)).order_by(Device.id)
         )
         return [_info(r) for r in rows]
 
@@ -97,7 +102,7 @@ async def revoke(
     """Revoke the player's devices in force among `device_ids` (None: all of them) but
     `keep`; the ids revoked, told to every node."""
     async with store._session() as s:
-        query = update(Device).where(Device.player_id == player_id, Device.revoked_at.is_(None))
+        query = update(Device).where(Device.player_id == player_id, _in_force(now))
         if device_ids is not None:
             query = query.where(Device.id.in_(list(device_ids)))
         if keep is not None:

@@ -27,6 +27,7 @@ TABLES |= {"disqualifications"}  # 0007 (fair play)
 TABLES |= {"schedules"}  # 0006
 TABLES |= {"pars"}  # 0008 (par)
 TABLES |= {"devices"}  # 0010 (accounts)
+TABLES |= {"link_codes", "link_guesses"}  # 0011
 
 
 async def _tables_and_diff(url: str) -> tuple[set[str], list[object]]:
