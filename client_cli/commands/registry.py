@@ -11,6 +11,7 @@ from client_cli.commands import (
     account,
     bot,
     fairplay,
+    login,
     operator,
     play,
     ratings,
@@ -35,6 +36,7 @@ GROUPS = (
     ratings,
     fairplay,
     schedule,
+    login,
 )
 
 

@@ -25,6 +25,7 @@ from server.net.accounts_protocol import (
     ACCOUNT_MESSAGES,
     DevicesRequest,
     LinkApprove,
+    LinkInfo,
     LinkPoll,
     LinkStart,
     RevokeDevice,
@@ -223,7 +224,8 @@ ClientMessage = Annotated[
     | RevokeOtherDevices
     | LinkStart
     | LinkApprove
-    | LinkPoll,
+    | LinkPoll
+    | LinkInfo,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from server import faults
 from server.competition import fairplay, ratings
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
@@ -118,8 +119,9 @@ class Session:
             if message.type == "act":
                 self.metrics.actions_rejected[exc.code] += 1
             return protocol.error(re, exc.code, exc.message, **exc.extra)
-        except Exception:
-            log.exception("internal error on %s", message.type)
+        except Exception as exc:
+            if not faults.report(exc, message.type):  # a traceback means a bug
+                log.exception("internal error on %s", message.type)
             if message.type == "act":
                 self.metrics.actions_rejected["internal"] += 1
                 return protocol.error(re, "internal", ACT_NOT_ACKNOWLEDGED)

@@ -11,6 +11,7 @@ from client_cli.commands import (
     account,
     bot,
     fairplay,
+    login,
     operator,
     play,
     ratings,
@@ -38,6 +39,7 @@ COMMANDS = {
     ("disqualify", "1", "ann", "--reason", "r"): fairplay.run,
     ("fairplay", "1"): fairplay.run,
     ("schedule", "list"): schedule.run,
+    ("login",): login.run,
 }
 
 
