@@ -15,9 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("server", "client_cli")
 
-KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"client_cli.commands", "client_cli.fairplay"}),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def module_names() -> dict[str, Path]:

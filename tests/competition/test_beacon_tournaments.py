@@ -266,7 +266,7 @@ async def test_a_beacon_schedule_gives_each_occurrence_its_round_opens_or_voids_
 ) -> None:
     from server.domain.schedule import NewSchedule
     from server.net.replies import schedule_item
-    from server.net.series_http import calendar
+    from server.net.schedule_http import calendar
 
     with serving(Relay(NET)) as (relay,):
         configure(competition, [relay.url])
