@@ -1,6 +1,6 @@
 """The account messages of protocol v1.4 (PROTOCOL.md "Accounts"): devices, revoking one
 or all others. Handlers take the connection's Session (its `competition`, `player` and
-`device`), like series_session.py."""
+`device`), like schedule_session.py."""
 
 from __future__ import annotations
 

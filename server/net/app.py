@@ -32,7 +32,7 @@ from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.timing import utcnow
-from server.net import pages, protocol, series_http
+from server.net import pages, protocol, schedule_http
 from server.net.connection import MessageHandler, WsConnection, access_log
 from server.net.fanout import Fanout
 from server.net.limits import (
@@ -185,7 +185,7 @@ class App:
         found = STANDINGS_PATH.match(path)
         if found:
             return await self._standings(conn, int(found.group(1)), request.path)
-        series = await series_http.respond(self.competition, conn, path, request)  # v1.3 hook
+        series = await schedule_http.respond(self.competition, conn, path, request)  # v1.3 hook
         if series is not None:
             return series
         rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))

@@ -170,7 +170,7 @@ class FairplayReport(_Msg):  # beyond the contract, admin: the organiser's repor
     moves: Annotated[StrictInt, Field(ge=1, le=10_000)] = 20
 
 
-# -- series (v1.3): handlers in net/series_session.py ------------------------------
+# -- schedules (v1.3): handlers in net/schedule_session.py ---------------------------
 class SchedulesRequest(_Msg):  # public
     type: Literal["schedules"]
 

@@ -20,12 +20,12 @@ from server.domain import timing
 from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
-from server.net import accounts_session, protocol, series_session
+from server.net import accounts_session, protocol, schedule_session
 from server.net.accounts_protocol import OPEN_ACCOUNT_TYPES, SIGNED_OUT, device_brief
 from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
 from server.net.metrics import Metrics
-from server.net.series_session import series_fields
+from server.net.schedule_session import series_fields
 
 log = logging.getLogger("samedeal.session")
 
@@ -287,9 +287,9 @@ _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = (
     {
         kind: getattr(Session, f"_on_{kind}")
         for kind in protocol.MESSAGE_TYPES
-        if kind not in series_session.HANDLERS and kind not in accounts_session.HANDLERS
+        if kind not in schedule_session.HANDLERS and kind not in accounts_session.HANDLERS
     }
-    | series_session.HANDLERS
+    | schedule_session.HANDLERS
     | accounts_session.HANDLERS
 )  # series (v1.3), accounts (v1.4)
 
