@@ -1,6 +1,6 @@
 """The account messages of protocol v1.4 (PROTOCOL.md "Accounts"): devices, revoking one
 or all others. Handlers take the connection's Session (its `competition`, `player` and
-`device`), like series_session.py."""
+`device`), like schedule_session.py."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from server.domain.model import PlayerInfo
 from server.net.accounts_protocol import (
     DevicesRequest,
     LinkApprove,
+    LinkInfo,
     LinkPoll,
     LinkStart,
     RevokeDevice,
@@ -80,6 +81,13 @@ async def _link_approve(session: _Session, m: LinkApprove) -> dict[str, Any]:
     return {"type": "link_approved", "device": {"id": device.id, "label": device.label}}
 
 
+async def _link_info(session: _Session, m: LinkInfo) -> dict[str, Any]:
+    assert session.player is not None
+    address = str(getattr(session.conn, "ip", ""))
+    label, expires = await session.competition.links.describe(session.player, m.code, address)
+    return {"type": "link_info", "label": label, "expires_at": timing.iso(expires)}
+
+
 async def _link_poll(session: _Session, m: LinkPoll) -> dict[str, Any]:
     """Public; once approved, the new device's token, once: this connection is it."""
     player, device, token = await session.competition.links.poll(m.poll)
@@ -99,4 +107,5 @@ HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "link_start": _link_start,
     "link_approve": _link_approve,
     "link_poll": _link_poll,
+    "link_info": _link_info,
 }

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from server import faults
 from server.competition import fairplay, ratings
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
@@ -19,12 +20,12 @@ from server.domain import timing
 from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
-from server.net import accounts_session, protocol, series_session
+from server.net import accounts_session, protocol, schedule_session
 from server.net.accounts_protocol import OPEN_ACCOUNT_TYPES, SIGNED_OUT, device_brief
 from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
 from server.net.metrics import Metrics
-from server.net.series_session import series_fields
+from server.net.schedule_session import series_fields
 
 log = logging.getLogger("samedeal.session")
 
@@ -118,8 +119,9 @@ class Session:
             if message.type == "act":
                 self.metrics.actions_rejected[exc.code] += 1
             return protocol.error(re, exc.code, exc.message, **exc.extra)
-        except Exception:
-            log.exception("internal error on %s", message.type)
+        except Exception as exc:
+            if not faults.report(exc, message.type):  # a traceback means a bug
+                log.exception("internal error on %s", message.type)
             if message.type == "act":
                 self.metrics.actions_rejected["internal"] += 1
                 return protocol.error(re, "internal", ACT_NOT_ACKNOWLEDGED)
@@ -285,9 +287,9 @@ _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = (
     {
         kind: getattr(Session, f"_on_{kind}")
         for kind in protocol.MESSAGE_TYPES
-        if kind not in series_session.HANDLERS and kind not in accounts_session.HANDLERS
+        if kind not in schedule_session.HANDLERS and kind not in accounts_session.HANDLERS
     }
-    | series_session.HANDLERS
+    | schedule_session.HANDLERS
     | accounts_session.HANDLERS
 )  # series (v1.3), accounts (v1.4)
 

@@ -21,6 +21,7 @@ the batch commit job by job.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -89,12 +90,26 @@ class PgWriter(GroupCommit):
         careful = False  # insert actions skipping a taken (entry, seq)
         while True:
             try:
-                async with self._engine.begin() as conn:
-                    return await _write(conn, jobs, careful)
+                return await self._attempt(jobs, careful)
             except (IntegrityError, DataError):
                 if careful:
                     return await self._one_by_one(jobs)
                 careful = True
+
+    async def _attempt(self, jobs: list[Job], careful: bool) -> list[object]:
+        """One transaction of the jobs. A connection that fails other than by a refusal
+        (the database went away mid-batch) is invalidated: never back into the pool,
+        where its next user would find it mid-operation."""
+        async with self._engine.connect() as conn:
+            try:
+                async with conn.begin():
+                    return await _write(conn, jobs, careful)
+            except (IntegrityError, DataError):
+                raise
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await conn.invalidate()
+                raise
 
     async def _stop(self) -> None:
         """Nothing to release: the connections are the engine's (the Store disposes it)."""

@@ -6,14 +6,12 @@ leaderboard and player pages read here (server/competition/ratings.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
 from itertools import repeat
 from typing import Any, NamedTuple
 
-import asyncpg
 from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -129,23 +127,8 @@ async def game_lock(store: Store, key: int, wait: bool) -> AsyncIterator[bool]:
     """Hold lock `key` (one taker of a game's ratings at a time, across nodes: an
     advisory lock on PostgreSQL, the store's process lock on SQLite) for the block,
     which gets True; with wait=False, False at once (nothing held) when it is taken."""
-    if wait:
-        async with store.exclusively(key):
-            yield True
-        return
-    if not store.shared:
-        lock = store._local_locks.setdefault(key, asyncio.Lock())
-        if lock.locked():
-            yield False
-            return
-        async with lock:
-            yield True
-        return
-    conn = await asyncpg.connect(store.dsn, timeout=5)
-    try:
-        yield bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", key))
-    finally:
-        await conn.close()  # releases the lock
+    async with store.try_exclusively(key, wait) as held:
+        yield held
 
 
 async def closed(store: Store, game: str | None = None) -> list[Closed]:

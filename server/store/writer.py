@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol
 
+from server import faults
 from server.domain.model import Summary
 from server.store.models import utc_naive
 
@@ -228,7 +229,8 @@ class GroupCommit(ABC):
             try:
                 outcomes = await self._commit([job for job, _ in batch])
             except Exception as exc:  # every caller of the batch hears of it
-                log.error("a batch of %d writes failed: %s", len(batch), exc)
+                if not faults.report(exc, "write"):
+                    log.error("a batch of %d writes failed: %s", len(batch), exc)
                 _fail_all(batch, exc)
                 continue
             self._settle(batch, outcomes)
