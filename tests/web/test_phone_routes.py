@@ -87,6 +87,7 @@ def ready(path: str) -> str:
         "players": "table.recent tbody tr",
         "operator": "form.op-tournament",
         "rules": ".rules section.rule",
+        "account": "section.approve",
     }[parts[1]]
 
 
