@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support import orphans
 
 DATA = Path(__file__).parent / "data"
 
@@ -19,6 +24,42 @@ DATA = Path(__file__).parent / "data"
 # the flags themselves (README, "Limits").
 os.environ.setdefault("SAMEDEAL_MAX_CONNECTIONS_PER_IP", "0")
 os.environ.setdefault("SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE", "0")
+
+# Every process the run starts inherits this tag (environment), so that the run's end can
+# find any that outlives it, wherever it was reparented (pytest_sessionfinish below).
+RUN_TAG = os.environ.setdefault(orphans.RUN_TAG, uuid.uuid4().hex)
+ORPHAN_GRACE_S = 15.0  # for processes told to stop at the very end to finish stopping
+
+
+def _left_behind() -> dict[int, str]:
+    """The run's processes still running but this one and what ends with it: its own
+    pool workers (they die with it) and resource tracker (its pipe closes then)."""
+    ours = orphans.descendants(os.getpid())
+    return {
+        pid: cmd
+        for pid, cmd in orphans.tagged(RUN_TAG).items()
+        if not (pid in ours and "multiprocessing" in cmd)
+    }
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run fails when a process it started outlives it (they are killed, and named)."""
+    if not Path("/proc/self/environ").exists():
+        return
+    deadline = time.monotonic() + ORPHAN_GRACE_S
+    while (left := _left_behind()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if not left:
+        return
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    listed = "\n".join(f"  {pid}: {cmd[:200]}" for pid, cmd in sorted(left.items()))
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    message = f"{len(left)} process(es) started by this run outlived it (killed):\n{listed}"
+    if reporter is not None:
+        reporter.write_line(message, red=True)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def load_vector(name: str) -> Any:

@@ -8,7 +8,9 @@ its result without blocking the loop. A job is a module-level function of pure c
 worker starts light.
 
 The pool is started on the first job and its workers ("spawn": no copy of the server's
-loop, threads or sockets) stay for the next ones; `close` stops them. `shared()` is the
+loop, threads or sockets) stay for the next ones; `close` stops them. A worker ends with
+the server's process however it ends (lifeline.py), and with the workers gone,
+multiprocessing's resource tracker sees its pipe close and ends too. `shared()` is the
 process-wide pool every `Compute()` uses unless given its own.
 """
 
@@ -21,6 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from server import lifeline
 from server.games import RULES
 from server.games.base import PreparedDeal
 from server.games.gaps_par import par_for
@@ -46,8 +49,8 @@ class Compute:
             self._executor = ProcessPoolExecutor(
                 self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,  # os.nice(0) changes nothing
-                initargs=(self._nice,),
+                initializer=lifeline.worker_start,  # dies with this process
+                initargs=(os.getpid(), self._nice),
             )
         return self._executor
 

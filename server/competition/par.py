@@ -35,6 +35,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from server import faults
 from server.competition import compute
 from server.competition.compute import Compute, ParResult
 from server.competition.errors import CompetitionError
@@ -109,8 +110,9 @@ class ParStep:
             self._again = False
             try:
                 await self.catch_up()
-            except Exception:
-                log.exception("par step failed; the next close or the next minute retries")
+            except Exception as exc:
+                if not faults.report(exc, "par"):
+                    log.exception("par step failed; the next close or the next minute retries")
 
     async def catch_up(self) -> int:
         """Par for every closed tournament still without it, as the one taker; how many

@@ -8,7 +8,8 @@ Several nodes may serve one database (docs/ARCHITECTURE.md, "Several nodes"): a 
 memory is then trusted only as far as its seq matches the log. The unique (entry, seq)
 of the log is the fence: an append refused as a duplicate means another node moved the
 game on, so it is reloaded from the log and the request judged again; a seq ahead of the
-cached game reloads it first; `state` compares the cached seq with the entry's row.
+cached game reloads it first; `state` reads the entry's row first, then compares it with the
+cached seq once no act of the game is in flight here (`_fresh`): a resume is never stale.
 """
 
 from __future__ import annotations
@@ -106,14 +107,20 @@ class Play:
         return snapshot(t, live, [], self.now())
 
     async def _fresh(self, tournament_id: int, player_id: int) -> LiveGame:
-        """The game, reloaded when another node moved it on (several nodes only)."""
+        """The game with at least every action acknowledged before this call (several
+        nodes only: another node may have moved it on). The log's seq is read first; an
+        act of this game in flight here finishes before the cached seq is compared."""
         live = await self.games.get(tournament_id, player_id)
-        if self.store.shared and not live.lock.locked():
-            stored = await self.store.entry_seq(live.entry.id)
-            if stored is not None and stored != live.seq:
-                self.games.forget(live)
-                live = await self.games.get(tournament_id, player_id)
-        return live
+        if not self.store.shared:
+            return live
+        stored = await self.store.entry_seq(live.entry.id)
+        if stored is None:
+            return live
+        async with live.lock:
+            if live.seq >= stored and self.games.cached(tournament_id, player_id) is live:
+                return live
+            self.games.forget(live)
+        return await self.games.get(tournament_id, player_id)
 
     async def act(
         self, player: PlayerInfo, tournament_id: int, seq: int, raw_action: Any

@@ -40,12 +40,13 @@ class Players:
         self.store = store
         self.now = now
 
-    async def register(self, name: str) -> tuple[PlayerInfo, str]:
-        """A new player and their token; `bad_request` or `name_taken` otherwise."""
+    async def register(self, name: str, label: str | None = None) -> tuple[PlayerInfo, str]:
+        """A new player and their token, its first device labelled `label` (checked by
+        the caller); `bad_request` or `name_taken` otherwise."""
         name = checked_name(name)
         token = secrets.token_urlsafe(32)
         try:
-            player = await self.store.create_player(name, token_hash(token), self.now())
+            player = await self.store.create_player(name, token_hash(token), self.now(), label)
         except NameTaken:
             raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
         return player, token

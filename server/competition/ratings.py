@@ -25,6 +25,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
+from server import faults
 from server.competition.compute import Compute
 from server.competition.errors import CompetitionError
 from server.domain import ratings as math
@@ -95,8 +96,9 @@ async def _rate(store: Store, tournament_id: int) -> None:
         t = await store.tournament(tournament_id)
         if t is not None and t.status == TournamentStatus.CLOSED:
             await catch_up(store, t.game)
-    except Exception:
-        log.exception("rating tournament %s failed; the next close retries", tournament_id)
+    except Exception as exc:
+        if not faults.report(exc, "ratings"):  # the next close (or tick) retries
+            log.exception("rating tournament %s failed; the next close retries", tournament_id)
 
 
 async def settle() -> None:

@@ -10,6 +10,9 @@ and one event sink.
     exports     records and bundles after the close        (exports.py)
     lifecycle   the clock: open, close, time out, refresh  (lifecycle.py)
     peers       what other nodes on the database changed   (peers.py)
+    devices     v1.4 accounts: devices, signing out        (devices.py)
+    links       v1.4 accounts: linking a new device        (links.py)
+    accounts    v1.4 accounts: deleting one                (accounts.py)
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from server.competition.accounts import Accounts
 from server.competition.catalogue import Catalogue
+from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
+from server.competition.links import Links
 from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
@@ -44,6 +50,9 @@ class Competition:
     exports: Exports
     lifecycle: Lifecycle
     peers: Peers
+    devices: Devices
+    links: Links
+    accounts: Accounts
 
     @classmethod
     def build(
@@ -65,14 +74,20 @@ class Competition:
         play = Play(store, catalogue, games, now)
         exports = Exports(store, catalogue)
         lifecycle = Lifecycle(store, catalogue, play, exports, now)
+        players = Players(store, now)
+        devices = Devices(store, players, now)
+        peers = Peers(store, catalogue, lifecycle, devices)
         return cls(
             store=store,
-            players=Players(store, now),
+            players=players,
             catalogue=catalogue,
             games=games,
             play=play,
             standings=standings,
             exports=exports,
             lifecycle=lifecycle,
-            peers=Peers(store, catalogue, lifecycle),
+            peers=peers,
+            devices=devices,
+            links=Links(store, devices, now),
+            accounts=Accounts(store, devices, play, peers.renamed, now),
         )

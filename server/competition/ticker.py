@@ -13,6 +13,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import NoReturn, Protocol
 
+from server import faults
+
 log = logging.getLogger("samedeal.lifecycle")
 TICK_S = 0.5  # from the end of one tick to the start of the next
 
@@ -38,6 +40,7 @@ async def run_ticks(
     while True:
         try:
             await tick()
-        except Exception:
-            log.exception("lifecycle tick failed")
+        except Exception as exc:
+            if not faults.report(exc, "lifecycle tick"):
+                log.exception("lifecycle tick failed")
         await scheduler.sleep(period)

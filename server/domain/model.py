@@ -213,4 +213,16 @@ class TournamentNotice(NamedTuple):
     tournament_id: int
 
 
-Notice = EntryNotice | JoinNotice | TournamentNotice
+class DevicesNotice(NamedTuple):
+    """Devices were revoked (v1.4 accounts): their connections are signed out."""
+
+    device_ids: tuple[int, ...]
+
+
+class RenamedNotice(NamedTuple):
+    """A player of the tournament was renamed (a deleted account, v1.4): read it again."""
+
+    tournament_id: int
+
+
+Notice = EntryNotice | JoinNotice | TournamentNotice | DevicesNotice | RenamedNotice

@@ -22,6 +22,7 @@ import orjson
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server import faults
 from server.competition.beacon import BeaconConfig
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
@@ -31,7 +32,7 @@ from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.timing import utcnow
-from server.net import pages, protocol, series_http
+from server.net import pages, protocol, schedule_http
 from server.net.connection import MessageHandler, WsConnection, access_log
 from server.net.fanout import Fanout
 from server.net.limits import (
@@ -50,6 +51,7 @@ from server.store.cluster import Listener
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.server")
+STARTUP_ATTEMPTS = 30  # start-up steps tried again while the database is away (1 s apart)
 T = TypeVar("T")
 LIMITS = Limits()  # 64 KiB messages, 32 queued, pings every 20 s (see transport.py)
 # Collect young garbage every 100,000 allocations instead of 700: with hundreds of
@@ -105,6 +107,7 @@ class App:
     def closed(self, conn: WsConnection) -> None:
         self.metrics.connections -= 1
         self.fanout.drop(conn)
+        self.competition.devices.forget(conn)  # v1.4: signed in no more
 
     async def on_message(self, conn: WsConnection, session: Session, frame: str | bytes) -> None:
         """Answer one message (or close the connection on sustained abuse)."""
@@ -182,7 +185,7 @@ class App:
         found = STANDINGS_PATH.match(path)
         if found:
             return await self._standings(conn, int(found.group(1)), request.path)
-        series = await series_http.respond(self.competition, conn, path, request)  # v1.3 hook
+        series = await schedule_http.respond(self.competition, conn, path, request)  # v1.3 hook
         if series is not None:
             return series
         rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
@@ -283,15 +286,11 @@ async def open_store(url: str, attempts: int = 30) -> Store:
     for i in range(attempts):
         try:
             return await Store.open(url)
-        except (OSError, ConnectionError) as exc:
-            if i == attempts - 1:
-                raise
-            log.warning("database not ready (%s); retrying", exc)
-            await asyncio.sleep(1)
         except Exception as exc:
-            if i == attempts - 1 or "connect" not in str(exc).lower():
+            away = faults.kind_of(exc) == "database" or "connect" in str(exc).lower()
+            if i == attempts - 1 or not away:
                 raise
-            log.warning("database not ready (%s); retrying", exc)
+            log.warning("database not ready (%s); retrying", faults.one_line(exc))
             await asyncio.sleep(1)
     raise RuntimeError("unreachable")
 
@@ -305,6 +304,26 @@ async def build_app(
 ) -> App:
     store = await open_store(url)
     start_rating_worker()  # ratings at the close run in it (competition/ratings.py)
+    for attempt in range(STARTUP_ATTEMPTS):  # PostgreSQL restarting as the node starts
+        try:
+            return await _assemble(store, now, demo, serve_limits, beacon)
+        except Exception as exc:
+            if attempt == STARTUP_ATTEMPTS - 1 or faults.kind_of(exc) != "database":
+                await store.close()
+                raise
+            log.warning("database away during start-up (%s); retrying", faults.one_line(exc))
+            await asyncio.sleep(1)
+    raise RuntimeError("unreachable")
+
+
+async def _assemble(
+    store: Store,
+    now: Callable[[], datetime],
+    demo: bool,
+    serve_limits: ServeLimits | None,
+    beacon: BeaconConfig | None,
+) -> App:
+    """The competition and the app on an open store (everything it reads at start-up)."""
     catalogue = Catalogue(store, now)
     if beacon is not None:
         catalogue.beacon_config = beacon
@@ -318,6 +337,7 @@ async def build_app(
     app = App(store, competition, fanout)
     app.serve_limits = serve_limits or ServeLimits.none()
     app.registrations = Registrations(app.serve_limits.max_registrations_per_minute)
+    competition.links.ttl_s = app.serve_limits.link_code_ttl_s  # v1.4 accounts
     app.bundles = BundleCache(store, catalogue)
     app.listener = store.listener(competition.peers)
     if app.listener is not None:  # several nodes may serve this database

@@ -28,6 +28,7 @@ from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from server import faults
 from server.net.connection_limits import BODY_CHUNK, FEED_BUDGET_S, FEED_SLICE, TOO_MANY
 from server.net.endpoint import Host, MessageHandler
 from server.net.frames import GuardedProtocol, text_header
@@ -408,8 +409,9 @@ class WsConnection(asyncio.Protocol):
                 await self.parked
                 if not self.inbox:
                     return  # retired, or the connection went
-        except Exception:
-            log.exception("message handler failed")
+        except Exception as exc:
+            if not faults.report(exc, "connection"):
+                log.exception("message handler failed")
             self.close(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
             self.worker = self.parked = None

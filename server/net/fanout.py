@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from server import faults
 from server.competition.standings import Standings, View
 from server.domain import timing
 from server.domain.model import Status, TournamentInfo
@@ -217,8 +218,9 @@ class Fanout:
                     room.running = None
                     room.last = self.timer.now()
                 room.spacing = max(self.min_interval, held / LOOP_SHARE)
-        except Exception:
-            log.exception("standings push for tournament %s failed", tournament_id)
+        except Exception as exc:
+            if not faults.report(exc, "standings push"):
+                log.exception("standings push for tournament %s failed", tournament_id)
         finally:  # after a failure before the reset; never another task's registration
             if room.pending is me:
                 room.pending = None
@@ -313,8 +315,9 @@ class Fanout:
         try:
             async with room.turn:  # once the called-off round has stopped
                 await self._push(tournament_id, closed)
-        except Exception:
-            log.exception("closing push for tournament %s failed", tournament_id)
+        except Exception as exc:
+            if not faults.report(exc, "closing push"):
+                log.exception("closing push for tournament %s failed", tournament_id)
         finally:
             asyncio.get_running_loop().call_soon(self._tidy, tournament_id)
 

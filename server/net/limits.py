@@ -37,6 +37,7 @@ class ServeLimits:
     idle_timeout: float = 60.0  # an unauthenticated connection silent this long closes
     allowed_origins: frozenset[str] = frozenset()  # besides the server's own origin
     trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For is believed
+    link_code_ttl_s: int = 600  # v1.4: a device link's life (not a limit: never 0)
 
     @classmethod
     def none(cls) -> ServeLimits:

@@ -21,6 +21,17 @@ from server.competition.standings import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, 
 from server.domain import timing
 from server.domain.model import TournamentInfo
 from server.domain.ranking import Row, Unranked
+from server.net.accounts_protocol import (
+    ACCOUNT_MESSAGES,
+    DeleteAccount,
+    DevicesRequest,
+    LinkApprove,
+    LinkInfo,
+    LinkPoll,
+    LinkStart,
+    RevokeDevice,
+    RevokeOtherDevices,
+)
 
 ERROR_CODES = (
     "bad_request",
@@ -35,6 +46,8 @@ ERROR_CODES = (
     "not_revealed",
     "rate_limited",
     "internal",
+    "authorization_pending",  # v1.4 accounts
+    "expired",
 )
 MAX_ID = 2**31 - 1
 TournamentId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
@@ -50,6 +63,7 @@ class Register(_Msg):
     type: Literal["register"]
     name: Annotated[StrictStr, Field(max_length=64)]
     bot: StrictBool = False  # v1.3: a bot plays but is never rated
+    device: Annotated[StrictStr, Field(max_length=256)] | None = None  # v1.4: its label
 
 
 class Auth(_Msg):
@@ -156,7 +170,7 @@ class FairplayReport(_Msg):  # beyond the contract, admin: the organiser's repor
     moves: Annotated[StrictInt, Field(ge=1, le=10_000)] = 20
 
 
-# -- series (v1.3): handlers in net/series_session.py ------------------------------
+# -- schedules (v1.3): handlers in net/schedule_session.py ---------------------------
 class SchedulesRequest(_Msg):  # public
     type: Literal["schedules"]
 
@@ -205,7 +219,15 @@ ClientMessage = Annotated[
     | FairplayReport
     | SchedulesRequest
     | CreateSchedule
-    | CancelSchedule,
+    | CancelSchedule
+    | DevicesRequest
+    | RevokeDevice
+    | RevokeOtherDevices
+    | LinkStart
+    | LinkApprove
+    | LinkPoll
+    | LinkInfo
+    | DeleteAccount,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -231,6 +253,7 @@ MESSAGE_TYPES = frozenset(
         Disqualify,
         FairplayReport,
         *SERIES_MESSAGES,
+        *ACCOUNT_MESSAGES,
     )
 )
 

@@ -11,19 +11,21 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from server import faults
 from server.competition import fairplay, ratings
-from server.competition.bots import register_bot
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
-from server.net import protocol, series_session
+from server.net import accounts_session, protocol, schedule_session
+from server.net.accounts_protocol import OPEN_ACCOUNT_TYPES, SIGNED_OUT, device_brief
 from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
 from server.net.metrics import Metrics
-from server.net.series_session import series_fields
+from server.net.schedule_session import series_fields
 
 log = logging.getLogger("samedeal.session")
 
@@ -36,6 +38,7 @@ OPEN_TYPES = frozenset(
     | {"record"}  # after the close, records are public (the bundle is, over HTTP)
     | {"leaderboard", "player"}  # v1.3: ratings are public
     | {"schedules"}  # v1.3: series are public
+    | OPEN_ACCOUNT_TYPES  # v1.4
 )
 _NOT_JSON = object()
 ACT_NOT_ACKNOWLEDGED = (
@@ -64,12 +67,26 @@ class Session:
         self.metrics = metrics
         self.conn = conn
         self.player: PlayerInfo | None = None
+        self.device: DeviceInfo | None = None  # v1.4: the device it is signed in with
+        self._busy = False  # a message is being answered
+        self._owed_signed_out = False  # told once that answer has gone
         self.bucket = TokenBucket(RATE_PER_S, RATE_BURST)  # control frames: the transport's
         self.strikes = 0
         self.may_register = may_register  # the per-address registration limit
 
     async def handle(self, frame: str | bytes) -> dict[str, Any]:
-        """The reply to one frame; raises Abuse when the connection must close."""
+        """The reply to one frame; raises Abuse when the connection must close. A
+        `signed_out` owed meanwhile (v1.4) follows the reply."""
+        self._busy = True
+        try:
+            return await self._answer(frame)
+        finally:
+            self._busy = False
+            if self._owed_signed_out:
+                self._owed_signed_out = False
+                self._send_soon(SIGNED_OUT)
+
+    async def _answer(self, frame: str | bytes) -> dict[str, Any]:
         re = None
         data: Any = None
         if isinstance(frame, str):
@@ -102,8 +119,9 @@ class Session:
             if message.type == "act":
                 self.metrics.actions_rejected[exc.code] += 1
             return protocol.error(re, exc.code, exc.message, **exc.extra)
-        except Exception:
-            log.exception("internal error on %s", message.type)
+        except Exception as exc:
+            if not faults.report(exc, message.type):  # a traceback means a bug
+                log.exception("internal error on %s", message.type)
             if message.type == "act":
                 self.metrics.actions_rejected["internal"] += 1
                 return protocol.error(re, "internal", ACT_NOT_ACKNOWLEDGED)
@@ -129,25 +147,40 @@ class Session:
             raise CompetitionError(
                 "rate_limited", "too many registrations from your address: try again later"
             )
-        if m.bot:
-            now = self.competition.players.now()
-            player, token = await register_bot(self.competition.store, m.name, now)
-        else:
-            player, token = await self.competition.players.register(m.name)
-        self.player = player
+        player, device, token = await self.competition.devices.register(m.name, m.device, m.bot)
+        self.sign_in(player, device)
         return {
             "type": "registered",
             "player": {"id": player.id, "name": player.name, **_bot(player)},
             "token": token,
+            "device": device_brief(device),
         }
 
     async def _on_auth(self, m: protocol.Auth) -> dict[str, Any]:
-        player = await self.competition.players.authenticate(m.token)
-        self.player = player
+        player, device = await self.competition.devices.authenticate(m.token)
+        self.sign_in(player, device)
         return {
             "type": "authed",
             "player": {"id": player.id, "name": player.name, "admin": player.admin, **_bot(player)},
+            "device": device_brief(device),
         }
+
+    def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None:
+        """This connection is now `player`'s, with `device` (v1.4: until it is revoked)."""
+        self.player, self.device = player, device
+        self.competition.devices.attach(device.id, self.conn, self._signed_out)
+
+    def _signed_out(self) -> None:
+        """Its device was revoked: unauthenticated at once, told after any reply."""
+        self.player = self.device = None
+        if self._busy:
+            self._owed_signed_out = True
+        else:
+            self._send_soon(SIGNED_OUT)
+
+    def _send_soon(self, message: dict[str, Any]) -> None:
+        """Sent after the reply in hand (it goes out as soon as `handle` returns)."""
+        asyncio.get_running_loop().call_soon(self.conn.send_text, orjson.dumps(message))
 
     async def _on_tournaments(self, m: protocol.Tournaments) -> dict[str, Any]:
         items = []
@@ -250,11 +283,15 @@ def _bot(player: PlayerInfo) -> dict[str, bool]:
     return {"bot": True} if player.bot else {}
 
 
-_HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = {
-    kind: getattr(Session, f"_on_{kind}")
-    for kind in protocol.MESSAGE_TYPES
-    if kind not in series_session.HANDLERS
-} | series_session.HANDLERS  # series (v1.3) hook
+_HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = (
+    {
+        kind: getattr(Session, f"_on_{kind}")
+        for kind in protocol.MESSAGE_TYPES
+        if kind not in schedule_session.HANDLERS and kind not in accounts_session.HANDLERS
+    }
+    | schedule_session.HANDLERS
+    | accounts_session.HANDLERS
+)  # series (v1.3), accounts (v1.4)
 
 
 def _valid_id(value: Any) -> bool:

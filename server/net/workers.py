@@ -10,12 +10,15 @@ The supervisor migrates the schema once, starts the workers, restarts one that d
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import socket
 import subprocess
 import sys
 import time
 from types import FrameType
+
+from server.lifeline import die_with_parent
 
 log = logging.getLogger("samedeal.workers")
 RESTART_DELAY_S = 1.0
@@ -47,7 +50,12 @@ def supervise(url: str, host: str, port: int, workers: int, demo: bool) -> int:
                 proc.send_signal(signum)
 
     argv = command(url, host, port, demo)
-    procs = [subprocess.Popen(argv) for _ in range(workers)]
+    parent = os.getpid()
+
+    def start() -> subprocess.Popen[bytes]:  # a worker stops (gracefully) with us
+        return subprocess.Popen(argv, preexec_fn=lambda: die_with_parent(parent, signal.SIGTERM))
+
+    procs = [start() for _ in range(workers)]
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     log.info("supervising %d workers on ws://%s:%s/ws", workers, host, port)
@@ -58,6 +66,6 @@ def supervise(url: str, host: str, port: int, workers: int, demo: bool) -> int:
                 log.warning("worker %d exited (%s); restarting", proc.pid, proc.returncode)
                 time.sleep(RESTART_DELAY_S)
                 if not stopping:  # a stop may have come during the pause
-                    procs[i] = subprocess.Popen(argv)
+                    procs[i] = start()
     codes = [proc.wait() for proc in procs]
     return 0 if all(code in (0, -signal.SIGTERM, -signal.SIGINT) for code in codes) else 1

@@ -8,6 +8,8 @@ committed, in commit order) on one channel, as text lines:
     a TID EID SEQ STATUS PROGRESS RESETS SCORE TIME_MS    an entry's new figures
     j TID EID                                           a new entry
     t TID                                               a tournament created/opened/closed
+    d DID DID ...                                       devices revoked (v1.4 accounts)
+    r TID                                               a player renamed (a deleted account)
 
 NOTIFY is not replayed: a listener that loses its connection reconnects and asks its
 handler to resync from the database.
@@ -23,11 +25,14 @@ from typing import Any, Protocol
 
 import asyncpg
 
+from server import faults
 from server.domain.model import (
+    DevicesNotice,
     EntryNotice,
     Figures,
     JoinNotice,
     Notice,
+    RenamedNotice,
     Status,
     TournamentNotice,
 )
@@ -57,6 +62,16 @@ def join_line(tournament_id: int, entry_id: int) -> str:
 
 def tournament_line(tournament_id: int) -> str:
     return f"t {tournament_id}"
+
+
+def renamed_line(tournament_id: int) -> str:
+    return f"r {tournament_id}"
+
+
+def devices_lines(device_ids: Iterable[int]) -> list[str]:
+    """Revoked devices' ids, at most 400 a line (a line fits one payload)."""
+    ids = [str(i) for i in device_ids]
+    return ["d " + " ".join(ids[k : k + 400]) for k in range(0, len(ids), 400)]
 
 
 def payloads(lines: Iterable[str]) -> list[str]:
@@ -100,6 +115,10 @@ def _notice(f: list[str]) -> Notice:
         return JoinNotice(int(f[1]), int(f[2]))
     if f[0] == "t" and len(f) == 2:
         return TournamentNotice(int(f[1]))
+    if f[0] == "r" and len(f) == 2:
+        return RenamedNotice(int(f[1]))
+    if f[0] == "d" and len(f) >= 2:
+        return DevicesNotice(tuple(int(x) for x in f[1:]))
     raise ValueError(f[0])
 
 
@@ -196,8 +215,9 @@ class Listener:
                 self.received += 1
                 try:
                     await self.handler.notice(notice)
-                except Exception:
-                    log.exception("handling %s failed", notice)
+                except Exception as exc:
+                    if not faults.report(exc, "notice"):
+                        log.exception("handling %s failed", notice)
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None
@@ -244,13 +264,81 @@ class Leadership:
                 await asyncio.wait_for(conn.close(), 2)
 
 
-@contextlib.asynccontextmanager
-async def exclusively(dsn: str, key: int) -> AsyncIterator[None]:
-    """Hold advisory lock `key` for the block (waiting for it): once-only work such as
-    creating the demo tournament on an empty database."""
-    conn = await asyncpg.connect(dsn, timeout=5)
-    try:
-        await conn.execute("SELECT pg_advisory_lock($1)", key)
-        yield
-    finally:
-        await conn.close()  # releases the lock
+LOCKS_NAME = "samedeal-locks"  # ... of the one connection holding a node's other locks
+LOCK_POLL_S = (0.02, 0.5)  # first and longest pause between tries for a taken lock
+# A node's connections to PostgreSQL, all told: the engine's pool (db.py POOL_SIZE +
+# POOL_OVERFLOW) and these three of its own: the listener, the leadership, the locks.
+OWN_CONNECTIONS = 3
+
+
+class AdvisoryLocks:
+    """Every advisory lock of a node but the leader's (closes, ratings, par, once-only
+    work), held on ONE connection of its own: a node's connections stay bounded however
+    many locks it waits for. A key is taken locally first (one holder per key in this
+    process: session locks are re-entrant on PostgreSQL), then tried on the shared
+    connection (`pg_try_advisory_lock`, never a blocking call that would hold the
+    connection) until it is free. Losing the connection releases every lock it held."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self._conn: Any = None
+        self._generation = 0  # connections opened: a lock is released on its own only
+        self._io = asyncio.Lock()  # one statement at a time on the connection
+        self._local: dict[int, asyncio.Lock] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: int, wait: bool = True) -> AsyncIterator[bool]:
+        """Hold lock `key` for the block, which gets True; with wait=False the block gets
+        False at once (nothing held) when another holder has it."""
+        local = self._local.setdefault(key, asyncio.Lock())
+        if not wait and local.locked():
+            yield False
+            return
+        async with local:
+            pause = LOCK_POLL_S[0]
+            while (generation := await self._try(key)) is None and wait:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, LOCK_POLL_S[1])
+            if generation is None:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                await self._release(key, generation)
+
+    async def _try(self, key: int) -> int | None:
+        """The connection's generation when it took `key`; None when `key` is taken."""
+        async with self._io:
+            try:
+                if self._conn is None or self._conn.is_closed():
+                    self._conn = await asyncpg.connect(
+                        self.dsn, timeout=5, server_settings={"application_name": LOCKS_NAME}
+                    )
+                    self._generation += 1
+                got = await self._conn.fetchval("SELECT pg_try_advisory_lock($1)", key, timeout=5)
+            except BaseException:
+                await self._drop()
+                raise
+            return self._generation if got else None
+
+    async def _release(self, key: int, generation: int) -> None:
+        async with self._io:
+            if generation != self._generation or self._conn is None or self._conn.is_closed():
+                return  # that connection is gone, and the lock with it
+            try:
+                await self._conn.fetchval("SELECT pg_advisory_unlock($1)", key, timeout=5)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+                await self._drop()  # ends the session: its locks are released
+
+    async def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
+
+    async def close(self) -> None:
+        async with self._io:
+            conn, self._conn = self._conn, None
+            if conn is not None and not conn.is_closed():
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(conn.close(), 2)

@@ -22,6 +22,7 @@ class Coordination:
     shared: bool  # other nodes may serve the same database (PostgreSQL)
     dsn: str
     _local_locks: dict[int, asyncio.Lock]
+    locks: cluster.AdvisoryLocks | None  # PostgreSQL: the node's one lock connection
 
     def listener(self, handler: cluster.NoticeHandler) -> cluster.Listener | None:
         """A listener for the other nodes' notices; None where no other node can be."""
@@ -34,12 +35,23 @@ class Coordination:
     @contextlib.asynccontextmanager
     async def exclusively(self, key: int) -> AsyncIterator[None]:
         """Once-only work: no other holder of `key`, on any node, runs meanwhile."""
-        if self.shared:
-            async with cluster.exclusively(self.dsn, key):
-                yield
-        else:
-            async with self._local_locks.setdefault(key, asyncio.Lock()):
-                yield
+        async with self.try_exclusively(key, wait=True):
+            yield
+
+    @contextlib.asynccontextmanager
+    async def try_exclusively(self, key: int, wait: bool) -> AsyncIterator[bool]:
+        """Hold `key` for the block, which gets True; with wait=False it gets False at
+        once (nothing held) when another holder, on any node, has it."""
+        if self.locks is not None:
+            async with self.locks.hold(key, wait) as held:
+                yield held
+            return
+        lock = self._local_locks.setdefault(key, asyncio.Lock())
+        if not wait and lock.locked():
+            yield False
+            return
+        async with lock:
+            yield True
 
     async def _notify(self, s: AsyncSession, lines: list[str]) -> None:
         """Notices sent with the session's transaction (delivered at its commit)."""
@@ -50,8 +62,17 @@ class Coordination:
     async def ping(self) -> bool:
         """True when the database answers a trivial query."""
         try:
-            async with self.engine.connect() as conn:
-                await asyncio.wait_for(conn.execute(text("SELECT 1")), timeout=2)
-            return True
+            conn = await self.engine.connect()
         except Exception:
             return False
+        try:
+            await asyncio.wait_for(conn.execute(text("SELECT 1")), timeout=2)
+            return True
+        except Exception:  # cut off mid-statement: never back into the pool
+            await conn.invalidate()
+            return False
+        except BaseException:
+            await conn.invalidate()
+            raise
+        finally:
+            await conn.close()

@@ -31,6 +31,9 @@ COMMAND_TIMEOUT_S = 5.0  # for one statement; the connection is then dropped, no
 # the middle of a batch would otherwise keep its rows locked (another node's write of the
 # same entry waits) until PostgreSQL notices the connection is gone.
 IDLE_IN_TRANSACTION_MS = 10_000
+# The engine's pool on PostgreSQL: its connections, and how many more it may open at a
+# peak; with cluster.OWN_CONNECTIONS, a node's whole budget (docs/RELIABILITY.md).
+POOL_SIZE, POOL_OVERFLOW = 10, 10
 _migrating: ContextVar[bool] = ContextVar("_migrating", default=False)  # no limits then
 
 
@@ -146,7 +149,11 @@ def make_engine(url: str) -> AsyncEngine:
             "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)
         }
     return create_async_engine(
-        url, pool_size=10, max_overflow=10, pool_pre_ping=True, connect_args=connect_args
+        url,
+        pool_size=POOL_SIZE,
+        max_overflow=POOL_OVERFLOW,
+        pool_pre_ping=True,
+        connect_args=connect_args,
     )
 
 

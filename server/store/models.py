@@ -223,3 +223,66 @@ class EntryPar(Base):
     resets: Mapped[int] = mapped_column(Integer)
     line: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Device(Base):
+    """One way into an account (v1.4, PROTOCOL.md "Accounts"): a token's hash (null for a
+    linked device approved but not yet fetched), its kind and label; revoked ones stay."""
+
+    __tablename__ = "devices"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(8))  # token | link | passkey
+    label: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # a link not yet fetched
+
+
+class LinkCode(Base):
+    """A device link (v1.4, PROTOCOL.md "Accounts", after RFC 8628): hashes of its user
+    code and poll code, the new device's label, its expiry and interval; once approved,
+    the device made for it (its token made at the one poll that fetches it)."""
+
+    __tablename__ = "link_codes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    poll_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    interval_s: Mapped[int] = mapped_column(Integer)
+    device_id: Mapped[int | None] = mapped_column(ForeignKey("devices.id"))
+    last_poll_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    fetched: Mapped[bool] = mapped_column(Boolean, server_default=false())
+
+
+class LinkGuess(Base):
+    """A `link_approve` answered `not_found`: guesses counted per player and address."""
+
+    __tablename__ = "link_guesses"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ErasedName(Base):
+    """The name of a deleted account (v1.4): its key is never registered again."""
+
+    __tablename__ = "erased_names"
+    name_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), unique=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Erasure(Base):
+    """An `erasure` amendment (v1.4): a tournament closed before its player's account was
+    deleted, in which the player has an entry."""
+
+    __tablename__ = "erasures"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

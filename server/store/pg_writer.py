@@ -21,6 +21,7 @@ the batch commit job by job.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -45,6 +46,11 @@ _INSERT_PLAYERS = (
     " SELECT n, k, h, false, c"
     " FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamp[]) AS u (n, k, h, c)"
     " ON CONFLICT DO NOTHING RETURNING id, name_key, token_hash"
+)
+_INSERT_DEVICES = (  # new players' first devices (PROTOCOL.md "Accounts")
+    "INSERT INTO devices (player_id, token_hash, kind, label, created_at, last_seen_at)"
+    " SELECT p, h, 'token', l, c, c"
+    " FROM unnest($1::integer[], $2::varchar[], $3::varchar[], $4::timestamp[]) AS u (p, h, l, c)"
 )
 _INSERT_ENTRIES = (  # summary_columns after the entry's own; log_seq = seq
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline,"
@@ -84,12 +90,26 @@ class PgWriter(GroupCommit):
         careful = False  # insert actions skipping a taken (entry, seq)
         while True:
             try:
-                async with self._engine.begin() as conn:
-                    return await _write(conn, jobs, careful)
+                return await self._attempt(jobs, careful)
             except (IntegrityError, DataError):
                 if careful:
                     return await self._one_by_one(jobs)
                 careful = True
+
+    async def _attempt(self, jobs: list[Job], careful: bool) -> list[object]:
+        """One transaction of the jobs. A connection that fails other than by a refusal
+        (the database went away mid-batch) is invalidated: never back into the pool,
+        where its next user would find it mid-operation."""
+        async with self._engine.connect() as conn:
+            try:
+                async with conn.begin():
+                    return await _write(conn, jobs, careful)
+            except (IntegrityError, DataError):
+                raise
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await conn.invalidate()
+                raise
 
     async def _stop(self) -> None:
         """Nothing to release: the connections are the engine's (the Store disposes it)."""
@@ -132,11 +152,16 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
         else:
             entries.append((i, job))
     if players:  # rows come back as (id, name_key, token_hash)
-        rows = [tuple(p) for _, p in players]
+        rows = [tuple(p[:4]) for _, p in players]
         made = {tuple(r[1:]): r[0] for r in await _insert(conn, _INSERT_PLAYERS, rows)}
+        devices = []
         for i, p in players:
             new_id = made.pop((p.name_key, p.token_hash), None)
             outcomes[i] = new_id if new_id is not None else Conflict(_name_taken(p))
+            if new_id is not None:
+                devices.append((new_id, p.token_hash, p.label, p.created_at))
+        if devices:
+            await conn.exec_driver_sql(_INSERT_DEVICES, tuple(zip(*devices, strict=True)))
     if entries:  # rows come back as (id, tournament_id, player_id)
         rows = [
             (e.tournament_id, e.player_id, e.started_at, e.deadline, *summary_columns(e.summary))

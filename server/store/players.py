@@ -25,12 +25,14 @@ class Players:
     """A mixin of `Store` (repository.py): its writer and sessions."""
 
     async def create_player(
-        self: _Sessions, name: str, token_hash: str, now: datetime
+        self: _Sessions, name: str, token_hash: str, now: datetime, label: str | None = None
     ) -> PlayerInfo:
-        """A new (non-admin) player, committed by group commit; NameTaken when the name is
-        taken case-insensitively (or, however unlikely, the token's hash is)."""
+        """A new (non-admin) player with its first device (v1.4: the token's, labelled
+        `label`), committed by group commit; NameTaken when the name is taken
+        case-insensitively (or, however unlikely, the token's hash is)."""
         try:
-            player_id = await self.writer.new_player(name, name_key(name), token_hash, now)
+            key = name_key(name)
+            player_id = await self.writer.new_player(name, key, token_hash, now, label)
         except Conflict:
             raise NameTaken(name) from None
         return PlayerInfo(player_id, name, False)

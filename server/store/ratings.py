@@ -6,14 +6,12 @@ leaderboard and player pages read here (server/competition/ratings.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
 from itertools import repeat
 from typing import Any, NamedTuple
 
-import asyncpg
 from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.domain.model import NameTaken, PlayerInfo, TournamentStatus
 from server.domain.names import name_key
 from server.domain.ratings import Current, Field, Outcome, PlacingRow, RatingRow, placing_rows
-from server.store.models import Placing, Player, PlayerRating, Tournament
+from server.store.models import Device, Placing, Player, PlayerRating, Tournament
 from server.store.repository import Store
 
 CHUNK = 5000  # rows per statement
@@ -104,10 +102,23 @@ async def create_bot(store: Store, name: str, token_hash: str, now: datetime) ->
         )
         s.add(row)
         try:
+            await s.flush()
+            s.add(_first_device(row.id, token_hash, now))  # v1.4: its token is a device
             await s.commit()
         except IntegrityError:
             raise NameTaken(name) from None
         return PlayerInfo(row.id, name, False, True)
+
+
+def _first_device(player_id: int, token_hash: str, now: datetime) -> Device:
+    return Device(
+        player_id=player_id,
+        token_hash=token_hash,
+        kind="token",
+        label=None,
+        created_at=now,
+        last_seen_at=now,
+    )
 
 
 # -- the rating step ---------------------------------------------------------------
@@ -116,23 +127,8 @@ async def game_lock(store: Store, key: int, wait: bool) -> AsyncIterator[bool]:
     """Hold lock `key` (one taker of a game's ratings at a time, across nodes: an
     advisory lock on PostgreSQL, the store's process lock on SQLite) for the block,
     which gets True; with wait=False, False at once (nothing held) when it is taken."""
-    if wait:
-        async with store.exclusively(key):
-            yield True
-        return
-    if not store.shared:
-        lock = store._local_locks.setdefault(key, asyncio.Lock())
-        if lock.locked():
-            yield False
-            return
-        async with lock:
-            yield True
-        return
-    conn = await asyncpg.connect(store.dsn, timeout=5)
-    try:
-        yield bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", key))
-    finally:
-        await conn.close()  # releases the lock
+    async with store.try_exclusively(key, wait) as held:
+        yield held
 
 
 async def closed(store: Store, game: str | None = None) -> list[Closed]:

@@ -55,6 +55,7 @@ class Store(Coordination, Players):
         self.shared = engine.dialect.name == "postgresql"
         self.dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._local_locks: dict[int, asyncio.Lock] = {}
+        self.locks = cluster.AdvisoryLocks(self.dsn) if self.shared else None
         # Statements this process sent through the engine, by kind (read, write, notify):
         # what a node asks of the database (/metrics; docs/SCALING.md).
         self.statements: collections.Counter[str] = collections.Counter()
@@ -76,6 +77,8 @@ class Store(Coordination, Players):
 
     async def close(self) -> None:
         await self.writer.close()
+        if self.locks is not None:
+            await self.locks.close()
         await self.engine.dispose()
 
     def _session(self) -> AsyncSession:

@@ -9,7 +9,8 @@ Jobs (lists: the typed jobs of writer.py as `sqlite_writer.wire` lays them out, 
 summary as its columns, `rows.summary_columns`):
   ["action", tournament_id, entry_id, seq, at_ms, action_json,
              status, progress, resets, score, time_ms, entry_seq, log_hash]  -> null
-  ["player", name, name_key, token_hash, created_at]                 -> the new row id
+  ["player", name, name_key, token_hash, created_at, label]          -> the new row id
+             (with its first device, kind `token`: PROTOCOL.md "Accounts")
   ["entry", tournament_id, player_id, started_at, deadline,
             status, progress, resets, score, time_ms, seq, log_hash] -> the new row id
 An action's log_hash is a checkpoint's head (stored with log_seq = entry_seq) or '' (the
@@ -51,6 +52,10 @@ UPDATE_ENTRY = (  # a log_hash of '' (not a checkpoint) keeps the row's cached h
 INSERT_PLAYER = (
     "INSERT INTO players (name, name_key, token_hash, admin, created_at) VALUES (?, ?, ?, 0, ?)"
 )
+INSERT_DEVICE = (  # a new player's first device: its token's
+    "INSERT INTO devices (player_id, token_hash, kind, label, created_at, last_seen_at)"
+    " VALUES (?1, ?2, 'token', ?3, ?4, ?4)"
+)
 INSERT_ENTRY = (  # its log_hash is the head after its seq (0: the chain's start)
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline, status, progress,"
     " resets, score, time_ms, seq, log_hash, log_seq)"
@@ -91,15 +96,33 @@ def _write(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
         if kind == "action":
             actions.append((i, job))
             continue
-        sql = INSERT_PLAYER if kind == "player" else INSERT_ENTRY
         try:
-            outcomes[i] = conn.execute(sql, job[1:]).lastrowid
+            if kind == "player":
+                outcomes[i] = _insert_player(conn, job)
+            else:
+                outcomes[i] = conn.execute(INSERT_ENTRY, job[1:]).lastrowid
         except sqlite3.IntegrityError as exc:
             outcomes[i] = ["conflict", str(exc)]
     if actions:
         kept = _insert_actions(conn, actions, outcomes)
         conn.executemany(UPDATE_ENTRY, [(*job[6:13], job[2]) for _, job in kept])
     return outcomes
+
+
+def _insert_player(conn: sqlite3.Connection, job: list[Any]) -> int:
+    """The new player's id, with its first device (both or neither)."""
+    _, name, key, token_hash, created_at, label = job
+    conn.execute("SAVEPOINT player")
+    try:
+        player_id = conn.execute(INSERT_PLAYER, (name, key, token_hash, created_at)).lastrowid
+        assert player_id is not None
+        conn.execute(INSERT_DEVICE, (player_id, token_hash, label, created_at))
+    except BaseException:
+        conn.execute("ROLLBACK TO player")
+        conn.execute("RELEASE player")
+        raise
+    conn.execute("RELEASE player")
+    return player_id
 
 
 def _closed(conn: sqlite3.Connection, ids: set[int]) -> set[int]:

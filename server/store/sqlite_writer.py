@@ -59,7 +59,7 @@ def wire(job: Job) -> list[Any]:
         t, entry, seq, at_ms, text, summary = job
         return ["action", t, entry, seq, at_ms, text, *summary_columns(summary)]
     if isinstance(job, PlayerJob):
-        return ["player", *job[:3], _TIME(job.created_at)]
+        return ["player", *job[:3], _TIME(job.created_at), job.label]
     started, ends = _TIME(job.started_at), _TIME(job.deadline)
     return ["entry", job.tournament_id, job.player_id, started, ends, *summary_columns(job.summary)]
 

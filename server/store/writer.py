@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol
 
+from server import faults
 from server.domain.model import Summary
 from server.store.models import utc_naive
 
@@ -49,6 +50,7 @@ class PlayerJob(NamedTuple):
     name_key: str
     token_hash: str
     created_at: datetime
+    label: str | None = None  # v1.4: its first device's label (the device is made with it)
 
 
 class EntryJob(NamedTuple):
@@ -101,9 +103,15 @@ class Writer(Protocol):
         ...
 
     def new_player(
-        self, name: str, name_key: str, token_hash: str, created_at: datetime
+        self,
+        name: str,
+        name_key: str,
+        token_hash: str,
+        created_at: datetime,
+        label: str | None = None,
     ) -> Awaitable[int]:
-        """The new (non-admin) player's id; Conflict when name_key or token_hash is taken."""
+        """The new (non-admin) player's id, made with its first device (kind `token`,
+        labelled `label`); Conflict when name_key or token_hash is taken."""
         ...
 
     def new_entry(
@@ -152,9 +160,15 @@ class GroupCommit(ABC):
         return self._submit(ActionJob(tournament_id, entry_id, seq, at_ms, action_json, summary))
 
     def new_player(
-        self, name: str, name_key: str, token_hash: str, created_at: datetime
+        self,
+        name: str,
+        name_key: str,
+        token_hash: str,
+        created_at: datetime,
+        label: str | None = None,
     ) -> asyncio.Future[int]:
-        return self._submit(PlayerJob(name, name_key, token_hash, utc_naive(created_at)))
+        job = PlayerJob(name, name_key, token_hash, utc_naive(created_at), label)
+        return self._submit(job)
 
     def new_entry(
         self,
@@ -215,7 +229,8 @@ class GroupCommit(ABC):
             try:
                 outcomes = await self._commit([job for job, _ in batch])
             except Exception as exc:  # every caller of the batch hears of it
-                log.error("a batch of %d writes failed: %s", len(batch), exc)
+                if not faults.report(exc, "write"):
+                    log.error("a batch of %d writes failed: %s", len(batch), exc)
                 _fail_all(batch, exc)
                 continue
             self._settle(batch, outcomes)

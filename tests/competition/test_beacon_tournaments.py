@@ -265,8 +265,8 @@ async def test_a_beacon_schedule_gives_each_occurrence_its_round_opens_or_voids_
     competition: Competition, clock: Clock
 ) -> None:
     from server.domain.schedule import NewSchedule
-    from server.net.series_http import calendar
-    from server.net.series_session import schedule_items
+    from server.net.schedule_http import calendar
+    from server.net.schedule_session import schedule_items
 
     with serving(Relay(NET)) as (relay,):
         configure(competition, [relay.url])

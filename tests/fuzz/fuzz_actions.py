@@ -27,11 +27,15 @@ SEED = bytes.fromhex("e4c537b6139465e60d1e3dc91d26a884e7b04b4d57558cedeb4b13dff5
 
 
 def _positions() -> list[tuple[GameRules[Any, Any], GameState[Any]]]:
-    """Dealt and part-played positions of both games, under several options."""
+    """Dealt and part-played positions of both games, under several options (v1.4: the
+    Gaps family variants too)."""
     out = []
     for game, options in [
         ("gaps", {"redeals": 2}),
         ("gaps", {"redeals": 0}),
+        ("gaps", {"variant": "montana"}),
+        ("gaps", {"variant": "addiction", "redeals": 1}),
+        ("gaps", {"variant": "free_parking"}),
         ("klondike", {"draw": 1}),
         ("klondike", {"draw": 3, "passes": 1}),
     ]:

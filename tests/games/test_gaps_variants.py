@@ -5,14 +5,19 @@ the typed refusals each variant's rule gives."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.games import cards
-from server.games.base import IllegalAction
+from server.games.base import IllegalAction, Status
 from server.games.gaps import (
+    GAP,
     GAPS,
+    TWOS,
     VARIANTS,
     GapsOptions,
     GapsState,
@@ -23,6 +28,7 @@ from server.games.gaps import (
     redeal_grid,
 )
 from server.games.klondike import KLONDIKE
+from server.games.random_play import random_gaps_game
 from tests.conftest import load_vector
 
 VECTORS: dict[str, Any] = load_vector("gaps-variants-v1.json")
@@ -283,3 +289,43 @@ def test_free_parking_lets_a_2_enter_left_of_its_3() -> None:
     rows = VECTORS["positions"][28]["layout"]
     after, _ = _state("free_parking", rows).apply(_move("2S", 2, 8))  # left of 3S
     assert format_grid(after.grid)[2].split()[8:10] == ["2S", "3S"]
+
+
+# -- properties of random play under each variant ---------------------------------------------
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.binary(min_size=32, max_size=32),
+    choice=st.integers(0, 2**32),
+    variant=st.sampled_from(["montana", "addiction", "free_parking"]),
+    rule=st.sampled_from(["keep_runs", "reshuffle_all"]),
+)
+def test_random_play_under_a_variant_keeps_its_invariants(
+    seed: bytes, choice: int, variant: str, rule: str
+) -> None:
+    if variant == "montana" and rule == "reshuffle_all":
+        rule = "keep_runs"  # refused (tested above)
+    options = GAPS.parse_options({"variant": variant, "redeal": rule, "redeals": 3})
+    full = sorted(c for c in cards.DECK if cards.rank(c) != cards.ACE)
+    rnd = random.Random(choice)
+    for state, action in random_gaps_game(seed, rnd, options, player_id=5, limit=120):
+        assert sorted(c for c in state.grid if c != GAP) == full and len(state.gaps) == 4
+        if variant == "montana":
+            assert [state.grid[r * 13] for r in range(4)] == list(TWOS)  # never move
+        if isinstance(action, Redeal) and variant != "addiction":
+            assert all(state.grid[r * 13 + run] == GAP for r, run in enumerate(state.runs))
+        if state.status is Status.PLAYING:
+            _every_move_to_a_gap_is_legal_exactly_when_listed(state)
+
+
+def _every_move_to_a_gap_is_legal_exactly_when_listed(state: GapsState) -> None:
+    legal = set(state.legal_moves())
+    assert bool(legal) is not state.blocked
+    for gap in state.gaps:
+        for card in (c for c in cards.DECK if cards.rank(c) != cards.ACE):
+            move = Move(card=cards.code(card), to=(gap // 13, gap % 13))
+            try:
+                state.apply(move)
+            except IllegalAction:
+                assert (card, gap) not in legal
+            else:
+                assert (card, gap) in legal

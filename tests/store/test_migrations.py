@@ -26,6 +26,9 @@ TABLES |= {"ratings", "placings"}  # 0004
 TABLES |= {"disqualifications"}  # 0007 (fair play)
 TABLES |= {"schedules"}  # 0006
 TABLES |= {"pars"}  # 0008 (par)
+TABLES |= {"devices"}  # 0010 (accounts)
+TABLES |= {"link_codes", "link_guesses"}  # 0011
+TABLES |= {"erased_names", "erasures"}  # 0012
 
 
 async def _tables_and_diff(url: str) -> tuple[set[str], list[object]]:
@@ -259,3 +262,32 @@ def test_two_upgrades_at_once_on_a_fresh_postgresql_database(pg_url: str) -> Non
     assert tables == TABLES and diff == [], diff
     head = ScriptDirectory.from_config(db.alembic_config(pg_url)).get_current_head()
     assert asyncio.run(_run_sql(pg_url, "SELECT version_num FROM alembic_version")) == [(head,)]
+
+
+def test_0010_makes_every_token_a_device_and_the_token_still_signs_in(db_url: str) -> None:
+    """A token issued before v1.4 is a device of kind `token`, label null (PROTOCOL.md
+    "Accounts"), created and last seen when its player was."""
+    db.migrate(db_url, "0009")
+    asyncio.run(_run_sql(db_url, *ROWS_AT_0001))
+    db.migrate(db_url)
+    got = asyncio.run(
+        _run_sql(db_url, "SELECT player_id, token_hash, kind, label, revoked_at FROM devices")
+    )
+    assert got == [(1, "h-old", "token", None, None)]
+
+    async def through_the_store() -> None:
+        from server.store import devices
+
+        store = await Store.open(db_url, migrate=False)
+        try:
+            found = await devices.signed_in(store, "h-old")
+            assert found is not None and found[0].name == "Old"
+            device = found[1]
+            assert device.created_at == device.last_seen_at
+            assert device.created_at.isoformat().startswith("2026-11-30T18:00:00")
+        finally:
+            await store.close()
+
+    asyncio.run(through_the_store())
+    db.downgrade(db_url, "0009")
+    assert "devices" not in asyncio.run(_tables_and_diff(db_url))[0]

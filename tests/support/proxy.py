@@ -56,6 +56,7 @@ class TcpProxy:
         self.mode: Cut | None = None
         self.cut_at: float | None = None  # time.monotonic() of the last cut
         self._armed: tuple[bytes, Cut] | None = None
+        self._held: list[bytes] = []  # chunks from clients held by the current cut
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._server: asyncio.Server | None = None
@@ -86,6 +87,11 @@ class TcpProxy:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
         self._loop.close()
+
+    def holds(self, marker: bytes) -> bool:
+        """Whether a chunk a client sent during the current cut, held, holds `marker`
+        (say, an action's text: a write is then in flight, stuck at the cut)."""
+        return any(marker in chunk for chunk in list(self._held))
 
     @property
     def open_links(self) -> int:
@@ -127,6 +133,7 @@ class TcpProxy:
         assert self._flowing is not None
         self._armed = None
         self.mode = None
+        self._held.clear()
         self._flowing.set()
 
     async def _close(self) -> None:
@@ -199,6 +206,8 @@ class TcpProxy:
             while True:
                 data = await source.read(CHUNK)
                 if not self._flowing.is_set():
+                    if from_client:
+                        self._held.append(data)
                     await self._flowing.wait()
                 if link not in self._links:
                     return

@@ -1,4 +1,4 @@
-"""The series messages of protocol v1.3: `schedules` (public), `create_schedule` and
+"""The schedule messages of protocol v1.3: `schedules` (public), `create_schedule` and
 `cancel_schedule` (admin), and the SCHEDULE object they (and GET /schedules.json) carry.
 
 Handlers take the connection's Session (its `competition` and `player`)."""
@@ -35,9 +35,9 @@ async def schedule_items(
 ) -> list[dict[str, Any]]:
     """SCHEDULE objects (PROTOCOL v1.3): each with `next`, its next 3 occurrences (a
     SUMMARY for one created, else occurrence, starts_at, ends_at)."""
-    series = competition.lifecycle.series
-    items = await series.all() if items is None else items
-    upcoming = await series.upcoming(items)
+    schedules = competition.lifecycle.series
+    items = await schedules.all() if items is None else items
+    upcoming = await schedules.upcoming(items)
     catalogue = competition.catalogue
     out = []
     for s in items:

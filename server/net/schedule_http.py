@@ -1,4 +1,4 @@
-"""HTTP of series (PROTOCOL v1.3): `GET /schedules.json` (the `schedules` items) and
+"""HTTP of schedules (PROTOCOL v1.3): `GET /schedules.json` (the `schedules` items) and
 `GET /calendar.ics`, an iCalendar feed (RFC 5545) with one VEVENT per scheduled or open
 tournament and per upcoming occurrence of every active schedule, created or not.
 
@@ -19,7 +19,7 @@ from server.competition.service import Competition
 from server.domain import timing
 from server.domain.model import TournamentStatus
 from server.net.connection import WsConnection
-from server.net.series_session import schedule_items
+from server.net.schedule_session import schedule_items
 
 CALENDAR = "text/calendar; charset=utf-8"
 
@@ -45,9 +45,9 @@ async def calendar(competition: Competition, host: str) -> str:
             continue
         uid = _uid(host, t.schedule_id, t.occurrence, t.id)
         events[uid] = _event(uid, t.name, t.starts_at, t.ends_at, t.created_at, _about(t))
-    series = competition.lifecycle.series
-    items = [s for s in await series.all() if not s.cancelled]
-    upcoming = await series.upcoming(items)
+    schedules = competition.lifecycle.series
+    items = [s for s in await schedules.all() if not s.cancelled]
+    upcoming = await schedules.upcoming(items)
     for s in items:
         for o, tid in upcoming[s.id]:
             uid = _uid(host, s.id, o.k, tid)

@@ -1,0 +1,120 @@
+"""The account messages of protocol v1.4 (PROTOCOL.md "Accounts"): devices, revoking one
+or all others. Handlers take the connection's Session (its `competition`, `player` and
+`device`), like schedule_session.py."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from server.competition.errors import CompetitionError
+from server.competition.service import Competition
+from server.domain import timing
+from server.domain.accounts import DeviceInfo
+from server.domain.model import PlayerInfo
+from server.net.accounts_protocol import (
+    DeleteAccount,
+    DevicesRequest,
+    LinkApprove,
+    LinkInfo,
+    LinkPoll,
+    LinkStart,
+    RevokeDevice,
+    RevokeOtherDevices,
+    device_brief,
+    device_item,
+)
+
+TEXTS = {"starts": "too many registrations and links from your address: try again later"}
+
+
+class _Session(Protocol):
+    competition: Competition
+    player: PlayerInfo | None
+    device: DeviceInfo | None
+    conn: Any
+    may_register: Callable[[], bool] | None
+
+    def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None: ...
+
+
+def _current(session: _Session) -> int | None:
+    return None if session.device is None else session.device.id
+
+
+async def _devices(session: _Session, m: DevicesRequest) -> dict[str, Any]:
+    assert session.player is not None
+    items = await session.competition.devices.listed(session.player)
+    current = _current(session)
+    return {"type": "devices", "items": [device_item(d, current) for d in items]}
+
+
+async def _revoke_device(session: _Session, m: RevokeDevice) -> dict[str, Any]:
+    assert session.player is not None
+    await session.competition.devices.revoke(session.player, m.device)
+    return {"type": "device_revoked", "device": m.device}
+
+
+async def _revoke_other_devices(session: _Session, m: RevokeOtherDevices) -> dict[str, Any]:
+    assert session.player is not None
+    count = await session.competition.devices.revoke_others(session.player, _current(session))
+    return {"type": "devices_revoked", "count": count}
+
+
+async def _link_start(session: _Session, m: LinkStart) -> dict[str, Any]:
+    """Public; counted with registrations against the address's limit."""
+    if session.may_register is not None and not session.may_register():
+        raise CompetitionError("rate_limited", TEXTS["starts"])
+    link = await session.competition.links.start(m.label)
+    return {
+        "type": "link_code",
+        "code": link.code,
+        "poll": link.poll,
+        "expires_at": timing.iso(link.expires_at),
+        "interval_s": link.interval_s,
+    }
+
+
+async def _link_approve(session: _Session, m: LinkApprove) -> dict[str, Any]:
+    assert session.player is not None
+    address = str(getattr(session.conn, "ip", ""))
+    device = await session.competition.links.approve(session.player, m.code, address)
+    return {"type": "link_approved", "device": {"id": device.id, "label": device.label}}
+
+
+async def _link_info(session: _Session, m: LinkInfo) -> dict[str, Any]:
+    assert session.player is not None
+    address = str(getattr(session.conn, "ip", ""))
+    label, expires = await session.competition.links.describe(session.player, m.code, address)
+    return {"type": "link_info", "label": label, "expires_at": timing.iso(expires)}
+
+
+async def _link_poll(session: _Session, m: LinkPoll) -> dict[str, Any]:
+    """Public; once approved, the new device's token, once: this connection is it."""
+    player, device, token = await session.competition.links.poll(m.poll)
+    session.sign_in(player, device)
+    return {
+        "type": "registered",
+        "player": {"id": player.id, "name": player.name},
+        "token": token,
+        "device": device_brief(device),
+    }
+
+
+async def _delete_account(session: _Session, m: DeleteAccount) -> dict[str, Any]:
+    """Every device signed out (this connection too, after the reply)."""
+    assert session.player is not None
+    await session.competition.accounts.delete(session.player, m.confirm)
+    return {"type": "account_deleted"}
+
+
+HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
+    "devices": _devices,
+    "revoke_device": _revoke_device,
+    "revoke_other_devices": _revoke_other_devices,
+    "link_start": _link_start,
+    "link_approve": _link_approve,
+    "link_poll": _link_poll,
+    "link_info": _link_info,
+    "delete_account": _delete_account,
+}

@@ -1,0 +1,104 @@
+"""`samedeal login` (v1.4 accounts) as a user runs it, against a real server: a device
+link approved from another signed-in device, and a token read from standard input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tests.support.harness import Clock, running_server
+
+
+class WallClock(Clock):
+    """The server on real time: the client's polls are paced by it."""
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC)
+
+
+def _env(tmp_path: Path, server: str) -> dict[str, str]:
+    return {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "SAMEDEAL_SERVER": server}
+
+
+def _saved(tmp_path: Path) -> dict[str, dict[str, str]]:
+    return json.loads((tmp_path / "cfg" / "samedeal" / "tokens.json").read_text())
+
+
+async def test_login_links_the_terminal_after_approval_in_another_device(
+    sqlite_url, tmp_path: Path
+) -> None:
+    async with running_server(sqlite_url, WallClock()) as srv:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "client_cli",
+            "login",
+            "--label",
+            "work laptop",
+            env=_env(tmp_path, srv.ws_url),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        assert proc.stdout is not None
+        shown = ""
+        while (found := re.search(r"code ([A-Z]{4}-[A-Z]{4})", shown)) is None:
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            assert line, shown
+            shown += line.decode()
+        code = found[1]
+        assert f"http://127.0.0.1:{srv.port}/account?code={code}" in shown
+        assert "█" in shown or "▀" in shown  # the QR code, drawn in blocks
+        async with srv.client() as phone:
+            await phone.ok(type="register", name="nia", device="phone")
+            approved = await phone.req(type="link_approve", code=code)
+            assert approved["type"] == "link_approved", approved
+            assert approved["device"]["label"] == "work laptop"
+            rest, err = await asyncio.wait_for(proc.communicate(), 60)
+            assert proc.returncode == 0, err
+            assert "signed in as nia (device work laptop)" in rest.decode()
+            listed = (await phone.ok(type="devices"))["items"]
+            assert [d["label"] for d in listed] == ["phone", "work laptop"]
+        saved = _saved(tmp_path)[srv.ws_url]
+        assert saved["name"] == "nia"
+        async with srv.client() as terminal:
+            authed = await terminal.ok(type="auth", token=saved["token"])
+            assert authed["device"]["kind"] == "link"
+
+
+async def test_login_token_reads_standard_input_only(sqlite_url, tmp_path: Path) -> None:
+    async with running_server(sqlite_url) as srv:
+        async with srv.client() as browser:
+            token = (await browser.ok(type="register", name="oli"))["token"]
+        env = _env(tmp_path, srv.ws_url)
+
+        async def login(stdin: bytes, *more: str) -> tuple[int, str, str]:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "client_cli",
+                "login",
+                "--token",
+                *more,
+                env=env,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            out, err = await asyncio.wait_for(proc.communicate(stdin), 60)
+            return proc.returncode or 0, out.decode(), err.decode()
+
+        status, _, err = await login(b"not-a-token\n")
+        assert status == 1 and "unauthorized" in err
+        assert not (tmp_path / "cfg" / "samedeal" / "tokens.json").exists()
+        status, out, err = await login(token.encode() + b"\n")
+        assert status == 0 and "signed in as oli" in out, err
+        assert _saved(tmp_path)[srv.ws_url] == {"name": "oli", "token": token}
+        status, _, err = await login(token.encode() + b"\n")
+        assert status == 2 and "--replace" in err  # a saved token is not replaced silently
+        status, _, err = await login(b"\n", "--replace")
+        assert status == 1 and "no token" in err
