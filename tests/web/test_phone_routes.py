@@ -62,8 +62,8 @@ async def routes(server: Running) -> tuple[list[str], str, str]:
             "/verify",
             "/leaderboard/gaps",
             f"/players/{winner}",
-        f"/t/{closed}/replay/{NAMES[3]}",  # the longest name, whatever its rank
-        f"/players/{NAMES[3]}",
+            f"/t/{closed}/replay/{NAMES[3]}",  # the longest name, whatever its rank
+            f"/players/{NAMES[3]}",
             "/players/Jo%C3%A3o",
             "/operator",
         ],
