@@ -33,6 +33,7 @@ class Mark(NamedTuple):
     bot: bool
     disqualified: Disqualification | None
     par: dict[str, int] | None = None
+    player_id: int | None = None  # v1.4: what an erasure names
 
 
 def _time(text: str, what: str) -> float:
@@ -48,9 +49,20 @@ def disqualified_of(
     """Player name -> reason of every disqualified entry; Difference when the amendments
     and the records disagree."""
     by_name = {m.player: m for m in marks}
+    by_id = {m.player_id: m for m in marks}
     amended: set[str] = set()
+    erased: set[int] = set()
     last = float("-inf")
     for i, a in enumerate(amendments, start=1):
+        if a.kind == "erasure":
+            assert a.player_id is not None  # (records.Amendment: an erasure names it)
+            _erasure(f"amendment {i} (erasure of player {a.player_id})", a.player_id, by_id, erased)
+            at = _time(a.at, f"amendment {i}")
+            if at < last:
+                raise Difference(f"amendment {i}: out of order, before the amendment above it")
+            last = at
+            continue
+        assert a.player is not None and a.reason is not None
         where = f"amendment {i} ({show(a.player)})"
         mark = by_name.get(a.player)
         if mark is None:
@@ -84,6 +96,19 @@ def disqualified_of(
                     "close, but the bundle has no amendment for it"
                 )
     return {m.player: m.disqualified.reason for m in marks if m.disqualified is not None}
+
+
+def _erasure(where: str, player_id: int, by_id: dict[int | None, Mark], erased: set[int]) -> None:
+    """An erasure names a record's player id, that record carries the pseudonym, and no
+    id is erased twice (RECORD.md "Additions (v1.4): deleted accounts")."""
+    mark = by_id.get(player_id)
+    if mark is None:
+        raise Difference(f"{where}: the bundle has no record of that player id")
+    if mark.player != f"deleted-{player_id}":
+        raise Difference(f"{where}: the record names {show(mark.player)}, not deleted-{player_id}")
+    if player_id in erased:
+        raise Difference(f"{where}: the player is erased twice")
+    erased.add(player_id)
 
 
 def expected_rows(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from server.audit import receipts
 from server.domain.model import Figures, Status
@@ -107,11 +107,28 @@ class Disqualification(_Model):
 
 
 class Amendment(_Model):
-    """A disqualification made after the close (v1.3); `player` is the name."""
+    """A bundle's amendment, by `kind` (v1.4; none: a disqualification): a
+    disqualification made after the close (v1.3: `player` the name, `reason`), or an
+    erasure (`player_id`: an account deleted after the close). Another kind cannot be
+    read."""
 
-    player: str
-    reason: str
+    kind: str = "disqualification"
+    player: str | None = None
+    reason: str | None = None
+    player_id: int | None = None
     at: str
+
+    @model_validator(mode="after")
+    def _by_kind(self) -> Amendment:
+        if self.kind == "disqualification":
+            if self.player is None or self.reason is None:
+                raise ValueError("a disqualification names its player and reason")
+        elif self.kind == "erasure":
+            if self.player_id is None:
+                raise ValueError("an erasure names its player_id")
+        else:
+            raise ValueError(f"an amendment of unknown kind {self.kind[:40]!r}")
+        return self
 
 
 class Record(_Model):

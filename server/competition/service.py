@@ -12,6 +12,7 @@ and one event sink.
     peers       what other nodes on the database changed   (peers.py)
     devices     v1.4 accounts: devices, signing out        (devices.py)
     links       v1.4 accounts: linking a new device        (links.py)
+    accounts    v1.4 accounts: deleting one                (accounts.py)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from server.competition.accounts import Accounts
 from server.competition.catalogue import Catalogue
 from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
@@ -50,6 +52,7 @@ class Competition:
     peers: Peers
     devices: Devices
     links: Links
+    accounts: Accounts
 
     @classmethod
     def build(
@@ -73,6 +76,7 @@ class Competition:
         lifecycle = Lifecycle(store, catalogue, play, exports, now)
         players = Players(store, now)
         devices = Devices(store, players, now)
+        peers = Peers(store, catalogue, lifecycle, devices)
         return cls(
             store=store,
             players=players,
@@ -82,7 +86,8 @@ class Competition:
             standings=standings,
             exports=exports,
             lifecycle=lifecycle,
-            peers=Peers(store, catalogue, lifecycle, devices),
+            peers=peers,
             devices=devices,
             links=Links(store, devices, now),
+            accounts=Accounts(store, devices, play, peers.renamed, now),
         )
