@@ -54,8 +54,9 @@ def disqualified_of(
     erased: set[int] = set()
     last = float("-inf")
     for i, a in enumerate(amendments, start=1):
+        _readable(i, a)
         if a.kind == "erasure":
-            assert a.player_id is not None  # (records.Amendment: an erasure names it)
+            assert a.player_id is not None
             _erasure(f"amendment {i} (erasure of player {a.player_id})", a.player_id, by_id, erased)
             at = _time(a.at, f"amendment {i}")
             if at < last:
@@ -96,6 +97,18 @@ def disqualified_of(
                     "close, but the bundle has no amendment for it"
                 )
     return {m.player: m.disqualified.reason for m in marks if m.disqualified is not None}
+
+
+def _readable(i: int, a: Amendment) -> None:
+    """An amendment of a known kind with the fields of its kind; Unreadable otherwise."""
+    if a.kind == "erasure":
+        if a.player_id is None:
+            raise Unreadable(f"amendment {i}: an erasure names its player_id")
+    elif a.kind == "disqualification":
+        if a.player is None or a.reason is None:
+            raise Unreadable(f"amendment {i}: a disqualification names its player and reason")
+    else:
+        raise Unreadable(f"amendment {i}: an amendment of unknown kind {show(a.kind)}")
 
 
 def _erasure(where: str, player_id: int, by_id: dict[int | None, Mark], erased: set[int]) -> None:
