@@ -17,7 +17,11 @@ def main(argv: list[str] | None = None) -> int:
     (SAMEDEAL_DEBUG=1 shows the traceback of an unexpected error)."""
     args = build_parser().parse_args(argv)
     try:
-        return _run(args)
+        code = _run(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     except KeyboardInterrupt:
         print("samedeal: interrupted", file=sys.stderr)
         return 130
@@ -27,6 +31,14 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{type(exc).__name__}: {str(exc)[:160]}".replace("\n", " ")
         print(f"samedeal: unexpected error ({where}); please report it", file=sys.stderr)
         return 3
+
+
+def _reader_gone() -> int:
+    """Standard output's reader left (`samedeal tournaments | head -1`): not a failure.
+    What is still buffered goes nowhere, so the interpreter's exit says nothing either."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -29,7 +29,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         url = db.check_url(given)
         code: int = args.run(args, Database(url, given))
+        sys.stdout.flush()
         return code
+    except BrokenPipeError:  # standard output's reader left (`| head`): not a failure
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except db.BadDatabaseUrl as exc:
         return fail(str(exc), 2)
     except KeyboardInterrupt:

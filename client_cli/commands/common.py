@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import select
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
@@ -104,8 +105,10 @@ def http_url(ws_url: str, path: str) -> str:
 
 
 def write_json(data: Any, target: str | None, out: TextIO) -> None:
+    """`data` as JSON into the file `target`, or onto `out` when there is none or it is
+    `-` (standard output, as for most command-line tools)."""
     text = json.dumps(data, indent=1)
-    if target:
+    if target and target != "-":
         try:
             Path(target).write_text(text + "\n", encoding="utf-8")
         except OSError as exc:
@@ -134,9 +137,25 @@ def run_command(work: Coroutine[Any, Any, T], server: str) -> T | int:
     except ServerError as exc:
         print(f"samedeal: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
+    except BrokenPipeError as exc:
+        if stdout_closed():
+            raise  # the reader of our output is gone (`| head`): main ends quietly
+        print(f"samedeal: {failure(server, exc)}", file=sys.stderr)
+        return 1
     except (OSError, ConnectionError, TimeoutError, WebSocketException) as exc:
         print(f"samedeal: {failure(server, exc)}", file=sys.stderr)
         return 1
+
+
+def stdout_closed() -> bool:
+    """Whether standard output is a pipe nobody reads any more (its reader exited, as
+    `head` does after its lines): the write end then polls as an error."""
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poll.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def known_beacon(name: str | None, networks_file: str | None) -> dict[str, str] | None:

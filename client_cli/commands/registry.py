@@ -10,6 +10,7 @@ from client_cli import config
 from client_cli.commands import (
     account,
     bot,
+    delete_account,
     fairplay,
     login,
     operator,
@@ -37,6 +38,7 @@ GROUPS = (
     fairplay,
     schedule,
     login,
+    delete_account,
 )
 
 

@@ -26,6 +26,7 @@ from server.competition.tournament import Disqualified
 from server.domain import timing
 from server.domain.model import EntryInfo, TournamentInfo
 from server.domain.ranking import Result, standings_without
+from server.store import accounts as stored_accounts
 from server.store import fairplay as stored
 from server.store import par as stored_par
 from server.store import rating_reads as stored_ratings
@@ -129,8 +130,10 @@ class BundleMarks:
         out: dict[int, stored.Disqualified],
         bots: set[int],
         par: dict[int, stored_par.ParFigures] | None = None,
+        erasures: list[tuple[int, datetime]] | None = None,
     ) -> None:
         self.out, self.bots = out, bots
+        self.erasures = erasures or []  # v1.4: (player id, at) of deleted accounts
         self.par = par or {}  # by entry id
         self.lines: dict[int, stored_par.StoredPar] = {}  # the batch's par lines
 
@@ -138,7 +141,8 @@ class BundleMarks:
     async def read(cls, store: Store, tournament_id: int) -> BundleMarks:
         out = {d.entry_id: d for d in await stored.of_tournament(store, tournament_id)}
         bots = await stored_ratings.bots_in(store, tournament_id)
-        return cls(out, bots, await stored_par.figures(store, tournament_id))
+        pars = await stored_par.figures(store, tournament_id)
+        return cls(out, bots, pars, await stored_accounts.of_tournament(store, tournament_id))
 
     async def read_lines(self, store: Store, entry_ids: list[int]) -> None:
         """The par lines of these entries (the next records `mark`ed), instead of the
@@ -167,12 +171,27 @@ class BundleMarks:
             for r in standings_without(results, reasons)
         ]
 
-    def amendments(self) -> list[dict[str, str]]:
-        return [
-            {"player": d.player, "reason": d.reason, "at": timing.iso(d.at)}
-            for d in sorted(self.out.values(), key=lambda d: (d.at, d.entry_id))
-            if d.after_close
+    def amendments(self) -> list[dict[str, Any]]:
+        """Disqualifications after the close and (v1.4) erasures, each with its `kind`,
+        in order of `at` (a tie: disqualifications first, as they were made first)."""
+        made: list[tuple[datetime, int, int, dict[str, Any]]] = [
+            (d.at, 0, d.entry_id, _disqualification(d)) for d in self.out.values() if d.after_close
         ]
+        made += [(at, 1, pid, _erasure(pid, at)) for pid, at in self.erasures]
+        return [a for *_, a in sorted(made, key=lambda m: m[:3])]
+
+
+def _disqualification(d: stored.Disqualified) -> dict[str, Any]:
+    return {
+        "kind": "disqualification",
+        "player": d.player,
+        "reason": d.reason,
+        "at": timing.iso(d.at),
+    }
+
+
+def _erasure(player_id: int, at: datetime) -> dict[str, Any]:
+    return {"kind": "erasure", "player_id": player_id, "at": timing.iso(at)}
 
 
 def par_row(par: stored_par.ParFigures | None) -> dict[str, int] | None:

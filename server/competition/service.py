@@ -4,6 +4,7 @@ and one event sink.
     players     players and bots: registration, tokens      (players.py)
     devices     v1.4 accounts: devices, signing out         (devices.py)
     links       v1.4 accounts: linking a new device         (links.py)
+    accounts    v1.4 accounts: deleting one                 (accounts.py)
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
     games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
     play        join, state, act, hint, time out            (play.py)
@@ -29,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from server.competition.accounts import Accounts
 from server.competition.beacons import Beacons
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
@@ -69,6 +71,7 @@ class Competition:
     peers: Peers
     devices: Devices
     links: Links
+    accounts: Accounts
 
     @classmethod
     def build(
@@ -93,6 +96,7 @@ class Competition:
         lifecycle = Lifecycle(store, catalogue, play, exports, series, now)
         players = Players(store, now)
         devices = Devices(store, players, now)
+        peers = Peers(store, catalogue, lifecycle, devices)
         return cls(
             store=store,
             players=players,
@@ -107,7 +111,8 @@ class Competition:
             ratings=Ratings(store, now),
             fairplay=FairPlay(store, catalogue, now),
             beacons=lifecycle.beacons,
-            peers=Peers(store, catalogue, lifecycle, devices),
+            peers=peers,
             devices=devices,
             links=Links(store, devices, now),
+            accounts=Accounts(store, devices, play, peers.renamed, now),
         )

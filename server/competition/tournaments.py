@@ -81,6 +81,11 @@ class Tournaments:
             self._live[info.id] = t
         return t
 
+    def bundle_changed(self, tournament_id: int) -> None:
+        """A closed tournament's bundle changed otherwise (v1.4: a player's name erased)."""
+        for listener in self._amended:
+            listener(tournament_id)
+
     def receive(self, tournament_id: int, change: Change) -> bool:
         """The creation-to-close seam for a caller holding a tournament's id: the change
         goes to its object's `Tournament.receive` (play.act, holding the object, gives its

@@ -100,7 +100,7 @@ def add_beacon_flags(
         "--beacon",
         metavar="NETWORK",
         help="a public drand beacon (quicknet, default, or a --beacon-networks one): "
-        + (what or "the deal comes from a round nobody knows at creation (docs/RNG.md)"),
+        + (what or "the deal comes from a round nobody knows at creation (docs/GENERATOR.md)"),
     )
     p.add_argument(
         "--beacon-networks",

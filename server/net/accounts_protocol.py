@@ -53,6 +53,11 @@ class LinkPoll(_Msg):
     poll: Annotated[StrictStr, Field(max_length=128)]
 
 
+class DeleteAccount(_Msg):
+    type: Literal["delete_account"]
+    confirm: Annotated[StrictStr, Field(max_length=256)]
+
+
 ACCOUNT_MESSAGES = (
     DevicesRequest,
     RevokeDevice,
@@ -61,6 +66,7 @@ ACCOUNT_MESSAGES = (
     LinkApprove,
     LinkPoll,
     LinkInfo,
+    DeleteAccount,
 )
 OPEN_ACCOUNT_TYPES = frozenset({"link_start", "link_poll"})  # public account messages
 SIGNED_OUT = {"type": "signed_out"}

@@ -13,6 +13,7 @@ from server.domain import timing
 from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo
 from server.net.accounts_protocol import (
+    DeleteAccount,
     DevicesRequest,
     LinkApprove,
     LinkInfo,
@@ -100,6 +101,13 @@ async def _link_poll(session: _Session, m: LinkPoll) -> dict[str, Any]:
     }
 
 
+async def _delete_account(session: _Session, m: DeleteAccount) -> dict[str, Any]:
+    """Every device signed out (this connection too, after the reply)."""
+    assert session.player is not None
+    await session.competition.accounts.delete(session.player, m.confirm)
+    return {"type": "account_deleted"}
+
+
 HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "devices": _devices,
     "revoke_device": _revoke_device,
@@ -108,4 +116,5 @@ HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "link_approve": _link_approve,
     "link_poll": _link_poll,
     "link_info": _link_info,
+    "delete_account": _delete_account,
 }

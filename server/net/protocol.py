@@ -23,6 +23,7 @@ from server.domain.model import TournamentInfo
 from server.domain.ranking import Row, Unranked
 from server.net.accounts_protocol import (
     ACCOUNT_MESSAGES,
+    DeleteAccount,
     DevicesRequest,
     LinkApprove,
     LinkInfo,
@@ -225,7 +226,8 @@ ClientMessage = Annotated[
     | LinkStart
     | LinkApprove
     | LinkPoll
-    | LinkInfo,
+    | LinkInfo
+    | DeleteAccount,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)

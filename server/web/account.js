@@ -35,6 +35,11 @@ const T = {
   expired: "The code expired. Start again.",
   signedIn: (name) => `Signed in as ${name}.`,
   signedOut: "This browser was signed out.",
+  deleteTitle: "Delete your account",
+  deleteHelp: (name) => `Your results stay, under a pseudonym (deleted- and your number); games you are playing are resigned; every device is signed out; nobody can ever register ${name} again. Type your name to confirm.`,
+  deleteName: "Your name",
+  deleteGo: "Delete my account",
+  deleted: "Your account was deleted. Its results stay under a pseudonym.",
   browserLabel: () => `browser on ${navigator.platform || "this computer"}`.slice(0, 64),
 };
 
@@ -42,13 +47,13 @@ const T = {
 export async function accountPage(main, link, changed = () => {}) {
   let stopped = false;
   const stop = () => { stopped = true; };
-  const render = () => (account.token ? signedInView(main, link, changed, render) : linkView(main, link, changed, render, () => stopped));
+  const render = () => (account.token ? signedInView(main, link, changed, render, stop) : linkView(main, link, changed, render, () => stopped));
   const off = link.on("signed_out", () => { if (!stopped) render(); });
   await render();
   return () => { stop(); off(); };
 }
 
-async function signedInView(main, link, changed, render) {
+async function signedInView(main, link, changed, render, stop) {
   const status = h("p.status", { role: "status" });
   const list = h("ul.devices");
   const refresh = async () => {
@@ -61,7 +66,7 @@ async function signedInView(main, link, changed, render) {
     await refresh();
   } }, T.revokeOthers);
   fill(main, h("h1", T.title), h("p", T.signedIn(account.name || "?")),
-    approveBox(link, refresh), h("h2", T.devices), list, others, status);
+    approveBox(link, refresh), h("h2", T.devices), list, others, status, deleteBox(main, link, changed, stop));
   try {
     await refresh();
   } catch (exc) {
@@ -82,6 +87,26 @@ function deviceItem(d, link, refresh, render) {
     h("strong.label", d.label || T.unnamed), " ", h("span.kind.muted", `(${T.kinds[d.kind] || d.kind})`),
     d.current ? h("span.current", ` — ${T.current}`) : null,
     h("span.small.muted", ` ${T.since(d.created_at)}, ${T.seen(d.last_seen_at)} `), revoke);
+}
+
+function deleteBox(main, link, changed, stop) {
+  const name = account.name || "";
+  const msg = h("p.delete-msg", { role: "alert" });
+  const go = h("button.danger.delete-go", { type: "button", disabled: true, onclick: async () => {
+    try {
+      await link.call("delete_account", { confirm: typed.value });
+      stop(); // the signed_out that follows changes this page no more
+      account.forget();
+      link.player = null;
+      changed();
+      fill(main, h("h1", T.title), h("p.deleted", T.deleted));
+    } catch (exc) {
+      msg.textContent = exc.message;
+    }
+  } }, T.deleteGo);
+  const typed = h("input#delete-name", { name: "confirm", autocomplete: "off", oninput: () => { go.disabled = typed.value !== name; } });
+  return h("details.delete-account", h("summary", T.deleteTitle), h("p.small", T.deleteHelp(name)),
+    h("label", { for: "delete-name" }, T.deleteName), typed, go, msg);
 }
 
 function approveBox(link, refresh) {

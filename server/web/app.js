@@ -33,7 +33,18 @@ setInterval(() => banner(link), 1000);
 
 function accountChip() {
   fill($("#account"), account.token ? h("a.me", { href: "/account", "data-nav": "" }, account.name || "signed in") : h("a", { href: "/", "data-nav": "" }, "Sign in"));
+  operatorLink();
 }
+
+/** The header's link to /operator, for an operator only (once the server says so). */
+function operatorLink() {
+  const nav = document.querySelector("header nav");
+  const there = nav.querySelector("a[href='/operator']");
+  const admin = Boolean(account.token && link.player && link.player.admin);
+  if (admin && !there) nav.append(" ", h("a", { href: "/operator", "data-nav": "" }, "Operator"));
+  if (!admin && there) there.remove();
+}
+link.onStatus(operatorLink); // after each (re)connection's auth
 
 async function route() {
   if (leave) leave();

@@ -152,6 +152,7 @@ async def test_after_the_close_an_amendment_the_verifier_accepts_and_ratings_fol
     bundle = await comp.exports.bundle(first.id)
     assert bundle["amendments"] == [
         {
+            "kind": "disqualification",  # v1.4: every amendment says its kind
             "player": "alice",
             "reason": "a solver played the moves",
             "at": bundle["amendments"][0]["at"],

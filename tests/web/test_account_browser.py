@@ -80,3 +80,24 @@ async def test_a_second_browser_and_the_terminal_sign_in_by_links(
     await second.wait_for_selector("button.link-start")
     assert await first.evaluate("localStorage.getItem('samedeal.token') !== null")
     assert errors == [], errors
+
+
+async def test_deleting_the_account_asks_for_the_name_and_keeps_nothing_here(
+    browser: Any, server: Running
+) -> None:
+    errors: list[str] = []
+    page = await new_page(browser, errors)
+    await register_in_lobby(page, server, "Rosa")
+    await page.goto(server.http + "/account")
+    await page.click("details.delete-account summary")
+    await page.fill("#delete-name", "rosa")  # not exactly the name
+    assert await page.is_disabled("button.delete-go")
+    await page.fill("#delete-name", "Rosa")
+    assert not await page.is_disabled("button.delete-go")
+    await page.click("button.delete-go")
+    await page.wait_for_selector("p.deleted")
+    assert await page.evaluate("localStorage.getItem('samedeal.token') === null")
+    async with server.client() as c:
+        await c.err("not_found", type="player", name="Rosa")
+        await c.err("name_taken", type="register", name="rosa")
+    assert errors == [], errors
