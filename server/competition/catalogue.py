@@ -17,7 +17,7 @@ from server import rng
 from server.competition.beacon import BeaconConfig, plan
 from server.competition.compute import Compute, prepare_deal, shared
 from server.competition.errors import CompetitionError
-from server.competition.tournament import Changed, Tournament
+from server.competition.tournament import CLOSED, Changed, Tournament
 from server.competition.tournaments import Tournaments
 from server.domain import timing
 from server.domain.model import NewTournament, TournamentInfo, TournamentStatus
@@ -27,7 +27,6 @@ from server.games.base import PreparedDeal
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.catalogue")
-CLOSED = TournamentStatus.CLOSED
 DEMO_LOCK = 0x5A3D_EA1_0002  # the advisory lock around "create the demo when empty"
 
 

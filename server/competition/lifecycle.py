@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from server.competition.beacons import Beacons
-from server.competition.catalogue import CLOSED, Catalogue
+from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.exports import Exports
 from server.competition.par import ParStep
@@ -28,6 +28,7 @@ from server.competition.play import Play
 from server.competition.ratings import rate_closed
 from server.competition.series import Series
 from server.competition.tournament import (
+    CLOSED,
     Changed,
     Closed,
     Disqualified,

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from server.competition.catalogue import CLOSED, Catalogue
+from server.competition.catalogue import Catalogue
 from server.competition.leaderboard import Leaderboard
 from server.competition.results import results_csv
 from server.competition.table import Table, View, WindowKey
-from server.competition.tournament import EntryChanged, Reread
+from server.competition.tournament import CLOSED, EntryChanged, Reread
 from server.domain.model import Summary
 from server.domain.ranking import Row
 from server.store.repository import Store
