@@ -143,6 +143,13 @@ def save_token(server: str, name: str, token: str) -> Path:
     return path
 
 
+def forget_token(server: str) -> None:
+    """Remove the token saved for `server` (any spelling of it): its account is gone."""
+    key = server_key(server)
+    data = {k: v for k, v in load_all().items() if server_key(k) != key}
+    _write_private(tokens_path(), data, durable=True)
+
+
 def token_for(server: str) -> tuple[str, str] | None:
     """(name, token) saved for `server` under any spelling of its address (server_key)."""
     data, key = load_all(), server_key(server)

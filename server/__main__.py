@@ -1,18 +1,14 @@
-"""samedeal-server: serve | migrate | admin grant NAME | tournament create|close|list |
-ratings rebuild."""
+"""samedeal-server: runs one command of server/cli/ (registry.py lists them), any failure
+one line on stderr."""
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import logging
 import os
 import sys
 
-from server import schedule_cli
-from server.command_line import UsageError, build_parser, fail
-from server.operator_commands import operate, tournament_spec
-from server.serve_command import serve
+from server.cli.common import Database, fail
+from server.cli.registry import build_parser
 from server.store import db
 
 
@@ -32,7 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     given = db.database_url(getattr(args, "database_url", None))
     try:
         url = db.check_url(given)
-        return _command(args, url, given)
+        code: int = args.run(args, Database(url, given))
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:  # standard output's reader left (`| head`): not a failure
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except db.BadDatabaseUrl as exc:
         return fail(str(exc), 2)
     except KeyboardInterrupt:
@@ -50,28 +51,6 @@ def _unexpected(exc: BaseException, url: str) -> str:
     if module in ("sqlalchemy", "asyncpg", "sqlite3", "aiosqlite", "alembic"):
         return f"the database ({db.describe(url, url)}) failed: {first}"
     return f"unexpected error ({type(exc).__name__}: {first}); please report it"
-
-
-def _command(args: argparse.Namespace, url: str, given: str) -> int:
-    if args.command == "serve":
-        return serve(args, url, given)
-    try:
-        db.wait_reachable(url, 0)
-    except ConnectionError as exc:
-        return fail(str(exc), 1)
-    if args.command == "schedule":  # series (v1.3) hook
-        return schedule_cli.main(args, url)
-    if args.command == "migrate":
-        db.migrate(url)
-        print("database at head")
-        return 0
-    if args.command == "tournament" and args.tournament_command == "create":
-        try:
-            spec = tournament_spec(args)
-        except UsageError as exc:
-            return fail(str(exc), 2)
-        return asyncio.run(operate(args, url, spec))
-    return asyncio.run(operate(args, url, None))
 
 
 if __name__ == "__main__":

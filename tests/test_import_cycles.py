@@ -15,19 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("server", "client_cli")
 
-KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"client_cli.commands", "client_cli.fairplay"}),
-    # server/competition (issue 34, part B: the front door's parts)
-    frozenset(
-        {
-            "server.competition.exports",
-            "server.competition.fairplay",
-            "server.competition.lifecycle",
-            "server.competition.peers",
-            "server.competition.service",
-        }
-    ),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def module_names() -> dict[str, Path]:

@@ -33,6 +33,7 @@ class Mark(NamedTuple):
     bot: bool
     disqualified: Disqualification | None
     par: dict[str, int] | None = None
+    player_id: int | None = None  # v1.4: what an erasure names
 
 
 def _time(text: str, what: str) -> float:
@@ -48,9 +49,21 @@ def disqualified_of(
     """Player name -> reason of every disqualified entry; Difference when the amendments
     and the records disagree."""
     by_name = {m.player: m for m in marks}
+    by_id = {m.player_id: m for m in marks}
     amended: set[str] = set()
+    erased: set[int] = set()
     last = float("-inf")
     for i, a in enumerate(amendments, start=1):
+        _readable(i, a)
+        if a.kind == "erasure":
+            assert a.player_id is not None
+            _erasure(f"amendment {i} (erasure of player {a.player_id})", a.player_id, by_id, erased)
+            at = _time(a.at, f"amendment {i}")
+            if at < last:
+                raise Difference(f"amendment {i}: out of order, before the amendment above it")
+            last = at
+            continue
+        assert a.player is not None and a.reason is not None
         where = f"amendment {i} ({show(a.player)})"
         mark = by_name.get(a.player)
         if mark is None:
@@ -84,6 +97,31 @@ def disqualified_of(
                     "close, but the bundle has no amendment for it"
                 )
     return {m.player: m.disqualified.reason for m in marks if m.disqualified is not None}
+
+
+def _readable(i: int, a: Amendment) -> None:
+    """An amendment of a known kind with the fields of its kind; Unreadable otherwise."""
+    if a.kind == "erasure":
+        if a.player_id is None:
+            raise Unreadable(f"amendment {i}: an erasure names its player_id")
+    elif a.kind == "disqualification":
+        if a.player is None or a.reason is None:
+            raise Unreadable(f"amendment {i}: a disqualification names its player and reason")
+    else:
+        raise Unreadable(f"amendment {i}: an amendment of unknown kind {show(a.kind)}")
+
+
+def _erasure(where: str, player_id: int, by_id: dict[int | None, Mark], erased: set[int]) -> None:
+    """An erasure names a record's player id, that record carries the pseudonym, and no
+    id is erased twice (RECORD.md "Additions (v1.4): deleted accounts")."""
+    mark = by_id.get(player_id)
+    if mark is None:
+        raise Difference(f"{where}: the bundle has no record of that player id")
+    if mark.player != f"deleted-{player_id}":
+        raise Difference(f"{where}: the record names {show(mark.player)}, not deleted-{player_id}")
+    if player_id in erased:
+        raise Difference(f"{where}: the player is erased twice")
+    erased.add(player_id)
 
 
 def expected_rows(

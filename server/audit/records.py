@@ -107,10 +107,15 @@ class Disqualification(_Model):
 
 
 class Amendment(_Model):
-    """A disqualification made after the close (v1.3); `player` is the name."""
+    """A bundle's amendment, by `kind` (v1.4; none: a disqualification): a
+    disqualification made after the close (v1.3: `player` the name, `reason`), or an
+    erasure (`player_id`: an account deleted after the close). Another kind cannot be
+    read."""
 
-    player: str
-    reason: str
+    kind: str = "disqualification"
+    player: str | None = None  # a disqualification's (server/audit/amended.py checks)
+    reason: str | None = None
+    player_id: int | None = None  # an erasure's
     at: str
 
 

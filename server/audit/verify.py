@@ -242,7 +242,9 @@ class _BundleCheck:
             else {"progress": record.par.progress, "resets": record.par.resets}
         )
         self.marks.append(
-            amended.Mark(record.player.name, record.player.bot, record.disqualified, par)
+            amended.Mark(
+                record.player.name, record.player.bot, record.disqualified, par, record.player.id
+            )
         )
         self.chains.append((record.player.id, log_hash))
         self.old += record.log_hash is None
@@ -412,9 +414,14 @@ def _fair_standings(
         )
     except amended.Difference as exc:
         raise Mismatch(str(exc)) from None
+    late = sum(a.kind == "disqualification" for a in bundle.amendments)
     if disqualified:
         report.checked.append(
-            f"fair play: {disqualified} disqualified, {len(bundle.amendments)} of them by "
+            f"fair play: {disqualified} disqualified, {late} of them by "
             "amendments after the close; the others ranked without them"
+        )
+    if erasures := len(bundle.amendments) - late:
+        report.checked.append(
+            f"deleted accounts: {erasures} erased after the close, each record under its pseudonym"
         )
     return rows

@@ -72,14 +72,14 @@ class Beacons:
         task = t.beacon_task
         if task is None:
             if time.monotonic() >= t.beacon_retry_at:
-                t.beacon_task = asyncio.create_task(self._fetch_and_deal(info, net, number))
+                t.beacon_awaited(asyncio.create_task(self._fetch_and_deal(info, net, number)))
             return
         if not task.done():
             return
-        t.beacon_task = None
+        t.beacon_fetched()
         ready: Ready | None = task.result()
         if ready is None:
-            t.beacon_retry_at = time.monotonic() + self.config.retry_s
+            t.beacon_failed(time.monotonic() + self.config.retry_s)
             return
         await self._open(t, *ready)
 

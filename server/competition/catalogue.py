@@ -17,17 +17,16 @@ from server import rng
 from server.competition.beacon import BeaconConfig, plan
 from server.competition.compute import Compute, prepare_deal, shared
 from server.competition.errors import CompetitionError
-from server.competition.tournament import Changed, Tournament
+from server.competition.tournament import CLOSED, Changed, Tournament
 from server.competition.tournaments import Tournaments
 from server.domain import timing
-from server.domain.model import NewTournament, PlayerInfo, TournamentInfo, TournamentStatus
+from server.domain.model import NewTournament, TournamentInfo, TournamentStatus
 from server.domain.schedule import SeriesFields
 from server.games import RULES, GameRules
 from server.games.base import PreparedDeal
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.catalogue")
-CLOSED = TournamentStatus.CLOSED
 DEMO_LOCK = 0x5A3D_EA1_0002  # the advisory lock around "create the demo when empty"
 
 
@@ -101,11 +100,6 @@ class Catalogue:
         """The tournament, from memory or (created by another process) from the store."""
         return (await self.runtime(tournament_id)).info
 
-    def remember(self, info: TournamentInfo) -> Tournament:
-        """Keep `info` as the latest facts (a read made before a close this process
-        already knows does not reopen it)."""
-        return self.tournaments.add(info)
-
     async def reload(self, tournament_id: int) -> TournamentInfo:
         """Read the tournament again from the store (after a change of its status)."""
         info = await self.store.tournament(tournament_id)
@@ -114,8 +108,7 @@ class Catalogue:
         t = self.tournaments.get(tournament_id)
         if t is None:
             return self.tournaments.add(info).info
-        t.info = info
-        return info
+        return t.learn(info)  # a stale read never reopens a closed tournament
 
     async def summaries(self) -> list[TournamentInfo]:
         """Every tournament with its entrant count (from the store)."""
@@ -142,7 +135,8 @@ class Catalogue:
         t = await self.runtime(tournament_id)
         if t.seed is None:  # with a beacon, the deal seed of its verified round
             raw = bytes.fromhex(await self.store.secret_seed(tournament_id))
-            t.seed = self.beacon_config.dealing_seed(tournament_id, t.info.beacon, raw)
+            t.seed_known(self.beacon_config.dealing_seed(tournament_id, t.info.beacon, raw))
+        assert t.seed is not None
         return t.seed
 
     async def revealed_seed(self, t: TournamentInfo) -> str | None:
@@ -166,11 +160,10 @@ class Catalogue:
                 return None
             return await self.create(default_demo_spec(self.now()))
 
-    async def create(self, spec: TournamentSpec, by: PlayerInfo | None = None) -> TournamentInfo:
+    async def create(self, spec: TournamentSpec) -> TournamentInfo:
         """Draw the seed, store it, publish its commitment (and prepare a proven deal).
-        `by` is the player asking over the protocol (None: the operator's command line)."""
-        if by is not None and not by.admin:
-            raise CompetitionError("forbidden", "only an operator creates tournaments")
+        The operator's verb: it trusts its caller (the protocol's access check,
+        net/access.py, the operator's command line, or a schedule's occurrence)."""
         rules, options = _checked(spec)
         now = self.now()
         starts_at = timing.now_ms_precision(spec.starts_at or now)
@@ -226,7 +219,8 @@ class Catalogue:
         """The creation seam: a tournament just stored gets its runtime object, and the
         listeners hear `tournament_changed`."""
         t = self.tournaments.add(info)
-        t.seed = seed if info.beacon is None else None  # a beacon's: once R is verified
+        if info.beacon is None:  # a beacon's: once R is verified
+            t.seed_known(seed)
         self.tournaments.receive(info.id, Changed(info))
         return t
 

@@ -13,11 +13,11 @@ import logging
 from collections.abc import Callable, Hashable, Iterable
 from datetime import datetime
 
-from server.competition.bots import register_bot
 from server.competition.errors import CompetitionError
 from server.competition.players import Players, token_hash
-from server.domain.accounts import BadLabel, DeviceInfo, checked_label
+from server.domain.accounts import BadLabel, DeviceInfo, checked_label, is_reserved
 from server.domain.model import PlayerInfo
+from server.store import accounts as stored_accounts
 from server.store import devices as stored
 from server.store.repository import Store
 
@@ -26,6 +26,7 @@ SignOut = Callable[[], None]
 TEXTS = {
     "unknown_token": "unknown token",
     "no_device": "no device {id} of yours is in force",
+    "taken": "the name {name!r} is taken",
 }
 
 
@@ -53,8 +54,10 @@ class Devices:
     ) -> tuple[PlayerInfo, DeviceInfo, str]:
         """A new player (or bot), its first device (kind `token`) and token."""
         label = label_of(label)
+        if is_reserved(name) or await stored_accounts.name_erased(self.store, name):
+            raise CompetitionError("name_taken", TEXTS["taken"].format(name=name))
         if bot:
-            player, token = await register_bot(self.store, name, self.now())
+            player, token = await self.players.register_bot(name)
         else:
             player, token = await self.players.register(name, label)
         return player, await self._device_of_token(token), token

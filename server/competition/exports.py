@@ -31,7 +31,7 @@ class Exports:
             return seed, runtime.log_root  # (it never changes)
         root = await log_root_of(self.store, t)
         if runtime is not None:
-            runtime.log_root = root
+            runtime.root_known(root)
         return seed, root
 
     async def record(self, tournament_id: int, player_name: str) -> dict[str, Any]:

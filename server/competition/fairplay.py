@@ -14,24 +14,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from server.audit import fairplay as analysis
 from server.audit.fairplay import Thresholds as Thresholds
 from server.audit.records import bundle_row
+from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.ratings import rebuild
 from server.competition.tournament import Disqualified
 from server.domain import timing
-from server.domain.model import EntryInfo, PlayerInfo, TournamentInfo
+from server.domain.model import EntryInfo, TournamentInfo
 from server.domain.ranking import Result, standings_without
+from server.store import accounts as stored_accounts
 from server.store import fairplay as stored
 from server.store import par as stored_par
 from server.store import rating_reads as stored_ratings
 from server.store.repository import Store
-
-if TYPE_CHECKING:
-    from server.competition.service import Competition
 
 log = logging.getLogger("samedeal.fairplay")
 MAX_REASON = 200
@@ -54,38 +53,58 @@ def _reason(reason: str) -> str:
     return text
 
 
-async def disqualify(
-    competition: Competition,
-    tournament_id: int,
-    player: str,
-    reason: str,
-    by: PlayerInfo | None = None,
-    now: Callable[[], datetime] | None = None,
-) -> Outcome:
-    """Disqualify `player`'s entry of the tournament (`by`: the player asking, None for
-    the operator's command line). `forbidden` for a non-admin, `bad_request` for an empty
-    or long reason or an entry disqualified already, `not_found` without an entry.
-    `now` defaults to the competition's clock."""
-    if by is not None and not by.admin:
-        raise CompetitionError("forbidden", "only an operator disqualifies")
-    text = _reason(reason)
-    store = competition.store
-    t = await competition.catalogue.find(tournament_id)
-    someone = await store.player_by_name(player)
-    entry = None if someone is None else await store.entry(t.id, someone.id)
-    if entry is None:
-        raise CompetitionError("not_found", f"{player[:32]!r} has no entry in tournament {t.id}")
-    made = await stored.disqualify(
-        store, entry.id, text, timing.now_ms_precision((now or competition.lifecycle.now)())
-    )
-    if made is None:
-        raise CompetitionError("bad_request", f"{entry.player_name!r} is disqualified already")
-    log.info("tournament %s: %s disqualified (%s)", t.id, entry.player_name, text)
-    # its runtime re-ranks and pushes; after the close, the bundle cache forgets it
-    competition.catalogue.tournaments.receive(t.id, Disqualified(made.after_close))
-    if made.after_close:
-        await rerate(store)
-    return Outcome(t.id, entry.player_name, text, made.at, made.after_close)
+class FairPlay:
+    """The fair-play part: disqualify an entry, and the organiser's report. Both are the
+    operator's verbs: they trust their caller (the protocol's access check, net/access.py,
+    or the operator's command line)."""
+
+    def __init__(self, store: Store, catalogue: Catalogue, now: Callable[[], datetime]) -> None:
+        self.store = store
+        self.catalogue = catalogue
+        self.now = now
+
+    async def disqualify(self, tournament_id: int, player: str, reason: str) -> Outcome:
+        """Disqualify `player`'s entry of the tournament: `bad_request` for an empty or
+        long reason or an entry disqualified already, `not_found` without an entry."""
+        text = _reason(reason)
+        store = self.store
+        t = await self.catalogue.find(tournament_id)
+        someone = await store.player_by_name(player)
+        entry = None if someone is None else await store.entry(t.id, someone.id)
+        if entry is None:
+            raise CompetitionError(
+                "not_found", f"{player[:32]!r} has no entry in tournament {t.id}"
+            )
+        made = await stored.disqualify(store, entry.id, text, timing.now_ms_precision(self.now()))
+        if made is None:
+            raise CompetitionError("bad_request", f"{entry.player_name!r} is disqualified already")
+        log.info("tournament %s: %s disqualified (%s)", t.id, entry.player_name, text)
+        # its runtime re-ranks and pushes; after the close, the bundle cache forgets it
+        self.catalogue.tournaments.receive(t.id, Disqualified(made.after_close))
+        if made.after_close:
+            await rerate(store)
+        return Outcome(t.id, entry.player_name, text, made.at, made.after_close)
+
+    async def report(
+        self, tournament_id: int, thresholds: analysis.Thresholds = analysis.THRESHOLDS
+    ) -> list[analysis.Finding]:
+        """What the analysis finds in the tournament's entries (never acted on; it reads
+        moves before the close)."""
+        t = await self.catalogue.find(tournament_id)
+        games = []
+        for e in await stored.entrants(self.store, t.id):
+            actions = await self.store.actions(e.entry_id)
+            games.append(
+                analysis.Game(
+                    player=e.player,
+                    bot=e.bot,
+                    created_at=e.created_at,
+                    joined_at=e.started_at,
+                    actions=[a.action for a in actions],
+                    at_ms=[a.at_ms for a in actions],
+                )
+            )
+        return analysis.findings(games, thresholds)
 
 
 async def rerate(store: Store) -> None:
@@ -96,11 +115,6 @@ async def rerate(store: Store) -> None:
         await rebuild(store)
     except Exception:
         log.exception("re-rating after an amendment failed; run `ratings rebuild`")
-
-
-def amended_message(outcome: Outcome) -> dict[str, Any]:
-    """The protocol's reply to `disqualify` (PROTOCOL.md v1.3)."""
-    return {"type": "amended", "tournament": outcome.tournament_id, "player": outcome.player}
 
 
 # -- bundles ----------------------------------------------------------------------------
@@ -116,8 +130,10 @@ class BundleMarks:
         out: dict[int, stored.Disqualified],
         bots: set[int],
         par: dict[int, stored_par.ParFigures] | None = None,
+        erasures: list[tuple[int, datetime]] | None = None,
     ) -> None:
         self.out, self.bots = out, bots
+        self.erasures = erasures or []  # v1.4: (player id, at) of deleted accounts
         self.par = par or {}  # by entry id
         self.lines: dict[int, stored_par.StoredPar] = {}  # the batch's par lines
 
@@ -125,7 +141,8 @@ class BundleMarks:
     async def read(cls, store: Store, tournament_id: int) -> BundleMarks:
         out = {d.entry_id: d for d in await stored.of_tournament(store, tournament_id)}
         bots = await stored_ratings.bots_in(store, tournament_id)
-        return cls(out, bots, await stored_par.figures(store, tournament_id))
+        pars = await stored_par.figures(store, tournament_id)
+        return cls(out, bots, pars, await stored_accounts.of_tournament(store, tournament_id))
 
     async def read_lines(self, store: Store, entry_ids: list[int]) -> None:
         """The par lines of these entries (the next records `mark`ed), instead of the
@@ -154,12 +171,27 @@ class BundleMarks:
             for r in standings_without(results, reasons)
         ]
 
-    def amendments(self) -> list[dict[str, str]]:
-        return [
-            {"player": d.player, "reason": d.reason, "at": timing.iso(d.at)}
-            for d in sorted(self.out.values(), key=lambda d: (d.at, d.entry_id))
-            if d.after_close
+    def amendments(self) -> list[dict[str, Any]]:
+        """Disqualifications after the close and (v1.4) erasures, each with its `kind`,
+        in order of `at` (a tie: disqualifications first, as they were made first)."""
+        made: list[tuple[datetime, int, int, dict[str, Any]]] = [
+            (d.at, 0, d.entry_id, _disqualification(d)) for d in self.out.values() if d.after_close
         ]
+        made += [(at, 1, pid, _erasure(pid, at)) for pid, at in self.erasures]
+        return [a for *_, a in sorted(made, key=lambda m: m[:3])]
+
+
+def _disqualification(d: stored.Disqualified) -> dict[str, Any]:
+    return {
+        "kind": "disqualification",
+        "player": d.player,
+        "reason": d.reason,
+        "at": timing.iso(d.at),
+    }
+
+
+def _erasure(player_id: int, at: datetime) -> dict[str, Any]:
+    return {"kind": "erasure", "player_id": player_id, "at": timing.iso(at)}
 
 
 def par_row(par: stored_par.ParFigures | None) -> dict[str, int] | None:
@@ -178,41 +210,3 @@ async def bundle_parts(
     for e, record in zip(entries, records, strict=True):
         marks.mark(e, record)
     return marks.rows(entries), marks.amendments()
-
-
-# -- the organiser's report ----------------------------------------------------------------
-async def report(
-    competition: Competition,
-    tournament_id: int,
-    by: PlayerInfo | None = None,
-    thresholds: analysis.Thresholds = analysis.THRESHOLDS,
-) -> list[analysis.Finding]:
-    """What the analysis finds in the tournament's entries (never acted on). Open to
-    operators only (`forbidden`): it reads moves before the close."""
-    if by is not None and not by.admin:
-        raise CompetitionError("forbidden", "only an operator reads fair-play reports")
-    store = competition.store
-    t = await competition.catalogue.find(tournament_id)
-    games = []
-    for e in await stored.entrants(store, t.id):
-        actions = await store.actions(e.entry_id)
-        games.append(
-            analysis.Game(
-                player=e.player,
-                bot=e.bot,
-                created_at=e.created_at,
-                joined_at=e.started_at,
-                actions=[a.action for a in actions],
-                at_ms=[a.at_ms for a in actions],
-            )
-        )
-    return analysis.findings(games, thresholds)
-
-
-def report_message(tournament_id: int, found: list[analysis.Finding]) -> dict[str, Any]:
-    """The `fairplay_report` reply (beyond the contract: an admin message)."""
-    return {
-        "type": "fairplay_report",
-        "tournament": tournament_id,
-        "findings": [f.as_dict() for f in found],
-    }

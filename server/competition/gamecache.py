@@ -30,10 +30,6 @@ class LiveGames:
         t = self.catalogue.tournaments.get(tournament_id)
         return None if t is None else t.game_of_entry(entry_id)
 
-    def in_tournament(self, tournament_id: int) -> list[LiveGame]:
-        t = self.catalogue.tournaments.get(tournament_id)
-        return [] if t is None else t.games()
-
     def forget(self, live: LiveGame) -> None:
         """Drop one game (it is rebuilt from the log when next needed)."""
         t = self.catalogue.tournaments.get(live.entry.tournament_id)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from server.competition.beacons import Beacons
-from server.competition.catalogue import CLOSED, Catalogue
+from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.exports import Exports
 from server.competition.par import ParStep
@@ -28,6 +28,7 @@ from server.competition.play import Play
 from server.competition.ratings import rate_closed
 from server.competition.series import Series
 from server.competition.tournament import (
+    CLOSED,
     Changed,
     Closed,
     Disqualified,
@@ -35,7 +36,7 @@ from server.competition.tournament import (
     Ticked,
     Tournament,
 )
-from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
+from server.domain.model import TournamentInfo, TournamentStatus
 from server.store import fairplay as stored_fairplay
 from server.store.repository import Store
 
@@ -51,6 +52,7 @@ class Lifecycle:
         catalogue: Catalogue,
         play: Play,
         exports: Exports,
+        series: Series,
         now: Callable[[], datetime],
     ) -> None:
         self.store = store
@@ -61,7 +63,7 @@ class Lifecycle:
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
         self.beacons = Beacons(catalogue, self.close)  # beacon tournaments' waiting
-        self.series = Series(store, catalogue, now)  # series (v1.3) hook
+        self.series = series  # its occurrences are created on the leader's tick
         self._disqualified: dict[int, int] | None = None  # per tournament, as last polled
         self.par: ParStep | None = None  # a server's par step (`enable_par`)
 
@@ -107,7 +109,7 @@ class Lifecycle:
 
     async def _due(self) -> None:
         now = self.now()
-        await self.series.ensure(now)  # series (v1.3) hook: occurrences due now
+        await self.series.ensure(now)  # the schedules' occurrences due now
         for runtime in self.tournaments.live():
             t = runtime.info
             if t.status == TournamentStatus.SCHEDULED and t.beacon is not None:
@@ -172,21 +174,19 @@ class Lifecycle:
             return
         await self._announce_close(t)
 
-    async def close(self, tournament_id: int, by: PlayerInfo | None = None) -> TournamentInfo:
+    async def close(self, tournament_id: int) -> TournamentInfo:
         """The close seam: close now, end running games as timed out, freeze standings,
-        reveal the seed. `by` is the player asking (None: the clock or the operator's
-        command line)."""
-        if by is not None and not by.admin:
-            raise CompetitionError("forbidden", "only an operator closes tournaments")
+        reveal the seed (the clock's, or the operator's verb: it trusts its caller, the
+        protocol's access check, net/access.py, or the operator's command line)."""
         runtime = await self.catalogue.runtime(tournament_id)
         if runtime.info.status == CLOSED or runtime.closing:
             raise CompetitionError("closed", f"tournament {tournament_id} is already closed")
-        runtime.closing = True
+        runtime.begin_close()
         try:
             await self._close(runtime)
             t = await self.catalogue.reload(tournament_id)
         finally:
-            runtime.closing = False
+            runtime.end_close()
         await self._announce_close(t)
         return t
 
@@ -211,12 +211,12 @@ class Lifecycle:
     async def _announce_close(self, t: TournamentInfo) -> None:
         runtime = self.tournaments.get(t.id)
         if runtime is not None:
-            runtime.announced = True  # before the reveal's awaits: announced once
+            runtime.announcing()  # before the reveal's awaits: announced once
         try:
             seed, log_root = await self.exports.reveal(t)
         except BaseException:
             if runtime is not None:
-                runtime.announced = False  # left to the next refresh or resync
+                runtime.announce_failed()  # left to the next refresh or resync
             raise
         log.info("tournament %s closed; seed revealed", t.id)
         self.tournaments.receive(t.id, Closed(t, seed, log_root))

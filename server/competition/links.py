@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from server.competition.devices import Devices, label_of
 from server.competition.errors import CompetitionError
@@ -27,6 +28,7 @@ from server.domain.accounts import (
 from server.domain.model import PlayerInfo
 from server.store import links as stored
 from server.store.links import NewLink, Refusal
+from server.store.models import LinkCode
 from server.store.repository import Store
 
 TTL_S = 600  # a link's life (serve --link-code-ttl)
@@ -50,6 +52,10 @@ class Started:
     poll: str
     expires_at: datetime
     interval_s: int
+
+
+async def _waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | Refusal:
+    return await stored.waiting(store, code_hash, now)
 
 
 class Links:
@@ -77,6 +83,22 @@ class Links:
     async def approve(self, player: PlayerInfo, code: str, address: str) -> DeviceInfo:
         """The approving player's new device for the link of `code`; `rate_limited`
         (limit `link_codes`) after too many wrong codes, `not_found`, `expired`."""
+        found = await self._guess(player, code, address, stored.approve, player.id)
+        assert isinstance(found, DeviceInfo)
+        return found
+
+    async def describe(
+        self, player: PlayerInfo, code: str, address: str
+    ) -> tuple[str | None, datetime]:
+        """What a signed-in player is asked to approve (beyond the contract): the label
+        and expiry of the link of `code`; refused, and counted, as `approve` is."""
+        found = await self._guess(player, code, address, _waiting)
+        assert isinstance(found, LinkCode)
+        return found.label, found.expires_at
+
+    async def _guess(
+        self, player: PlayerInfo, code: str, address: str, step: Any, *more: Any
+    ) -> Any:
         now = self.now()
         since = now - timedelta(minutes=1)
         if await stored.guesses(self.store, player.id, address, since) >= GUESSES_PER_MINUTE:
@@ -85,14 +107,13 @@ class Links:
         found = (
             Refusal.NOT_FOUND
             if key is None
-            else await stored.approve(self.store, token_hash(key), player.id, now)
+            else await step(self.store, token_hash(key), *more, now)
         )
         if found is Refusal.NOT_FOUND:
             await stored.count_guess(self.store, player.id, address, now)
             raise CompetitionError("not_found", TEXTS["not_found"])
         if found is Refusal.EXPIRED:
             raise CompetitionError("expired", TEXTS["expired"])
-        assert isinstance(found, DeviceInfo)
         return found
 
     async def poll(self, poll: str) -> tuple[PlayerInfo, DeviceInfo, str]:

@@ -16,7 +16,14 @@ from server.competition.catalogue import Catalogue
 from server.competition.devices import Devices
 from server.competition.lifecycle import Lifecycle
 from server.competition.tournament import EntryChanged, Joined, Reread
-from server.domain.model import DevicesNotice, EntryNotice, JoinNotice, Notice, TournamentNotice
+from server.domain.model import (
+    DevicesNotice,
+    EntryNotice,
+    JoinNotice,
+    Notice,
+    RenamedNotice,
+    TournamentNotice,
+)
 from server.store.repository import Store
 
 
@@ -45,8 +52,16 @@ class Peers:
             await self._joined(notice)
         elif isinstance(notice, TournamentNotice):
             await self.lifecycle.learn(notice.tournament_id)
+        elif isinstance(notice, RenamedNotice):
+            self.renamed(notice.tournament_id)
         elif isinstance(notice, DevicesNotice) and self.devices is not None:
             self.devices.signed_out(notice.device_ids)
+
+    def renamed(self, tournament_id: int) -> None:
+        """A player of the tournament was renamed: its table is read again, its bundle
+        rebuilt."""
+        self.tournaments.bundle_changed(tournament_id)
+        self.tournaments.receive(tournament_id, Reread())
 
     async def _joined(self, n: JoinNotice) -> None:
         t = self.tournaments.get(n.tournament_id)

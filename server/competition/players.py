@@ -17,6 +17,7 @@ from datetime import datetime
 from server.competition.errors import CompetitionError
 from server.domain import names
 from server.domain.model import NameTaken, PlayerInfo
+from server.store import ratings as stored_ratings
 from server.store.repository import Store
 
 
@@ -34,7 +35,9 @@ def token_hash(token: str) -> str:
 
 
 class Players:
-    """Register a name (a new token), or find the player a token belongs to."""
+    """Register a name (a new token) for a player or a bot (PROTOCOL v1.3 `register` with
+    `"bot": true`: a player like any other, marked so that ratings and leaderboards leave
+    it out), or find the player a token belongs to."""
 
     def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
         self.store = store
@@ -50,6 +53,21 @@ class Players:
         except NameTaken:
             raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
         return player, token
+
+    async def register_bot(self, name: str) -> tuple[PlayerInfo, str]:
+        """A new bot and its token; `bad_request` or `name_taken` as for any player."""
+        name = checked_name(name)
+        token = secrets.token_urlsafe(32)
+        try:
+            bot = await stored_ratings.create_bot(self.store, name, token_hash(token), self.now())
+        except NameTaken:
+            raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
+        return bot, token
+
+    async def grant_admin(self, name: str) -> bool:
+        """Make the player named `name` an operator (the operator's command line);
+        False when no player has that name."""
+        return await self.store.set_admin(name)
 
     async def authenticate(self, token: str) -> PlayerInfo:
         """The token's player; `unauthorized` when no player has it."""

@@ -29,11 +29,12 @@ from server import faults
 from server.competition.compute import Compute
 from server.competition.errors import CompetitionError
 from server.domain import ratings as math
-from server.domain import timing
 from server.domain.model import TournamentStatus
 from server.domain.timing import utcnow
 from server.store import rating_reads as reads
 from server.store import ratings as stored
+from server.store.rating_reads import Point, Profile, Ranked
+from server.store.rating_reads import TournamentResult as TournamentResult  # the net's
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.ratings")
@@ -180,91 +181,61 @@ def _check_game(game: str) -> None:
         raise CompetitionError("not_found", f"no game {game[:32]!r}: gaps or klondike")
 
 
-async def leaderboard(store: Store, game: str, offset: int = 0, limit: int = 100) -> dict[str, Any]:
-    """The `leaderboard` message: players of `game` by rating (mu - 3 sigma), then name."""
-    _check_game(game)
-    total, rows = await reads.leaderboard(store, game, offset, limit)
-    return {
-        "type": "leaderboard",
-        "game": game,
-        "offset": offset,
-        "total": total,
-        "rows": [
-            {
-                "rank": offset + i + 1,
-                "player": r.name,
-                "rating": r.rating,
-                "mu": r.mu,
-                "sigma": r.sigma,
-                "tournaments": r.tournaments,
-                "provisional": r.tournaments < math.PROVISIONAL_BELOW,
-            }
-            for i, r in enumerate(rows)
-        ],
-    }
+class LeaderboardPage(NamedTuple):
+    """A page of `game`'s leaderboard: players by rating (mu - 3 sigma), then name."""
+
+    game: str
+    offset: int
+    total: int  # rated players of the game
+    rows: list[Ranked]  # row i is ranked offset + i + 1
 
 
-async def player(store: Store, name: str) -> dict[str, Any]:
-    """The `player` message: ratings, recent results, streaks, and (beyond the contract)
-    `history`, the rating after each rated tournament per game, for the plot."""
-    me = await reads.profile(store, name)
-    if me is None:
-        raise CompetitionError("not_found", f"no player named {name[:32]!r}")
-    ratings = {
-        game: {
-            "rating": r.rating,
-            "mu": r.mu,
-            "sigma": r.sigma,
-            "tournaments": r.tournaments,
-            "rank": rank,
-            "provisional": r.tournaments < math.PROVISIONAL_BELOW,
+class PlayerPage(NamedTuple):
+    """A player's ratings, recent results, streaks and rating history."""
+
+    profile: Profile
+    ratings: dict[str, tuple[Ranked, int]]  # per game: the rating and its rank
+    recent: list[TournamentResult]  # the RECENT latest, newest first
+    streaks: dict[str, int]  # per game with results, by game
+    history: dict[str, list[Point]]  # per game: after each rated tournament
+
+
+class Ratings:
+    """The ratings part: leaderboards and player pages, a rebuild from scratch, and
+    waiting for this process's rating tasks (`settle`)."""
+
+    def __init__(self, store: Store, now: Callable[[], datetime] = utcnow) -> None:
+        self.store = store
+        self.now = now
+
+    async def leaderboard(self, game: str, offset: int = 0, limit: int = 100) -> LeaderboardPage:
+        """A page of the leaderboard; `not_found` for a game that is not rated."""
+        _check_game(game)
+        total, rows = await reads.leaderboard(self.store, game, offset, limit)
+        return LeaderboardPage(game, offset, total, rows)
+
+    async def player(self, name: str) -> PlayerPage:
+        """The player's page (names are case-insensitive); `not_found` for no one."""
+        me = await reads.profile(self.store, name)
+        if me is None:
+            raise CompetitionError("not_found", f"no player named {name[:32]!r}")
+        results = await reads.results_of(self.store, me.id, None)
+        streaks = {
+            game: math.streak([(r.rank, r.ranked) for r in results if r.game == game])
+            for game in sorted({r.game for r in results})
         }
-        for game, (r, rank) in (await reads.ratings_of(store, me.id)).items()
-    }
-    results = await reads.results_of(store, me.id, None)
-    streaks = {
-        game: math.streak([(r.rank, r.ranked) for r in results if r.game == game])
-        for game in sorted({r.game for r in results})
-    }
-    return {
-        "type": "player",
-        "player": {"name": me.name, "bot": me.bot, "created_at": timing.iso(me.created_at)},
-        "ratings": ratings,
-        "recent": [_recent(r) for r in results[:RECENT]],
-        "streak": streaks,
-        "history": {
-            game: [
-                {
-                    "tournament": p.tournament_id,
-                    "closed_at": timing.iso(p.closed_at),
-                    "rating": math.shown(p.mu, p.sigma),
-                    "mu": p.mu,
-                    "sigma": p.sigma,
-                }
-                for p in points
-            ]
-            for game, points in (await reads.history(store, me.id)).items()
-        },
-    }
+        return PlayerPage(
+            me,
+            await reads.ratings_of(self.store, me.id),
+            results[:RECENT],
+            streaks,
+            await reads.history(self.store, me.id),
+        )
 
+    async def rebuild(self) -> Rebuilt:
+        """Every rating computed again (`rebuild`)."""
+        return await rebuild(self.store, self.now)
 
-def _recent(r: reads.TournamentResult) -> dict[str, Any]:
-    f = r.figures
-    return {
-        "tournament": r.tournament_id,
-        "name": r.name,
-        "game": r.game,
-        "closed_at": None if r.closed_at is None else timing.iso(r.closed_at),
-        "rank": r.rank,
-        "entrants": r.entrants,
-        "percentile": None if r.rank is None else math.percentile(r.rank, r.ranked),
-        "status": f.status,
-        "progress": f.progress,
-        "resets": f.resets,
-        "time_ms": f.time_ms,
-        "par": (
-            None
-            if r.par_progress is None or r.par_resets is None
-            else {"progress": r.par_progress, "resets": r.par_resets}
-        ),
-    }
+    async def settle(self) -> None:
+        """Wait for the rating tasks of this process (`settle`)."""
+        await settle()

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from server.audit.beacon import Network
 from server.competition import beacon
@@ -27,7 +27,7 @@ from server.competition.catalogue import Catalogue, TournamentSpec
 from server.competition.errors import CompetitionError
 from server.domain import conditions as entry_conditions
 from server.domain import schedule
-from server.domain.model import PlayerInfo, TournamentInfo
+from server.domain.model import TournamentInfo
 from server.domain.schedule import NewSchedule, Occurrence, ScheduleInfo, SeriesFields
 from server.games import RULES
 from server.store import schedules as stored
@@ -37,8 +37,26 @@ log = logging.getLogger("samedeal.series")
 POLL_S = 2.0  # how often the tick reads the schedules again
 
 
+class Upcoming(NamedTuple):
+    """One of a schedule's next occurrences: its tournament (with its seed once revealed)
+    once created, else None."""
+
+    occurrence: Occurrence
+    tournament: TournamentInfo | None = None
+    seed: str | None = None
+
+
+class Listing(NamedTuple):
+    """A schedule with its next occurrences not yet ended."""
+
+    schedule: ScheduleInfo
+    next: list[Upcoming]
+
+
 class Series:
-    """Creating, cancelling and listing schedules; creating their occurrences."""
+    """Creating, cancelling and listing schedules; creating their occurrences. The
+    operator's verbs (`create`, `cancel`) trust their caller: the protocol's access
+    check (net/access.py) or the operator's command line."""
 
     def __init__(self, store: Store, catalogue: Catalogue, now: Callable[[], datetime]) -> None:
         self.store = store
@@ -46,21 +64,17 @@ class Series:
         self.now = now
         self._next_poll: datetime | None = None
 
-    async def create(self, new: NewSchedule, by: PlayerInfo | None = None) -> ScheduleInfo:
+    async def create(self, new: NewSchedule) -> ScheduleInfo:
         """Store a schedule (`bad_request` naming what is wrong) and create at once the
         occurrences due now, so their commitments are public from the start."""
-        if by is not None and not by.admin:
-            raise CompetitionError("forbidden", "only an operator creates schedules")
         networks = self.catalogue.beacon_config.networks
         s = await stored.create_schedule(self.store, checked(new, networks), self.now())
         log.info("schedule %s created: %s every %s s", s.id, s.name, s.every_s)
         await self.ensure_schedule(s, self.now())
         return s
 
-    async def cancel(self, schedule_id: int, by: PlayerInfo | None = None) -> ScheduleInfo:
+    async def cancel(self, schedule_id: int) -> ScheduleInfo:
         """No new occurrences; those created stay."""
-        if by is not None and not by.admin:
-            raise CompetitionError("forbidden", "only an operator cancels schedules")
         if not await stored.cancel_schedule(self.store, schedule_id):
             raise CompetitionError("not_found", f"no schedule {schedule_id}")
         s = await self.get(schedule_id)
@@ -75,6 +89,23 @@ class Series:
 
     async def all(self) -> list[ScheduleInfo]:
         return await stored.schedules(self.store)
+
+    async def listing(self, items: list[ScheduleInfo] | None = None) -> list[Listing]:
+        """`items` (every schedule when None), each with its next 3 occurrences not yet
+        ended (`upcoming`), a created one with its tournament as the catalogue has it."""
+        items = await self.all() if items is None else items
+        upcoming = await self.upcoming(items)
+        out = []
+        for s in items:
+            nexts = []
+            for o, tid in upcoming[s.id]:
+                if tid is None:
+                    nexts.append(Upcoming(o))
+                else:
+                    t = await self.catalogue.find(tid)
+                    nexts.append(Upcoming(o, t, await self.catalogue.revealed_seed(t)))
+            out.append(Listing(s, nexts))
+        return out
 
     async def upcoming(
         self, items: list[ScheduleInfo], n: int = 3

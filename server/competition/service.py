@@ -1,17 +1,27 @@
 """The competition layer assembled: one object per concept, sharing one store, one clock
 and one event sink.
 
-    players     registration, tokens                       (players.py)
-    catalogue   tournaments, seeds, creation, reveal       (catalogue.py)
-    tournaments one runtime object per live tournament      (tournaments.py, tournament.py)
-    games       live games in memory, rebuilt from logs    (gamecache.py, live.py)
-    play        join, state, act, hint, time out           (play.py)
-    standings   live standings                             (standings.py)
-    exports     records and bundles after the close        (exports.py)
-    lifecycle   the clock: open, close, time out, refresh  (lifecycle.py)
-    peers       what other nodes on the database changed   (peers.py)
-    devices     v1.4 accounts: devices, signing out        (devices.py)
-    links       v1.4 accounts: linking a new device        (links.py)
+    players     players and bots: registration, tokens      (players.py)
+    devices     v1.4 accounts: devices, signing out         (devices.py)
+    links       v1.4 accounts: linking a new device         (links.py)
+    accounts    v1.4 accounts: deleting one                 (accounts.py)
+    catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
+    games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
+    play        join, state, act, hint, time out            (play.py)
+    standings   live standings, pages, results.csv          (standings.py, results.py)
+    exports     records and the reveal after the close      (exports.py)
+    bundles     closed tournaments' bundles as bytes        (bundles.py)
+    lifecycle   the clock: open, close, time out, refresh   (lifecycle.py)
+    series      schedules and their occurrences             (series.py)
+    ratings     leaderboards, player pages, rebuild         (ratings.py)
+    fairplay    disqualify, the organiser's report          (fairplay.py)
+    beacons     beacon tournaments' waiting for their round (beacons.py)
+    peers       what other nodes on the database changed    (peers.py)
+
+Every transport (WebSocket, HTTP, the operator's command line) calls
+`competition.<part>.<verb>` and nothing below it. The operator's verbs (create, close,
+schedules, fair play) trust their caller: the protocol checks who may send what once
+(net/access.py); the command line is the operator's.
 """
 
 from __future__ import annotations
@@ -20,16 +30,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from server.competition.accounts import Accounts
+from server.competition.beacons import Beacons
+from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
 from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
+from server.competition.fairplay import FairPlay
 from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
 from server.competition.links import Links
 from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
+from server.competition.ratings import Ratings
+from server.competition.series import Series
 from server.competition.standings import Standings
 from server.domain.timing import utcnow
 from server.store.repository import Store
@@ -46,10 +62,16 @@ class Competition:
     play: Play
     standings: Standings
     exports: Exports
+    bundles: BundleCache
     lifecycle: Lifecycle
+    series: Series
+    ratings: Ratings
+    fairplay: FairPlay
+    beacons: Beacons
     peers: Peers
     devices: Devices
     links: Links
+    accounts: Accounts
 
     @classmethod
     def build(
@@ -70,9 +92,11 @@ class Competition:
         games = LiveGames(store, catalogue)
         play = Play(store, catalogue, games, now)
         exports = Exports(store, catalogue)
-        lifecycle = Lifecycle(store, catalogue, play, exports, now)
+        series = Series(store, catalogue, now)
+        lifecycle = Lifecycle(store, catalogue, play, exports, series, now)
         players = Players(store, now)
         devices = Devices(store, players, now)
+        peers = Peers(store, catalogue, lifecycle, devices)
         return cls(
             store=store,
             players=players,
@@ -81,8 +105,14 @@ class Competition:
             play=play,
             standings=standings,
             exports=exports,
+            bundles=BundleCache(store, catalogue),
             lifecycle=lifecycle,
-            peers=Peers(store, catalogue, lifecycle, devices),
+            series=series,
+            ratings=Ratings(store, now),
+            fairplay=FairPlay(store, catalogue, now),
+            beacons=lifecycle.beacons,
+            peers=peers,
             devices=devices,
             links=Links(store, devices, now),
+            accounts=Accounts(store, devices, play, peers.renamed, now),
         )

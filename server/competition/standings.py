@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from server.competition.catalogue import CLOSED, Catalogue
+from server.competition.catalogue import Catalogue
 from server.competition.leaderboard import Leaderboard
+from server.competition.results import results_csv
 from server.competition.table import Table, View, WindowKey
-from server.competition.tournament import EntryChanged, Reread
+from server.competition.tournament import CLOSED, EntryChanged, Reread
 from server.domain.model import Summary
 from server.domain.ranking import Row
 from server.store.repository import Store
@@ -78,6 +79,10 @@ class Standings:
         """Every row and whether they are final."""
         table, board, final = await self._board(tournament_id)
         return table.rows(board), final
+
+    async def results_csv(self, tournament_id: int) -> str:
+        """The final standings as CSV (results.py); `not_found`, `not_revealed`."""
+        return await results_csv(self.store, self.catalogue, tournament_id)
 
     async def _board(self, tournament_id: int) -> tuple[Table, Leaderboard, bool]:
         t = await self.catalogue.runtime(tournament_id)

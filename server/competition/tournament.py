@@ -91,39 +91,83 @@ Change = (
 
 
 class Tournament:
-    """The runtime state of one tournament (see the module's docstring)."""
+    """The runtime state of one tournament (see the module's docstring). Its fields are
+    read from outside and written only here: by `receive`, or by the named transitions
+    below (learn, begin/end a close, announcing/announce failed, the seed and root once
+    known, a beacon round awaited/fetched/failed, bind, retired)."""
 
     def __init__(self, info: TournamentInfo, table: Table, events: Events) -> None:
-        self.info = info
-        self.table = table
-        self.events = events
-        self.seed: bytes | None = None  # the secret: dealing only, never sent before the close
-        self.closing = False  # a close of this process is in progress
-        self.announced = info.status == CLOSED  # its close was announced (or before our time)
-        self.log_root: str | None = None  # the receipts' root, once closed
+        self._info = info
+        self._table = table
+        self._events = events
+        self._seed: bytes | None = None  # the secret: dealing only, never sent before the close
+        self._closing = False  # a close of this process is in progress
+        self._announced = info.status == CLOSED  # its close was announced (or before our time)
+        self._log_root: str | None = None  # the receipts' root, once closed
         self._games: dict[int, LiveGame] = {}  # by entry id
         self._entry_ids: dict[int, int] = {}  # player id -> entry id
         self._load_locks: dict[int, asyncio.Lock] = {}  # by player id
         # A beacon tournament waiting for its round (beacons.py): the fetch (and deal
         # preparation) in flight, and the monotonic time to ask again after a failed one.
-        self.beacon_task: asyncio.Task[Any] | None = None
-        self.beacon_retry_at = 0.0
+        self._beacon_task: asyncio.Task[Any] | None = None
+        self._beacon_retry_at = 0.0
 
+    # -- what it holds (read-only from outside) ----------------------------------------
     @property
     def id(self) -> int:
-        return self.info.id
+        return self._info.id
+
+    @property
+    def info(self) -> TournamentInfo:
+        """Its latest public facts (never reopened by a stale read: `learn`)."""
+        return self._info
+
+    @property
+    def table(self) -> Table:
+        """Its standings table."""
+        return self._table
+
+    @property
+    def seed(self) -> bytes | None:
+        """The seed its deals read, once known (`seed_known`); never sent before the close."""
+        return self._seed
+
+    @property
+    def closing(self) -> bool:
+        """A close of this process is in progress (acts are refused meanwhile)."""
+        return self._closing
+
+    @property
+    def announced(self) -> bool:
+        """Its close was announced (or happened before this process knew it)."""
+        return self._announced
+
+    @property
+    def log_root(self) -> str | None:
+        """The receipts' root, once closed and computed (`root_known`)."""
+        return self._log_root
+
+    @property
+    def beacon_task(self) -> asyncio.Task[Any] | None:
+        """The fetch of its beacon round (and deal preparation) in flight, if any."""
+        return self._beacon_task
+
+    @property
+    def beacon_retry_at(self) -> float:
+        """The monotonic time to ask for its beacon round again after a failed fetch."""
+        return self._beacon_retry_at
 
     # -- the one way in ------------------------------------------------------------
     def receive(self, change: Change) -> bool:
         """Apply one change and tell the sink what it means for the outside world;
         whether the sink heard anything (False: the change was old news)."""
-        table = self.table
+        table = self._table
         if isinstance(change, Moved):
             table.game_moved(change.game)
         elif isinstance(change, Joined):
             table.entry_joined(change.entry)
         elif isinstance(change, EntryChanged):
-            if self.info.status == CLOSED:
+            if self._info.status == CLOSED:
                 return False  # the close's final figures are read from the store
             if change.elsewhere:
                 self._drop_if_behind(change)
@@ -136,32 +180,80 @@ class Tournament:
             table.reread()
         elif isinstance(change, Changed):
             self.learn(change.info)
-            if self.info.status != TournamentStatus.SCHEDULED:
+            if self._info.status != TournamentStatus.SCHEDULED:
                 self.stop_waiting()  # opened (or closed): no beacon round to wait for
-            self.events.tournament_changed(self.info)
+            self._events.tournament_changed(self._info)
             return True
         elif isinstance(change, Closed):
-            self.info, self.log_root, self.announced = change.info, change.log_root, True
+            self._info, self._log_root, self._announced = change.info, change.log_root, True
             self.stop_waiting()
             self.forget_games()  # rebuilt with their final status when next asked
             table.reread()
-            self.events.tournament_closed(self.id, change.seed, change.log_root)
+            self._events.tournament_closed(self.id, change.seed, change.log_root)
             return True
-        self.events.standings_changed(self.info.id)
+        self._events.standings_changed(self._info.id)
         return True
 
-    def learn(self, info: TournamentInfo) -> None:
+    # -- named transitions --------------------------------------------------------------
+    def learn(self, info: TournamentInfo) -> TournamentInfo:
         """Keep `info` as the latest facts (a read made before a close this process
-        already knows does not reopen it)."""
-        if self.info.status == CLOSED and info.status != CLOSED:
-            return
-        self.info = info
+        already knows does not reopen it); the facts kept."""
+        if not (self._info.status == CLOSED and info.status != CLOSED):
+            self._info = info
+        return self._info
+
+    def bind(self, events: Events) -> None:
+        """Report its changes to `events` from now on."""
+        self._events = events
+
+    def seed_known(self, seed: bytes) -> None:
+        """The seed its deals read (a beacon tournament's: once its round is verified)."""
+        self._seed = seed
+
+    def begin_close(self) -> None:
+        """This process starts closing it: acts are refused until `end_close`."""
+        self._closing = True
+
+    def end_close(self) -> None:
+        """This process's close ended: done (`Closed` follows) or failed (it may be tried
+        again)."""
+        self._closing = False
+
+    def announcing(self) -> None:
+        """Its close is being announced (before the reveal's awaits: announced once)."""
+        self._announced = True
+
+    def announce_failed(self) -> None:
+        """The announcement failed: left to the next refresh or resync."""
+        self._announced = False
+
+    def root_known(self, log_root: str) -> None:
+        """The receipts' root, computed once after the close (it never changes)."""
+        self._log_root = log_root
+
+    def beacon_awaited(self, task: asyncio.Task[Any]) -> None:
+        """A fetch of its beacon round (and its deal) is in flight."""
+        self._beacon_task = task
+
+    def beacon_fetched(self) -> None:
+        """The fetch in flight ended (its result is read from the task kept before)."""
+        self._beacon_task = None
+
+    def beacon_failed(self, retry_at: float) -> None:
+        """No verified round yet: ask again from monotonic time `retry_at`."""
+        self._beacon_retry_at = retry_at
 
     def stop_waiting(self) -> None:
         """Cancel the beacon round's fetch in flight, if any."""
-        task, self.beacon_task = self.beacon_task, None
+        task, self._beacon_task = self._beacon_task, None
         if task is not None:
             task.cancel()
+
+    def retired(self, table: Table) -> None:
+        """Its close was announced: its games are dropped and `table` (fresh, unread)
+        replaces its table (tournaments.py `retire`)."""
+        self.forget_games()
+        self._table = table
 
     # -- games in memory -------------------------------------------------------------
     def game(self, player_id: int) -> LiveGame | None:

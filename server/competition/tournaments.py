@@ -51,7 +51,7 @@ class Tournaments:
         """Report every tournament's changes to `events` from now on."""
         self.events = events
         for t in (*self._live.values(), *self._closed.values()):
-            t.events = events
+            t.bind(events)
 
     def __len__(self) -> int:
         return len(self._live) + len(self._closed)
@@ -81,6 +81,11 @@ class Tournaments:
             self._live[info.id] = t
         return t
 
+    def bundle_changed(self, tournament_id: int) -> None:
+        """A closed tournament's bundle changed otherwise (v1.4: a player's name erased)."""
+        for listener in self._amended:
+            listener(tournament_id)
+
     def receive(self, tournament_id: int, change: Change) -> bool:
         """The creation-to-close seam for a caller holding a tournament's id: the change
         goes to its object's `Tournament.receive` (play.act, holding the object, gives its
@@ -104,10 +109,9 @@ class Tournaments:
         of closed ones, with a fresh (unread) table: its games are dropped."""
         if self._live.get(t.id) is t:
             del self._live[t.id]
-        t.forget_games()
         table = Table(t.id, self.store, self.now)
         table.base = t.table.base + (t.table.board.version + 1 if t.table.board else 0)
-        t.table = table
+        t.retired(table)
         self._cache(t)
 
     def _cache(self, t: Tournament) -> None:

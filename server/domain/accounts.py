@@ -3,6 +3,7 @@ player types about devices. Pure: no clock, no store."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
@@ -69,3 +70,17 @@ def code_key(typed: str) -> str | None:
     if len(key) != LINK_CODE_LENGTH or not set(key) <= set(LINK_ALPHABET):
         return None
     return key
+
+
+# -- deleted accounts ------------------------------------------------------------------
+PSEUDONYM = re.compile(r"deleted-[0-9]+", re.IGNORECASE)
+
+
+def pseudonym(player_id: int) -> str:
+    """A deleted player's name everywhere public."""
+    return f"deleted-{player_id}"
+
+
+def is_reserved(name: str) -> bool:
+    """`deleted-` and digits, in any case: nobody registers it."""
+    return PSEUDONYM.fullmatch(name) is not None

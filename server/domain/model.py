@@ -219,4 +219,10 @@ class DevicesNotice(NamedTuple):
     device_ids: tuple[int, ...]
 
 
-Notice = EntryNotice | JoinNotice | TournamentNotice | DevicesNotice
+class RenamedNotice(NamedTuple):
+    """A player of the tournament was renamed (a deleted account, v1.4): read it again."""
+
+    tournament_id: int
+
+
+Notice = EntryNotice | JoinNotice | TournamentNotice | DevicesNotice | RenamedNotice

@@ -2,22 +2,28 @@
 and `samedeal schedule`: spans (`1d`, `12h`, `90m`, `60s`, `1h30m`), a time of day
 (`18:00Z`: the next such time) and named game options instead of raw JSON.
 
-Pure: argparse declarations and parsing; every error is one line (ValueError)."""
+Pure: argparse declarations and parsing; every error is one line (ValueError). The words
+a schedule shares with one tournament (spans, --options, conditions, beacons) are
+tournament_options.py's."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from server.domain import timing
 from server.domain.schedule import NewSchedule
-from server.games.gaps_options import VARIANT_NAMES
+from server.domain.tournament_options import (
+    add_beacon_flags,
+    add_condition_arguments,
+    add_variant_flag,
+    options_json,
+    parse_conditions,
+    parse_span,
+)
 
-UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
-SPAN = re.compile(r"^(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?(?:(\d{1,9})s)?$")
 TIME_OF_DAY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?Z$")
 GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
     "variant": (("gaps",), "variant"),
@@ -27,17 +33,6 @@ GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
     "guaranteed": (("klondike",), "guaranteed"),
     "hints": (("klondike",), "hints"),
 }
-
-
-def parse_span(text: str, flag: str) -> int:
-    """Seconds in `1d`, `12h`, `90m`, `60s`, `1h30m` or a plain number of seconds."""
-    text = text.strip().lower()
-    if text.isdigit() and len(text) <= 9:
-        return int(text)
-    found = SPAN.match(text)
-    if not text or found is None:
-        raise ValueError(f"{flag} is a span like 1d, 12h, 90m, 60s or 1h30m, not {text[:40]!r}")
-    return sum(int(n) * u for n, u in zip(found.groups(), UNITS.values(), strict=True) if n)
 
 
 def parse_at(text: str, now: datetime) -> datetime:
@@ -58,12 +53,7 @@ def parse_at(text: str, now: datetime) -> datetime:
 def game_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
     """--options JSON with the named flags laid over it; a flag of another game is an
     error."""
-    try:
-        options = json.loads(args.options) if args.options else {}
-    except (ValueError, RecursionError):
-        raise ValueError("--options is not JSON, e.g. '{\"redeals\": 2}'") from None
-    if not isinstance(options, dict):
-        raise ValueError("--options must be a JSON object, e.g. '{\"redeals\": 2}'")
+    options = options_json(args.options)
     for flag, (games, name) in GAME_OPTIONS.items():
         value = getattr(args, flag, None)
         if value is None or value is False:
@@ -72,40 +62,6 @@ def game_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
             raise ValueError(f"--{flag} is an option of {', '.join(games)}, not of {game}")
         options[name] = value
     return options
-
-
-def add_variant_flag(p: argparse.ArgumentParser) -> None:
-    """--variant, the Gaps family member (RULES-GAPS.md "Family variants"), of every
-    command that creates tournaments."""
-    p.add_argument(
-        "--variant",
-        choices=VARIANT_NAMES,
-        help="Gaps: the family variant (default gaps; montana: the 2s fixed in column 0, "
-        "addiction: the aces make the gaps at each redeal, free_parking: a gap also takes "
-        "the card below its right neighbour)",
-    )
-
-
-def with_variant(options: dict[str, Any], game: str, variant: str | None) -> dict[str, Any]:
-    """The --options object with --variant laid over it; ValueError when the game is not
-    Gaps."""
-    if variant is None:
-        return options
-    if game != "gaps":
-        raise ValueError(f"--variant is an option of gaps, not of {game}")
-    return {**options, "variant": variant}
-
-
-def parse_conditions(args: argparse.Namespace) -> dict[str, Any] | None:
-    out: dict[str, Any] = {}
-    if args.min_account_age is not None:
-        out["min_account_age_s"] = parse_span(args.min_account_age, "--min-account-age")
-    for name in ("min_rated", "min_rating", "max_rating"):
-        if getattr(args, name) is not None:
-            out[name] = getattr(args, name)
-    if args.no_bots:
-        out["bots"] = False
-    return out or None
 
 
 def add_create_arguments(p: argparse.ArgumentParser) -> None:
@@ -130,28 +86,9 @@ def add_create_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--guaranteed", action="store_true", help="Klondike: only deals proven winnable")
     p.add_argument("--hints", action="store_true", help="Klondike: allow hints")
     p.add_argument("--options", default=None, help="raw game options as JSON (flags win)")
-    p.add_argument("--min-account-age", help="entry condition: account at least this old")
-    p.add_argument("--min-rated", type=int, help="entry condition: at least N rated tournaments")
-    p.add_argument("--min-rating", type=float, help="entry condition: rating at least R")
-    p.add_argument("--max-rating", type=float, help="entry condition: rating at most R")
-    p.add_argument("--no-bots", action="store_true", help="entry condition: keep bots out")
+    add_condition_arguments(p)
     p.add_argument("--unrated", action="store_true", help="occurrences do not count for ratings")
     add_beacon_flags(p, "each occurrence takes its deal from its own drand round")
-
-
-def add_beacon_flags(p: argparse.ArgumentParser, what: str = "") -> None:
-    """--beacon NETWORK and --beacon-networks FILE (of `create` and `schedule create`)."""
-    p.add_argument(
-        "--beacon",
-        metavar="NETWORK",
-        help="a public drand beacon (quicknet, default, or a --beacon-networks one): "
-        + (what or "the deal comes from a round nobody knows at creation (docs/RNG.md)"),
-    )
-    p.add_argument(
-        "--beacon-networks",
-        metavar="FILE",
-        help="JSON drand networks beyond quicknet and default, to name with --beacon",
-    )
 
 
 def schedule_from(args: argparse.Namespace, now: datetime) -> NewSchedule:

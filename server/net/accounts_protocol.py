@@ -43,9 +43,19 @@ class LinkApprove(_Msg):
     code: Annotated[StrictStr, Field(max_length=64)]
 
 
+class LinkInfo(_Msg):  # beyond the contract: what the approving device shows first
+    type: Literal["link_info"]
+    code: Annotated[StrictStr, Field(max_length=64)]
+
+
 class LinkPoll(_Msg):
     type: Literal["link_poll"]
     poll: Annotated[StrictStr, Field(max_length=128)]
+
+
+class DeleteAccount(_Msg):
+    type: Literal["delete_account"]
+    confirm: Annotated[StrictStr, Field(max_length=256)]
 
 
 ACCOUNT_MESSAGES = (
@@ -55,6 +65,8 @@ ACCOUNT_MESSAGES = (
     LinkStart,
     LinkApprove,
     LinkPoll,
+    LinkInfo,
+    DeleteAccount,
 )
 OPEN_ACCOUNT_TYPES = frozenset({"link_start", "link_poll"})  # public account messages
 SIGNED_OUT = {"type": "signed_out"}

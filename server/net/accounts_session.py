@@ -1,6 +1,6 @@
 """The account messages of protocol v1.4 (PROTOCOL.md "Accounts"): devices, revoking one
 or all others. Handlers take the connection's Session (its `competition`, `player` and
-`device`), like series_session.py."""
+`device`), like schedule_session.py."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from server.domain import timing
 from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo
 from server.net.accounts_protocol import (
+    DeleteAccount,
     DevicesRequest,
     LinkApprove,
+    LinkInfo,
     LinkPoll,
     LinkStart,
     RevokeDevice,
@@ -80,6 +82,13 @@ async def _link_approve(session: _Session, m: LinkApprove) -> dict[str, Any]:
     return {"type": "link_approved", "device": {"id": device.id, "label": device.label}}
 
 
+async def _link_info(session: _Session, m: LinkInfo) -> dict[str, Any]:
+    assert session.player is not None
+    address = str(getattr(session.conn, "ip", ""))
+    label, expires = await session.competition.links.describe(session.player, m.code, address)
+    return {"type": "link_info", "label": label, "expires_at": timing.iso(expires)}
+
+
 async def _link_poll(session: _Session, m: LinkPoll) -> dict[str, Any]:
     """Public; once approved, the new device's token, once: this connection is it."""
     player, device, token = await session.competition.links.poll(m.poll)
@@ -92,6 +101,13 @@ async def _link_poll(session: _Session, m: LinkPoll) -> dict[str, Any]:
     }
 
 
+async def _delete_account(session: _Session, m: DeleteAccount) -> dict[str, Any]:
+    """Every device signed out (this connection too, after the reply)."""
+    assert session.player is not None
+    await session.competition.accounts.delete(session.player, m.confirm)
+    return {"type": "account_deleted"}
+
+
 HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "devices": _devices,
     "revoke_device": _revoke_device,
@@ -99,4 +115,6 @@ HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "link_start": _link_start,
     "link_approve": _link_approve,
     "link_poll": _link_poll,
+    "link_info": _link_info,
+    "delete_account": _delete_account,
 }

@@ -24,7 +24,6 @@ from websockets.http11 import Request, Response
 
 from server import faults
 from server.competition.beacon import BeaconConfig
-from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker
@@ -32,7 +31,7 @@ from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.timing import utcnow
-from server.net import pages, protocol, series_http
+from server.net import pages, protocol, schedule_http
 from server.net.connection import MessageHandler, WsConnection, access_log
 from server.net.fanout import Fanout
 from server.net.limits import (
@@ -86,7 +85,6 @@ class App:
     listener: Listener | None = None  # the other nodes' notices (PostgreSQL)
     serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
-    bundles: BundleCache | None = None  # built by build_app
     ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
     monotonic: Callable[[], float] = time.monotonic  # the pages cache's time (tests drive it)
 
@@ -185,7 +183,7 @@ class App:
         found = STANDINGS_PATH.match(path)
         if found:
             return await self._standings(conn, int(found.group(1)), request.path)
-        series = await series_http.respond(self.competition, conn, path, request)  # v1.3 hook
+        series = await schedule_http.respond(self.competition, conn, path, request)
         if series is not None:
             return series
         rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
@@ -201,9 +199,8 @@ class App:
     async def _bundle(self, conn: WsConnection, tournament_id: int, request: Request) -> Response:
         """The bundle's bytes from the cache (built once per closed tournament); gzip
         when the client accepts it."""
-        assert self.bundles is not None
         try:
-            built = await self.bundles.get(tournament_id)
+            built = await self.competition.bundles.get(tournament_id)
         except CompetitionError as exc:
             return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
         gzip = "gzip" in request.headers.get("Accept-Encoding", "").lower()
@@ -338,7 +335,6 @@ async def _assemble(
     app.serve_limits = serve_limits or ServeLimits.none()
     app.registrations = Registrations(app.serve_limits.max_registrations_per_minute)
     competition.links.ttl_s = app.serve_limits.link_code_ttl_s  # v1.4 accounts
-    app.bundles = BundleCache(store, catalogue)
     app.listener = store.listener(competition.peers)
     if app.listener is not None:  # several nodes may serve this database
         app.listener.start()

@@ -20,6 +20,7 @@ import orjson
 
 from server import faults
 from server.competition.standings import Standings, View
+from server.competition.table import WindowKey
 from server.domain import timing
 from server.domain.model import Status, TournamentInfo
 from server.domain.ranking import Row
@@ -32,8 +33,6 @@ LOOP_SHARE = 0.2  # push rounds are spaced so that they hold the event loop at m
 BATCH = 4  # subscribers whose windows are read together
 SLICE_S = 0.001  # the longest a push holds the event loop before it yields
 PLAYING = Status.PLAYING
-
-WindowKey = tuple[int, int, str | None]  # (top, around, player)
 
 
 @dataclass(slots=True)

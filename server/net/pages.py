@@ -26,6 +26,7 @@ PAGE_PATHS = re.compile(
     r"|leaderboard/[a-z]{1,16}|players/"
     + NAME_SEGMENT  # v1.3: ratings' pages
     + r"|operator"  # v1.3 series hook: the operator's page (server/web/operator.js)
+    r"|account"  # v1.4 accounts: devices, links (server/web/account.js)
     r"|rules/gaps)$"  # v1.4: the rules of Gaps and its variants (server/web/rulespage.js)
 )
 STATIC_PATH = re.compile(r"^/static/([A-Za-z0-9_-]{1,64}(?:/[A-Za-z0-9_-]{1,64})*\.[a-z0-9]{1,8})$")

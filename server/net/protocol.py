@@ -23,8 +23,10 @@ from server.domain.model import TournamentInfo
 from server.domain.ranking import Row, Unranked
 from server.net.accounts_protocol import (
     ACCOUNT_MESSAGES,
+    DeleteAccount,
     DevicesRequest,
     LinkApprove,
+    LinkInfo,
     LinkPoll,
     LinkStart,
     RevokeDevice,
@@ -168,7 +170,7 @@ class FairplayReport(_Msg):  # beyond the contract, admin: the organiser's repor
     moves: Annotated[StrictInt, Field(ge=1, le=10_000)] = 20
 
 
-# -- series (v1.3): handlers in net/series_session.py ------------------------------
+# -- schedules (v1.3): handlers in net/schedule_session.py ---------------------------
 class SchedulesRequest(_Msg):  # public
     type: Literal["schedules"]
 
@@ -223,7 +225,9 @@ ClientMessage = Annotated[
     | RevokeOtherDevices
     | LinkStart
     | LinkApprove
-    | LinkPoll,
+    | LinkPoll
+    | LinkInfo
+    | DeleteAccount,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)

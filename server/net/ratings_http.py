@@ -14,11 +14,10 @@ from urllib.parse import unquote
 import orjson
 from websockets.http11 import Response
 
-from server.competition import ratings
 from server.competition.errors import CompetitionError
-from server.competition.results import results_csv
 from server.competition.service import Competition
 from server.domain.names import name_key
+from server.net import replies
 from server.net.connection import WsConnection
 from server.net.pages import NAME_SEGMENT
 
@@ -47,7 +46,7 @@ class RatingsHttp:
     ) -> Response | None:
         """The answer for one of the routes; None for any other path. `query` parses the
         request's offset and limit (ValueError saying what is wrong)."""
-        store = self.competition.store
+        parts = self.competition
         found = LEADERBOARD_PATH.match(path)
         if found:
             try:
@@ -59,7 +58,7 @@ class RatingsHttp:
                 conn,
                 f"l/{game}/{offset}/{limit}",
                 JSON,
-                lambda: _json(ratings.leaderboard(store, game, offset, limit)),
+                lambda: _leaderboard(parts, game, offset, limit),
             )
         found = PLAYER_PATH.match(path)
         if found:
@@ -68,14 +67,13 @@ class RatingsHttp:
             except UnicodeDecodeError:
                 return conn.respond(HTTPStatus.BAD_REQUEST, "a name is UTF-8, percent-encoded\n")
             return await self._cached(
-                conn, f"p/{name_key(name)}", JSON, lambda: _json(ratings.player(store, name))
+                conn, f"p/{name_key(name)}", JSON, lambda: _player(parts, name)
             )
         found = RESULTS_PATH.match(path)
         if found:
             tid = int(found.group(1))
-            catalogue = self.competition.catalogue
             return await self._cached(
-                conn, f"r/{tid}", CSV, lambda: results_csv(store, catalogue, tid)
+                conn, f"r/{tid}", CSV, lambda: parts.standings.results_csv(tid)
             )
         return None
 
@@ -100,5 +98,11 @@ class RatingsHttp:
         return response
 
 
-async def _json(message: Awaitable[dict[str, object]]) -> str:
-    return orjson.dumps(await message).decode()
+async def _leaderboard(competition: Competition, game: str, offset: int, limit: int) -> str:
+    page = await competition.ratings.leaderboard(game, offset, limit)
+    return orjson.dumps(replies.leaderboard_message(page)).decode()
+
+
+async def _player(competition: Competition, name: str) -> str:
+    page = await competition.ratings.player(name)
+    return orjson.dumps(replies.player_message(page)).decode()

@@ -12,7 +12,7 @@ import orjson
 from pydantic import ValidationError
 
 from server import faults
-from server.competition import fairplay, ratings
+from server.audit.fairplay import Thresholds
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
@@ -20,26 +20,18 @@ from server.domain import timing
 from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
-from server.net import accounts_session, protocol, series_session
-from server.net.accounts_protocol import OPEN_ACCOUNT_TYPES, SIGNED_OUT, device_brief
+from server.net import access, accounts_session, protocol, replies, schedule_session
+from server.net.accounts_protocol import SIGNED_OUT, device_brief
 from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
 from server.net.metrics import Metrics
-from server.net.series_session import series_fields
+from server.net.schedule_session import series_fields
 
 log = logging.getLogger("samedeal.session")
 
 RATE_PER_S = 100.0  # sustained messages per second per connection
 RATE_BURST = 200.0  # messages allowed at once
 ABUSE_STRIKES = 500  # rate-limited messages in a row before the connection is closed
-# Public (PROTOCOL.md v1.1): watching needs no account; everything else does.
-OPEN_TYPES = frozenset(
-    {"register", "auth", "ping", "tournaments", "subscribe", "unsubscribe", "standings_page"}
-    | {"record"}  # after the close, records are public (the bundle is, over HTTP)
-    | {"leaderboard", "player"}  # v1.3: ratings are public
-    | {"schedules"}  # v1.3: series are public
-    | OPEN_ACCOUNT_TYPES  # v1.4
-)
 _NOT_JSON = object()
 ACT_NOT_ACKNOWLEDGED = (
     "internal error: the action was not acknowledged; send it again with the same seq "
@@ -133,8 +125,7 @@ class Session:
         return reply
 
     async def _dispatch(self, m: Any) -> dict[str, Any]:
-        if m.type not in OPEN_TYPES and self.player is None:
-            raise CompetitionError("unauthorized", "authenticate first (auth or register)")
+        access.check(m.type, self.player)  # the one check of who may send what
         return await _HANDLERS[m.type](self, m)
 
     # -- handlers ----------------------------------------------------------
@@ -191,7 +182,6 @@ class Session:
         return {"type": "tournaments", "items": items}
 
     async def _on_create_tournament(self, m: protocol.CreateTournament) -> dict[str, Any]:
-        assert self.player is not None
         spec = TournamentSpec(
             name=m.name,
             game=m.game,
@@ -201,14 +191,13 @@ class Session:
             time_limit_s=m.time_limit_s,
             join_until=m.join_until,
             beacon=m.beacon,
-            series=series_fields(m.conditions, m.rated),  # series (v1.3) hook
+            series=series_fields(m.conditions, m.rated),
         )
-        t = await self.competition.catalogue.create(spec, self.player)
+        t = await self.competition.catalogue.create(spec)
         return {"type": "tournament", "tournament": protocol.summary(t, None)}
 
     async def _on_close_tournament(self, m: protocol.CloseTournament) -> dict[str, Any]:
-        assert self.player is not None
-        t = await self.competition.lifecycle.close(m.tournament, self.player)
+        t = await self.competition.lifecycle.close(m.tournament)
         seed = await self.competition.catalogue.revealed_seed(t)
         return {"type": "tournament", "tournament": protocol.summary(t, seed)}
 
@@ -261,21 +250,20 @@ class Session:
         }
 
     async def _on_leaderboard(self, m: protocol.LeaderboardRequest) -> dict[str, Any]:
-        return await ratings.leaderboard(self.competition.store, m.game, m.offset, m.limit)
+        page = await self.competition.ratings.leaderboard(m.game, m.offset, m.limit)
+        return replies.leaderboard_message(page)
 
     async def _on_player(self, m: protocol.PlayerRequest) -> dict[str, Any]:
-        return await ratings.player(self.competition.store, m.name)
+        return replies.player_message(await self.competition.ratings.player(m.name))
 
     async def _on_disqualify(self, m: protocol.Disqualify) -> dict[str, Any]:
-        done = await fairplay.disqualify(
-            self.competition, m.tournament, m.player, m.reason, self.player
-        )
-        return fairplay.amended_message(done)
+        done = await self.competition.fairplay.disqualify(m.tournament, m.player, m.reason)
+        return replies.amended_message(done)
 
     async def _on_fairplay_report(self, m: protocol.FairplayReport) -> dict[str, Any]:
-        limits = fairplay.Thresholds(opening_moves=m.moves)
-        found = await fairplay.report(self.competition, m.tournament, self.player, limits)
-        return fairplay.report_message(m.tournament, found)
+        limits = Thresholds(opening_moves=m.moves)
+        found = await self.competition.fairplay.report(m.tournament, limits)
+        return replies.fairplay_report_message(m.tournament, found)
 
 
 def _bot(player: PlayerInfo) -> dict[str, bool]:
@@ -287,9 +275,9 @@ _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = (
     {
         kind: getattr(Session, f"_on_{kind}")
         for kind in protocol.MESSAGE_TYPES
-        if kind not in series_session.HANDLERS and kind not in accounts_session.HANDLERS
+        if kind not in schedule_session.HANDLERS and kind not in accounts_session.HANDLERS
     }
-    | series_session.HANDLERS
+    | schedule_session.HANDLERS
     | accounts_session.HANDLERS
 )  # series (v1.3), accounts (v1.4)
 

@@ -9,6 +9,7 @@ committed, in commit order) on one channel, as text lines:
     j TID EID                                           a new entry
     t TID                                               a tournament created/opened/closed
     d DID DID ...                                       devices revoked (v1.4 accounts)
+    r TID                                               a player renamed (a deleted account)
 
 NOTIFY is not replayed: a listener that loses its connection reconnects and asks its
 handler to resync from the database.
@@ -31,6 +32,7 @@ from server.domain.model import (
     Figures,
     JoinNotice,
     Notice,
+    RenamedNotice,
     Status,
     TournamentNotice,
 )
@@ -60,6 +62,10 @@ def join_line(tournament_id: int, entry_id: int) -> str:
 
 def tournament_line(tournament_id: int) -> str:
     return f"t {tournament_id}"
+
+
+def renamed_line(tournament_id: int) -> str:
+    return f"r {tournament_id}"
 
 
 def devices_lines(device_ids: Iterable[int]) -> list[str]:
@@ -109,6 +115,8 @@ def _notice(f: list[str]) -> Notice:
         return JoinNotice(int(f[1]), int(f[2]))
     if f[0] == "t" and len(f) == 2:
         return TournamentNotice(int(f[1]))
+    if f[0] == "r" and len(f) == 2:
+        return RenamedNotice(int(f[1]))
     if f[0] == "d" and len(f) >= 2:
         return DevicesNotice(tuple(int(x) for x in f[1:]))
     raise ValueError(f[0])

@@ -87,6 +87,17 @@ async def count_guess(store: Store, player_id: int, address: str, now: datetime)
         await s.commit()
 
 
+async def waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | Refusal:
+    """The link waiting for approval under this code, or why not (as `approve` says)."""
+    async with store._session() as s:
+        link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
+        if link is None or link.device_id is not None or link.fetched:
+            return Refusal.NOT_FOUND
+        if now > link.expires_at:
+            return Refusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else Refusal.NOT_FOUND
+        return link
+
+
 async def approve(
     store: Store, code_hash: str, player_id: int, now: datetime
 ) -> DeviceInfo | Refusal:

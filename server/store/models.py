@@ -267,3 +267,22 @@ class LinkGuess(Base):
     player_id: Mapped[int] = mapped_column(Integer, index=True)
     address: Mapped[str] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ErasedName(Base):
+    """The name of a deleted account (v1.4): its key is never registered again."""
+
+    __tablename__ = "erased_names"
+    name_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), unique=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Erasure(Base):
+    """An `erasure` amendment (v1.4): a tournament closed before its player's account was
+    deleted, in which the player has an entry."""
+
+    __tablename__ = "erasures"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -21,9 +21,19 @@ function time(text, what, Unreadable) {
 /** Map of player name -> reason; marks are {player, bot, disqualified, par} per record. */
 export function disqualifiedOf(marks, amendments, closedAt, Unreadable) {
   const byName = new Map(marks.map((m) => [m.player, m]));
+  const byId = new Map(marks.map((m) => [m.player_id, m]));
   const amended = new Set();
+  const erased = new Set();
   let last = -Infinity;
   amendments.forEach((a, k) => {
+    readable(k + 1, a, Unreadable);
+    if (a.kind === "erasure") {
+      erasure(`amendment ${k + 1} (erasure of player ${a.player_id})`, a.player_id, byId, erased);
+      const at = time(a.at, `amendment ${k + 1}`, Unreadable);
+      if (at < last) throw new Difference(`amendment ${k + 1}: out of order, before the amendment above it`);
+      last = at;
+      return;
+    }
     const where = `amendment ${k + 1} (${show(a.player)})`;
     const mark = byName.get(a.player);
     if (mark === undefined) throw new Difference(`${where}: the bundle has no record of that player`);
@@ -52,6 +62,24 @@ export function disqualifiedOf(marks, amendments, closedAt, Unreadable) {
   const out = new Map();
   for (const m of marks) if (m.disqualified !== null) out.set(m.player, m.disqualified.reason);
   return out;
+}
+
+/** An amendment of a known kind with the fields of its kind (amended._readable). */
+function readable(i, a, Unreadable) {
+  if (a.kind === "erasure") {
+    if (a.player_id === null) throw new Unreadable(`amendment ${i}: an erasure names its player_id`);
+  } else if (a.kind === "disqualification") {
+    if (a.player === null || a.reason === null) throw new Unreadable(`amendment ${i}: a disqualification names its player and reason`);
+  } else throw new Unreadable(`amendment ${i}: an amendment of unknown kind ${show(a.kind)}`);
+}
+
+/** An erasure names a record's player id whose record carries the pseudonym, once. */
+function erasure(where, playerId, byId, erased) {
+  const mark = byId.get(playerId);
+  if (mark === undefined) throw new Difference(`${where}: the bundle has no record of that player id`);
+  if (mark.player !== `deleted-${playerId}`) throw new Difference(`${where}: the record names ${show(mark.player)}, not deleted-${playerId}`);
+  if (erased.has(playerId)) throw new Difference(`${where}: the player is erased twice`);
+  erased.add(playerId);
 }
 
 /** A standings row as a bundle carries it (records.bundle_row); `par` is the record's

@@ -135,7 +135,7 @@ class Room {
       : `No par is computed for this tournament (yet): the lines are compared with the best line found among the players, that of ${who}.`;
     return h("section.deal-room", h("h2", "The deal"), h("p.about-ref", about),
       this.board(this.cols[0].states[0], null),
-      this.t.game === "gaps" ? h("p.legend.small", "Every player starts from this layout; a redeal shuffles each player's cards with their own stream (RNG.md), so after a redeal players' boards differ.") : null);
+      this.t.game === "gaps" ? h("p.legend.small", "Every player starts from this layout; a redeal shuffles each player's cards with a stream of their own, drawn from the same seed, so after a redeal players' boards differ.") : null);
   }
 
   viewerEl() {

@@ -10,6 +10,7 @@ import { replayPage } from "./replay.js";
 import { GAMES, leaderboardPage, playerPage } from "./ratingspage.js";
 import { account } from "./store.js";
 import { operatorPage } from "./operator.js";
+import { accountPage } from "./account.js";
 import { verifyPage } from "./verifypage.js";
 import { rulesPage } from "./rulespage.js";
 
@@ -31,8 +32,19 @@ link.onStatus(banner);
 setInterval(() => banner(link), 1000);
 
 function accountChip() {
-  fill($("#account"), account.token ? h("span.me", account.name || "signed in") : h("a", { href: "/", "data-nav": "" }, "Sign in"));
+  fill($("#account"), account.token ? h("a.me", { href: "/account", "data-nav": "" }, account.name || "signed in") : h("a", { href: "/", "data-nav": "" }, "Sign in"));
+  operatorLink();
 }
+
+/** The header's link to /operator, for an operator only (once the server says so). */
+function operatorLink() {
+  const nav = document.querySelector("header nav");
+  const there = nav.querySelector("a[href='/operator']");
+  const admin = Boolean(account.token && link.player && link.player.admin);
+  if (admin && !there) nav.append(" ", h("a", { href: "/operator", "data-nav": "" }, "Operator"));
+  if (!admin && there) there.remove();
+}
+link.onStatus(operatorLink); // after each (re)connection's auth
 
 async function route() {
   if (leave) leave();
@@ -64,6 +76,9 @@ async function route() {
   } else if (path === "/operator") { // series (v1.3) hook: the operator's page
     document.body.dataset.page = "operator";
     leave = await operatorPage(main, link);
+  } else if (path === "/account") { // v1.4 accounts: devices, links
+    document.body.dataset.page = "account";
+    leave = await accountPage(main, link, accountChip);
   } else if (path === "/rules/gaps") {
     document.body.dataset.page = "rules";
     await rulesPage(main);

@@ -73,9 +73,13 @@ export const RESHUFFLE_ALL = "reshuffle_all";
 
 /** The layout of deal attempt `attempt` (0: `gaps/deal`, a >= 1: `gaps/deal/a`). */
 export async function dealGrid(seed, attempt = 0, variant = VARIANTS.gaps) {
+  return (await laidOut(seed, attempt, variant)).map(noAce);
+}
+
+/** The shuffled deck laid out by the variant, the aces still in it. */
+async function laidOut(seed, attempt, variant) {
   const label = attempt ? `${drbg.gapsDealLabel()}/${attempt}` : drbg.gapsDealLabel();
-  const deck = await drbg.shuffled(seed, label, cards.DECK);
-  return variant.layout(deck).map(noAce);
+  return variant.layout(await drbg.shuffled(seed, label, cards.DECK));
 }
 
 const noAce = (c) => (c !== GAP && cards.rank(c) === cards.ACE ? GAP : c);
@@ -93,16 +97,18 @@ function twosPlaced(deck) {
   return grid;
 }
 
-/** The cells a redeal keeps: each row's run under keep_runs, nothing under reshuffle_all. */
+/** What a redeal keeps: each row's run under keep_runs (nothing under reshuffle_all), as
+ * run lengths and as the set of their cells. */
 function keptRuns(grid, rule) {
-  return [0, 1, 2, 3].map((r) => (rule === KEEP_RUNS ? runLength(grid, r) : 0));
+  const runs = [0, 1, 2, 3].map((r) => (rule === KEEP_RUNS ? runLength(grid, r) : 0));
+  const kept = new Set();
+  for (let r = 0; r < ROWS; r++) for (let c = 0; c < runs[r]; c++) kept.add(cellOf(r, c));
+  return { runs, kept };
 }
 
 /** gaps, montana, free_parking: shuffle the rest, one gap right after each kept run. */
 async function gapsAfterRuns(grid, seed, playerId, k, rule) {
-  const runs = keptRuns(grid, rule);
-  const kept = new Set();
-  for (let r = 0; r < ROWS; r++) for (let c = 0; c < runs[r]; c++) kept.add(cellOf(r, c));
+  const { runs, kept } = keptRuns(grid, rule);
   const gathered = grid.filter((c, i) => c !== GAP && !kept.has(i)).sort((a, b) => a - b);
   const deck = await drbg.shuffled(seed, drbg.gapsRedealLabel(playerId, k), gathered);
   const newGaps = new Set(runs.map((n, r) => cellOf(r, n)));
@@ -114,9 +120,7 @@ async function gapsAfterRuns(grid, seed, playerId, k, rule) {
  * aces are then removed where they fell (a grid holding the aces is returned: the caller
  * removes them, so it can tell where each fell). */
 async function acesAsGaps(grid, seed, playerId, k, rule) {
-  const runs = keptRuns(grid, rule);
-  const kept = new Set();
-  for (let r = 0; r < ROWS; r++) for (let c = 0; c < runs[r]; c++) kept.add(cellOf(r, c));
+  const { kept } = keptRuns(grid, rule);
   const gathered = grid.filter((c, i) => c !== GAP && !kept.has(i)).concat(ACES).sort((a, b) => a - b);
   const deck = await drbg.shuffled(seed, drbg.gapsRedealLabel(playerId, k), gathered);
   let next = 0;
@@ -423,8 +427,7 @@ export const GAPS = {
   parseAction,
   async newGame(seed, options, { playerId, dealAttempt = 0 }) {
     const variant = variantOf(options);
-    const label = dealAttempt ? `${drbg.gapsDealLabel()}/${dealAttempt}` : drbg.gapsDealLabel();
-    const laid = variant.layout(await drbg.shuffled(seed, label, cards.DECK));
+    const laid = await laidOut(seed, dealAttempt, variant);
     return new GapsState({
       seed, playerId, redeals: options.redeals, grid: laid.map(noAce), rule: options.redeal, variant, aces: aceCells(laid),
     });

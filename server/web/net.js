@@ -89,6 +89,10 @@ export class Link {
       else p.resolve(msg);
       return;
     }
+    if (msg.type === "signed_out") { // v1.4: this device was revoked; the token is dead
+      account.forget();
+      this.player = null;
+    }
     if (!("re" in msg)) for (const fn of this.listeners.get(msg.type) || []) fn(msg);
   }
 

@@ -62,13 +62,20 @@ function disqualification(r, loc) {
   const d = model(r.disqualified, at, "Disqualification");
   return { reason: text(d, "reason", at), at: text(d, "at", at) };
 }
-/** Fair play (v1.3): a bundle's `amendments` [{player, reason, at}], in order. */
+/** Fair play (v1.3) and deleted accounts (v1.4): a bundle's `amendments` [{kind, player,
+ * reason, player_id, at}] in order; what each kind needs is checked by amended.js. */
 function amendmentsOf(b) {
   if (!("amendments" in b)) return [];
   return list(b.amendments, ["amendments"]).map((a, i) => {
     const at = ["amendments", i];
     model(a, at, "Amendment");
-    return { player: text(a, "player", at), reason: text(a, "reason", at), at: text(a, "at", at) };
+    return {
+      kind: "kind" in a ? text(a, "kind", at) : "disqualification",
+      player: text(a, "player", at, { optional: true }),
+      reason: text(a, "reason", at, { optional: true }),
+      player_id: int(a, "player_id", at, { optional: true, dflt: null }),
+      at: text(a, "at", at),
+    };
   });
 }
 function dict(v, loc) {

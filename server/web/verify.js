@@ -279,7 +279,7 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     const [result, hash] = finishRecord(record, outcomes[i], report);
     results.push(result);
     const par = record.par === null ? null : { progress: record.par.progress, resets: record.par.resets };
-    marks.push({ player: record.player.name, bot: record.player.bot, disqualified: record.disqualified, par });
+    marks.push({ player: record.player.name, bot: record.player.bot, disqualified: record.disqualified, par, player_id: record.player.id });
     chains.push([record.player.id, hash]);
   });
   const old = bundle.records.filter((r) => r.log_hash === null).length;
@@ -345,10 +345,13 @@ function fairStandings(bundle, results, marks, report) {
     if (exc instanceof Difference) throw new Mismatch(exc.message);
     throw exc;
   }
+  const late = bundle.amendments.filter((a) => a.kind === "disqualification").length;
   if (disqualified) {
     report.checked.push(
-      `fair play: ${disqualified} disqualified, ${bundle.amendments.length} of them by amendments after the close; the others ranked without them`,
+      `fair play: ${disqualified} disqualified, ${late} of them by amendments after the close; the others ranked without them`,
     );
   }
+  const erasures = bundle.amendments.length - late;
+  if (erasures) report.checked.push(`deleted accounts: ${erasures} erased after the close, each record under its pseudonym`);
   return rows;
 }

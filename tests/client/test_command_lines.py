@@ -420,3 +420,45 @@ def test_the_server_says_which_database_and_page(world: World) -> None:
             proc.wait()
     listed = operator(world, "--database-url", f"sqlite:///{world.tmp / 'world.db'}", "migrate")
     assert listed.returncode == 0 and listed.stderr == "", listed.stderr
+
+
+def closed_pipe_run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """Runs `argv` with standard output a pipe whose reader is already gone (what `| head
+    -1` becomes once head has its line): its exit status and standard error."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            argv, env=env, cwd=cwd, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=90
+        )
+    finally:
+        os.close(write_end)
+    return done.returncode, done.stderr
+
+
+def test_a_reader_that_leaves_ends_the_output_quietly(world: World) -> None:
+    """`samedeal tournaments | head -1` and the server's `tournament list | head -1`: a
+    reader that leaves is no failure (status 0, nothing on stderr), not "the connection
+    was lost"; so for the shell's own pipe with pipefail, every time."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(world.homes["admin"]), "SAMEDEAL_SERVER": world.ws}
+    for args in (["tournaments"], ["tournaments", "--json"], ["bundle", str(world.closed_id)]):
+        code, err = closed_pipe_run([sys.executable, "-m", "client_cli", *args], env, world.tmp)
+        assert (code, err) == (0, ""), args
+    db = f"sqlite+aiosqlite:///{world.tmp / 'world.db'}"
+    code, err = closed_pipe_run(
+        [sys.executable, "-m", "server", "--database-url", db, "tournament", "list"],
+        dict(os.environ),
+        world.tmp,
+    )
+    assert (code, err) == (0, "")
+    line = f"{sys.executable} -m client_cli bundle {world.closed_id} -o - | head -c 1"
+    for _ in range(3):
+        done = run(["bash", "-c", f"set -o pipefail; {line}"], env, world.tmp)
+        assert (done.returncode, done.stderr, done.stdout) == (0, "", "{")
+
+
+def test_dash_o_dash_writes_to_standard_output(world: World) -> None:
+    done = client(world, "bundle", str(world.closed_id), "-o", "-")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["tournament"]["id"] == world.closed_id
+    assert not (world.tmp / "-").exists()

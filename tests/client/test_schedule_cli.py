@@ -100,7 +100,7 @@ def test_every_schedule_flag_has_help() -> None:
     import argparse
 
     from client_cli.__main__ import build_parser as client_parser
-    from server.command_line import build_parser as server_parser
+    from server.cli.registry import build_parser as server_parser
 
     for build in (client_parser, server_parser):
         top = build()

@@ -209,8 +209,8 @@ def test_advance_rows_moves_running_clocks_only() -> None:
 
 def test_the_plain_follow_table_advances_running_rows_too() -> None:
     """`standings --follow` without a terminal redraws every second with the running
-    rows advanced by the time since `server_time` (commands._follow)."""
-    from client_cli.commands import standings_table
+    rows advanced by the time since `server_time` (commands/standings._follow)."""
+    from client_cli.commands.standings import standings_table
 
     msg = {
         "tournament": 1,

@@ -12,6 +12,7 @@ import pytest
 from server.competition.catalogue import TournamentSpec
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo
+from server.net import replies
 from server.store.repository import Store
 from tests.support.harness import T0, Clock
 
@@ -89,3 +90,13 @@ async def any_store(db_url: str) -> AsyncIterator[Store]:
 def comp(any_store: Store, events: Recorder, clock: Clock) -> Competition:
     """The competition on `any_store`."""
     return Competition.build(any_store, events, clock)
+
+
+async def leaderboard_message(comp: Competition, *args: Any, **kw: Any) -> dict[str, Any]:
+    """The `leaderboard` message of the ratings part's page (as the protocol sends it)."""
+    return replies.leaderboard_message(await comp.ratings.leaderboard(*args, **kw))
+
+
+async def player_message(comp: Competition, name: str) -> dict[str, Any]:
+    """The `player` message of the ratings part's page (as the protocol sends it)."""
+    return replies.player_message(await comp.ratings.player(name))

@@ -36,14 +36,6 @@ async def test_a_bad_spec_is_refused_and_nothing_is_stored(
     assert await competition.catalogue.summaries() == []
 
 
-async def test_only_an_operator_creates(competition: Competition, alice: PlayerInfo) -> None:
-    with pytest.raises(CompetitionError) as refused:
-        await competition.catalogue.create(gaps_spec(), by=alice)
-    assert refused.value.code == "forbidden"
-    operator = PlayerInfo(alice.id, alice.name, admin=True)
-    assert (await competition.catalogue.create(gaps_spec(), by=operator)).id == 1
-
-
 async def test_the_commitment_is_the_hash_of_a_seed_kept_secret(competition: Competition) -> None:
     t = await competition.catalogue.create(gaps_spec())
     seed = await competition.catalogue.seed(t.id)

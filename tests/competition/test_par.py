@@ -33,7 +33,7 @@ from server.domain.model import EntryInfo, Figures, PlayerInfo, Status, Tourname
 from server.net import protocol
 from server.store import par as stored
 from server.store.repository import Store
-from tests.competition.conftest import Recorder, gaps_spec
+from tests.competition.conftest import Recorder, gaps_spec, player_message
 from tests.support.harness import Clock
 
 WAIT_S = 240.0  # generous: the machine is shared
@@ -143,7 +143,7 @@ async def test_every_entry_of_a_closed_gaps_tournament_gets_its_par(
     path.write_text(json.dumps(tampered))
     assert cli_main(["verify", str(path)]) != 0
 
-    recent = (await ratings.player(competition.store, "p19"))["recent"][0]
+    recent = (await player_message(competition, "p19"))["recent"][0]
     par = next(r["par"] for r in bundle["records"] if r["player"]["name"] == "p19")
     assert recent["par"] == {"progress": par["progress"], "resets": par["resets"]}
     await competition.lifecycle.stop()

@@ -12,13 +12,12 @@ import pytest
 from openskill.models import PlackettLuce
 
 from server.competition import ratings
-from server.competition.bots import register_bot
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo
 from server.domain.ranking import Result, standings
 from server.store import ratings as stored
-from tests.competition.conftest import gaps_spec
+from tests.competition.conftest import gaps_spec, leaderboard_message, player_message
 from tests.support.harness import T0, Clock
 
 MODEL = PlackettLuce()
@@ -106,7 +105,7 @@ async def test_closes_rate_like_openskill_and_the_rebuild_gives_exactly_the_stor
     comp: Competition, clock: Clock
 ) -> None:
     field = await players(comp, ["alice", "bob", "carol", "dave"])
-    bot, _ = await register_bot(comp.store, "robot", clock())
+    bot, _ = await comp.players.register_bot("robot")
     assert bot.bot
     done = [
         await play_and_close(comp, clock, [*field, bot], [3, 0, 5, 1, 9], hours=0),
@@ -141,7 +140,7 @@ async def test_unrated_tournaments_and_lone_rated_entrants_place_without_rating(
     comp: Competition, clock: Clock
 ) -> None:
     alice, bob = await players(comp, ["alice", "bob"])
-    bot, _ = await register_bot(comp.store, "robot", clock())
+    bot, _ = await comp.players.register_bot("robot")
     await play_and_close(comp, clock, [alice, bot], [1, 1], hours=0)  # one rated entrant
     start = T0 + timedelta(hours=1)
     clock.t = start
@@ -189,26 +188,26 @@ async def test_a_tournament_left_waiting_is_taken_in_first_and_out_of_order_rebu
 
 async def test_leaderboard_and_player_messages(comp: Competition, clock: Clock) -> None:
     alice, bob, carol = await players(comp, ["alice", "bob", "carol"])
-    bot, _ = await register_bot(comp.store, "robot", clock())
+    bot, _ = await comp.players.register_bot("robot")
     ts = [
         await play_and_close(comp, clock, [alice, bob, carol, bot], [9, 3, 0, 5], hours=0),
         await play_and_close(comp, clock, [alice, bob, carol], [8, 0, 4], hours=1),
     ]
-    board = await ratings.leaderboard(comp.store, "gaps")
+    board = await leaderboard_message(comp, "gaps")
     assert board["total"] == 3 and [r["rank"] for r in board["rows"]] == [1, 2, 3]
     shown = [r["rating"] for r in board["rows"]]
     assert shown == sorted(shown, reverse=True)
     assert all(r["provisional"] and r["tournaments"] == 2 for r in board["rows"])
     assert all(abs(r["rating"] - (r["mu"] - 3 * r["sigma"])) < 1e-12 for r in board["rows"])
-    page = await ratings.leaderboard(comp.store, "gaps", offset=1, limit=1)
+    page = await leaderboard_message(comp, "gaps", offset=1, limit=1)
     assert page["rows"] == [{**board["rows"][1]}] and page["total"] == 3
-    assert (await ratings.leaderboard(comp.store, "klondike"))["total"] == 0
+    assert (await leaderboard_message(comp, "klondike"))["total"] == 0
     with pytest.raises(CompetitionError) as refused:
-        await ratings.leaderboard(comp.store, "chess")
+        await leaderboard_message(comp, "chess")
     assert refused.value.code == "not_found"
 
     top = board["rows"][0]["player"]
-    me = await ratings.player(comp.store, top.upper())  # names are case-insensitive
+    me = await player_message(comp, top.upper())  # names are case-insensitive
     assert me["player"]["name"] == top and me["player"]["bot"] is False
     assert me["ratings"]["gaps"]["rank"] == 1
     assert [r["tournament"] for r in me["recent"]] == [ts[1].id, ts[0].id]  # newest first
@@ -226,11 +225,11 @@ async def test_leaderboard_and_player_messages(comp: Competition, clock: Clock) 
         streak += 1
     assert me["streak"] == {"gaps": streak}
     assert [p["tournament"] for p in me["history"]["gaps"]] == [ts[0].id, ts[1].id]
-    robot = await ratings.player(comp.store, "robot")
+    robot = await player_message(comp, "robot")
     assert robot["player"]["bot"] is True and robot["ratings"] == {}
     assert len(robot["recent"]) == 1 and robot["history"] == {}
     with pytest.raises(CompetitionError) as refused:
-        await ratings.player(comp.store, "nobody")
+        await player_message(comp, "nobody")
     assert refused.value.code == "not_found"
 
 
@@ -238,9 +237,9 @@ async def test_a_bot_name_is_checked_like_any(comp: Competition, clock: Clock) -
     await players(comp, ["alice"])
     for name, code in (("ALICE", "name_taken"), ("", "bad_request"), ("a b", "bad_request")):
         with pytest.raises(CompetitionError) as refused:
-            await register_bot(comp.store, name, clock())
+            await comp.players.register_bot(name)
         assert refused.value.code == code
-    bot, token = await register_bot(comp.store, "robot", clock())
+    bot, token = await comp.players.register_bot("robot")
     assert (await comp.players.authenticate(token)) == bot
 
 

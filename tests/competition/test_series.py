@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from server.competition.bots import register_bot
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo
@@ -41,7 +40,7 @@ async def occurrences(store: Store, schedule_id: int) -> dict[int, int]:
 async def test_create_publishes_what_is_due_and_the_tick_keeps_a_period_ahead(
     competition: Competition, clock: Clock
 ) -> None:
-    series = competition.lifecycle.series
+    series = competition.series
     s = await series.create(daily())
     made = await occurrences(competition.store, s.id)
     assert sorted(made) == [1, 2]  # #1 in 10 s, #2 in 70 s (within a period and the lead)
@@ -66,7 +65,7 @@ async def test_concurrent_ensures_create_each_occurrence_once(store: Store, cloc
     nodes = [Competition.build(store, Recorder(), clock) for _ in range(3)]
     s = await stored.create_schedule(store, daily(), clock())
     for _ in range(5):
-        await asyncio.gather(*(n.lifecycle.series.ensure_schedule(s, clock()) for n in nodes))
+        await asyncio.gather(*(n.series.ensure_schedule(s, clock()) for n in nodes))
         clock.advance(60)
     made = await occurrences(store, s.id)
     assert sorted(made) == [1, 2, 3, 4, 5, 6]
@@ -77,7 +76,7 @@ async def test_downtime_skips_missed_occurrences_never_creates_them_in_the_past(
     store: Store, clock: Clock
 ) -> None:
     first = Competition.build(store, Recorder(), clock)
-    s = await first.lifecycle.series.create(daily())
+    s = await first.series.create(daily())
     assert sorted(await occurrences(store, s.id)) == [1, 2]
     clock.advance(4 * 60 + 15)  # down: #3 (190..230) and #4 (250..290) pass unseen
     restarted = Competition.build(store, Recorder(), clock)
@@ -93,7 +92,7 @@ async def test_downtime_skips_missed_occurrences_never_creates_them_in_the_past(
 async def test_cancel_stops_new_occurrences_and_keeps_those_created(
     competition: Competition, clock: Clock
 ) -> None:
-    series = competition.lifecycle.series
+    series = competition.series
     s = await series.create(daily())
     cancelled = await series.cancel(s.id)
     assert cancelled.cancelled
@@ -123,22 +122,10 @@ async def test_bad_schedules_are_refused_naming_the_problem_and_store_nothing(
     competition: Competition, over: dict[str, Any], needle: str
 ) -> None:
     with pytest.raises(CompetitionError) as err:
-        await competition.lifecycle.series.create(daily(**over))
+        await competition.series.create(daily(**over))
     assert err.value.code == "bad_request" and needle in err.value.message
     assert await stored.schedules(competition.store) == []
     assert await competition.store.tournaments() == []
-
-
-async def test_only_an_operator_creates_or_cancels(
-    competition: Competition, alice: PlayerInfo
-) -> None:
-    with pytest.raises(CompetitionError) as err:
-        await competition.lifecycle.series.create(daily(), alice)
-    assert err.value.code == "forbidden"
-    s = await competition.lifecycle.series.create(daily())
-    with pytest.raises(CompetitionError) as err:
-        await competition.lifecycle.series.cancel(s.id, alice)
-    assert err.value.code == "forbidden"
 
 
 # -- entry conditions ------------------------------------------------------------
@@ -190,7 +177,7 @@ async def test_max_rating_and_zero_minimums_allow_a_new_player(
 async def test_bots_kept_out_where_bots_is_false_and_let_in_by_default(
     competition: Competition, clock: Clock
 ) -> None:
-    bot, _ = await register_bot(competition.store, "robo", clock())
+    bot, _ = await competition.players.register_bot("robo")
     assert bot.bot
     closed_to_bots = await _tournament_with(competition, bots=False)
     assert "bots" in await _refusal(competition, bot, closed_to_bots)

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from server.domain import conditions
 from server.domain.conditions import Facts
 from server.domain.schedule import LEAD_S, NewSchedule, check, due, occurrence, upcoming
-from server.domain.schedule_options import game_options, parse_at, parse_span, with_variant
+from server.domain.schedule_options import game_options, parse_at, parse_span
+from server.domain.tournament_options import with_variant
 
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 

@@ -101,7 +101,7 @@ async def test_disqualify_over_the_protocol_before_and_after_the_close(srv) -> N
     late = next(r["player"] for r in first["rows"] if r["player"] != leader)
     code, body = await asyncio.to_thread(http_get, f"{srv.http}/tournaments/{tid}/bundle.json")
     assert code == 200 and json.loads(body)["amendments"] == []  # built and kept
-    bundles = srv.app.bundles
+    bundles = srv.app.competition.bundles
     assert bundles is not None and bundles.builds == 1
     async with srv.client() as late_watcher:  # a watcher of the closed tournament
         closed = await late_watcher.ok(type="subscribe", tournament=tid)

@@ -136,7 +136,7 @@ async def test_a_bundle_is_built_once_shared_by_concurrent_requests_and_gzipped(
         )
         plain, zipped = answers[0], answers[5]
         assert all(a == plain for a in answers[:5]) and all(a == zipped for a in answers[5:])
-        bundles = srv.app.bundles
+        bundles = srv.app.competition.bundles
         assert bundles is not None and bundles.builds == 1
         assert plain[0] == "HTTP/1.1 200 OK" and plain[1]["content-type"] == ["application/json"]
         assert zipped[1]["content-encoding"] == ["gzip"]
@@ -153,7 +153,7 @@ async def test_a_large_bundle_is_sent_whole_to_a_slow_reader(sqlite_url: str) ->
     """Bodies past one chunk are written as the client reads (no copy per request)."""
     async with serving(sqlite_url, NONE) as srv:
         tid = await closed_tournament(srv, 1)
-        bundles = srv.app.bundles
+        bundles = srv.app.competition.bundles
         assert bundles is not None
         built = await bundles.get(tid)
         # a body of 3 MB: the same cache entry, made larger

@@ -1,10 +1,10 @@
-"""Fuzz target: the operator's command line (server/command_line.py), parsing only.
+"""Fuzz target: the operator's command line (server/cli/registry.py), parsing only.
 
 `build_parser().parse_args(argv)` on any argv, then, for `tournament create`,
-`tournament_spec` (server/operator_commands.py: the options, dates and hours it turns
-into a tournament). No command runs: nothing touches a database. The promise: argparse's
-SystemExit(2) (or 0 after printing help), or UsageError with one line, or a
-TournamentSpec; nothing else. The bytes pick the arguments (`argv_of`): a prefix (a
+`request_from` (server/domain/tournament_options.py: the options, dates and hours it
+turns into a tournament request). No command runs: nothing touches a database. The
+promise: argparse's SystemExit(2) (or 0 after printing help), or a ValueError with one
+line, or a TournamentRequest; nothing else. The bytes pick the arguments (`argv_of`): a prefix (a
 subcommand), then words of the command line and its tricky values, JSON texts and raw
 text.
 """
@@ -14,14 +14,15 @@ from __future__ import annotations
 import contextlib
 import io
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 from tests.fuzz.common import Reader, fuzz, instrumented, json_text
 
 with instrumented(__name__ == "__main__", "argparse"):
-    import argparse  # noqa: F401  (instrumented: argparse decides what tournament_spec is given)
+    import argparse  # noqa: F401  (instrumented: argparse decides what request_from is given)
 
-    from server.command_line import UsageError, build_parser
-    from server.operator_commands import tournament_spec
+    from server.cli.registry import build_parser
+    from server.domain.tournament_options import request_from
 
 PREFIXES = [
     ["tournament", "create", "--name", "x"],
@@ -45,6 +46,7 @@ ARGS = [
 ]  # fmt: skip
 JSON = 0xF0  # this byte: an --options-like JSON text follows (common.json_text)
 PARSER = build_parser()
+NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
 
 
 def argv_of(data: bytes) -> list[str]:
@@ -85,8 +87,8 @@ def one_input(data: bytes) -> None:
             return
     if args.command == "tournament" and args.tournament_command == "create":
         try:
-            tournament_spec(args)
-        except UsageError as exc:
+            request_from(args, NOW)
+        except ValueError as exc:
             assert "\n" not in str(exc), exc
 
 

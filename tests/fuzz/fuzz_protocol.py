@@ -14,7 +14,6 @@ a known type; the reply is what the transport can send (orjson).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -26,6 +25,7 @@ from tests.fuzz.common import Reader, fuzz, instrumented, json_text
 
 with instrumented(__name__ == "__main__"):
     from server.competition.errors import CompetitionError
+    from server.competition.ratings import LeaderboardPage
     from server.competition.standings import View
     from server.domain.model import PlayerInfo
     from server.net import protocol, session
@@ -34,7 +34,7 @@ with instrumented(__name__ == "__main__"):
 NOW = datetime(2026, 12, 1, tzinfo=UTC)  # the stub competition's clock (pong's server_time)
 REPLY_TYPES = {
     "pong", "registered", "authed", "tournaments", "tournament", "state", "hint",
-    "standings", "unsubscribed", "record", "leaderboard", "player",
+    "standings", "unsubscribed", "record", "leaderboard", "player", "schedules",
 }  # fmt: skip
 
 
@@ -63,8 +63,12 @@ def _not_found(*_: Any) -> Any:
 
 
 COMPETITION: Any = _Parts(
-    store=None,  # only the stubbed ratings and bot registration below are handed it
-    players=_Parts(register=_register, authenticate=_refuse("unauthorized"), now=lambda: NOW),
+    players=_Parts(
+        register=_register,
+        register_bot=_register,
+        authenticate=_refuse("unauthorized"),
+        now=lambda: NOW,
+    ),
     catalogue=_Parts(
         summaries=lambda: asyncio.sleep(0, []),
         get=_not_found,
@@ -80,31 +84,12 @@ COMPETITION: Any = _Parts(
     ),
     standings=_Parts(window=_window, page=_window),
     exports=_Parts(record=_refuse("not_revealed")),
-)
-# the ratings' handlers and bot registration reach the store through modules of their
-# own: stubbed only while one input runs (`_stubbed`), never for the rest of the process
-# (the regression tests import this module into the suite's own interpreter)
-STUBS: dict[str, Any] = {
-    "ratings": _Parts(
-        leaderboard=lambda *_: asyncio.sleep(0, {"type": "leaderboard", "rows": []}),
+    ratings=_Parts(
+        leaderboard=lambda *_: asyncio.sleep(0, LeaderboardPage("gaps", 0, 0, [])),
         player=_refuse("not_found"),
     ),
-    "register_bot": lambda _store, name, _now: _register(name),
-}
-
-
-@contextlib.contextmanager
-def _stubbed() -> Iterator[None]:
-    saved = {name: getattr(session, name) for name in STUBS}
-    for name, stub in STUBS.items():
-        setattr(session, name, stub)
-    try:
-        yield
-    finally:
-        for name, real in saved.items():
-            setattr(session, name, real)
-
-
+    series=_Parts(listing=lambda *_: asyncio.sleep(0, [])),
+)
 FANOUT: Any = _Parts(
     subscribe=lambda *_: None, unsubscribe=lambda *_: None, watching=lambda *_: False
 )
@@ -143,11 +128,6 @@ def frames(data: bytes) -> list[str | bytes]:
 
 
 def one_input(data: bytes) -> None:
-    with _stubbed():
-        _one_input(data)
-
-
-def _one_input(data: bytes) -> None:
     s = session.Session(COMPETITION, FANOUT, METRICS, conn=None)
     for frame in frames(data):
         reply = LOOP.run_until_complete(s.handle(frame))

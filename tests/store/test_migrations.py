@@ -28,6 +28,7 @@ TABLES |= {"schedules"}  # 0006
 TABLES |= {"pars"}  # 0008 (par)
 TABLES |= {"devices"}  # 0010 (accounts)
 TABLES |= {"link_codes", "link_guesses"}  # 0011
+TABLES |= {"erased_names", "erasures"}  # 0012
 
 
 async def _tables_and_diff(url: str) -> tuple[set[str], list[object]]:

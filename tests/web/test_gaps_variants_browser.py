@@ -365,10 +365,10 @@ async def test_the_operator_chooses_a_variant_from_a_select(browser: Any, server
     )
     assert [v for v, _ in offered] == ["gaps", "montana", "addiction", "free_parking"]
     assert "the aces fall" in dict(offered)["addiction"]
-    await page.fill("#t-game", "klondike")
-    assert await page.locator("#t-variant").is_disabled()
-    await page.fill("#t-game", "gaps")
-    assert not await page.locator("#t-variant").is_disabled()
+    await page.select_option("#t-game", "klondike")
+    assert not await page.locator("#t-variant").is_visible()  # Klondike has no variant
+    await page.select_option("#t-game", "gaps")
+    assert await page.locator("#t-variant").is_visible()
 
     await page.fill("#t-name", "Addicted")
     await page.select_option("#t-variant", "addiction")
@@ -376,15 +376,15 @@ async def test_the_operator_chooses_a_variant_from_a_select(browser: Any, server
     await page.wait_for_selector(".op-msg.ok:has-text('created Addicted')")
     await page.fill("#t-name", "Parked")
     await page.select_option("#t-variant", "free_parking")
-    await page.fill("#t-options", '{"redeals": 1}')
+    await page.fill("#t-redeals", "1")
     await page.click("form.op-tournament button")
     await page.wait_for_selector(".op-msg.ok:has-text('created Parked')")
-    await page.fill("#t-name", "Refused")
-    await page.select_option("#t-variant", "montana")
-    await page.fill("#t-options", '{"redeal": "reshuffle_all"}')
-    await page.click("form.op-tournament button")
-    await page.wait_for_selector(".op-msg.error:has-text('bad_request')")
-    assert "allows only keep_runs" in await page.locator(".op-msg").inner_text()
+    await page.fill("#t-redeals", "")
+    await page.select_option("#t-redeal", "reshuffle_all")
+    await page.select_option("#t-variant", "montana")  # it would gather the fixed 2s
+    assert await page.locator("#t-redeal").input_value() == "keep_runs"
+    assert await page.locator("#t-redeal option[value='reshuffle_all']").is_disabled()
+    assert await page.locator("#t-winnable").is_disabled()  # plain Gaps' search only
 
     await page.fill("#s-name", "Daily Montana")
     await page.fill("#s-first", "2099-01-01T18:00")

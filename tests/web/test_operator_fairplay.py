@@ -149,9 +149,9 @@ async def test_an_operator_disqualifies_and_reads_the_report_in_the_page(
     await both_sizes(op, "operator-fairplay")
 
     # after the close: an amendment, the watcher's final standings re-ranked
-    await (
-        op.locator("ul.op-tournaments li", has_text="Fair Saturday").locator("button.close").click()
-    )
+    fair = op.locator("ul.op-tournaments li", has_text="Fair Saturday")
+    await fair.locator("button.close").click()
+    await fair.locator("button.close-yes").click()  # it asks first
     await op.wait_for_selector(".op-msg.ok:has-text('closed Fair Saturday')", timeout=SLOW)
     await op.wait_for_selector(
         f"#fp-tournament option[value='{tid}']:has-text('closed')", state="attached"

@@ -62,6 +62,8 @@ async def routes(server: Running) -> tuple[list[str], str, str]:
             "/verify",
             "/leaderboard/gaps",
             f"/players/{winner}",
+            f"/t/{closed}/replay/{NAMES[3]}",  # the longest name, whatever its rank
+            f"/players/{NAMES[3]}",
             "/players/Jo%C3%A3o",
             "/operator",
         ],
@@ -85,6 +87,7 @@ def ready(path: str) -> str:
         "players": "table.recent tbody tr",
         "operator": "form.op-tournament",
         "rules": ".rules section.rule",
+        "account": "section.approve",
     }[parts[1]]
 
 

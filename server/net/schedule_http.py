@@ -1,4 +1,4 @@
-"""HTTP of series (PROTOCOL v1.3): `GET /schedules.json` (the `schedules` items) and
+"""HTTP of schedules (PROTOCOL v1.3): `GET /schedules.json` (the `schedules` items) and
 `GET /calendar.ics`, an iCalendar feed (RFC 5545) with one VEVENT per scheduled or open
 tournament and per upcoming occurrence of every active schedule, created or not.
 
@@ -19,7 +19,7 @@ from server.competition.service import Competition
 from server.domain import timing
 from server.domain.model import TournamentStatus
 from server.net.connection import WsConnection
-from server.net.series_session import schedule_items
+from server.net.replies import schedule_item
 
 CALENDAR = "text/calendar; charset=utf-8"
 
@@ -29,7 +29,8 @@ async def respond(
 ) -> Response | None:
     """The answer for /schedules.json or /calendar.ics; None for any other path."""
     if path == "/schedules.json":
-        body = orjson.dumps({"items": await schedule_items(competition)}).decode()
+        items = [schedule_item(s) for s in await competition.series.listing()]
+        body = orjson.dumps({"items": items}).decode()
         return _typed(conn.respond(HTTPStatus.OK, body), "application/json")
     if path == "/calendar.ics":
         host = (request.headers.get("Host") or "samedeal").rsplit(":", 1)[0] or "samedeal"
@@ -45,9 +46,9 @@ async def calendar(competition: Competition, host: str) -> str:
             continue
         uid = _uid(host, t.schedule_id, t.occurrence, t.id)
         events[uid] = _event(uid, t.name, t.starts_at, t.ends_at, t.created_at, _about(t))
-    series = competition.lifecycle.series
-    items = [s for s in await series.all() if not s.cancelled]
-    upcoming = await series.upcoming(items)
+    schedules = competition.series
+    items = [s for s in await schedules.all() if not s.cancelled]
+    upcoming = await schedules.upcoming(items)
     for s in items:
         for o, tid in upcoming[s.id]:
             uid = _uid(host, s.id, o.k, tid)

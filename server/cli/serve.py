@@ -1,5 +1,6 @@
-"""`samedeal-server serve`: the flags' limits and beacon, checks before the database is
-opened (the port, the database reachable), then one process or --workers N."""
+"""`samedeal-server serve`: its flags (limits, beacon), checks before the database is
+opened (the port, the database reachable), then one process or --workers N. The limits'
+defaults come from the environment, which is also how --workers hands them on."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import logging
 import math
 import os
 import socket
+from typing import Any
 
-from server.command_line import UsageError, fail
+from server.cli.common import Database, Subparsers, UsageError, command, fail
 from server.competition.beacon import BeaconConfig, config_from
 from server.net.limits import ServeLimits as ServeLimitsDefaults
 from server.net.limits import networks
@@ -20,7 +22,44 @@ log = logging.getLogger("samedeal.server")
 DB_WAIT_S = 30.0  # serve waits this long for PostgreSQL to come up (env SAMEDEAL_DB_WAIT_S)
 
 
-def serve(args: argparse.Namespace, url: str, given: str) -> int:
+def add_parser(sub: Subparsers[Any]) -> None:
+    s = command(sub, "serve", run, help="run the server (migrates first)")
+    s.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"))
+    s.add_argument(
+        "--port",
+        type=port_number,
+        default=os.environ.get("SAMEDEAL_PORT", "8765"),  # a string default is parsed too
+        help="TCP port (env SAMEDEAL_PORT; default 8765; 0: any free port)",
+    )
+    s.add_argument("--no-demo", action="store_true", help="no demo tournament on an empty db")
+    s.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes sharing the port (PostgreSQL only; each is a node of its own)",
+    )
+    s.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker
+    _limit_flags(s)
+    s.add_argument(
+        "--beacon-networks",
+        metavar="FILE",
+        default=os.environ.get("SAMEDEAL_BEACON_NETWORKS"),
+        help="JSON drand networks beyond quicknet and default (docs/GENERATOR.md)",
+    )
+    s.add_argument(
+        "--beacon-relay",
+        metavar="URL",
+        action="append",
+        default=None,
+        help="a drand HTTP relay to fetch beacon rounds from (repeatable; default: the "
+        "network's public relays)",
+    )
+
+
+def run(args: argparse.Namespace, database: Database) -> int:
+    """Serve until stopped: one process, or --workers N sharing the port. Flags, the
+    port and the database are checked first, each failure one line."""
+    url, given = database.url, database.given
     try:
         beacon = _beacon_config(args)
     except UsageError as exc:
@@ -151,3 +190,80 @@ def _db_wait_s() -> float:
 def _announce(host: str, bound: int) -> None:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
     log.info("the page: http://%s:%s/ (players and watchers open it in a browser)", shown, bound)
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535; anything else is a usage error."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number, not {text[:20]!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 (any free port) to 65535, not {port}")
+    return port
+
+
+def _env_int(name: str, default: int) -> int:
+    text = os.environ.get(name, "")
+    return int(text) if text.strip().isdigit() else default
+
+
+def _limit_flags(s: argparse.ArgumentParser) -> None:
+    """serve's limits (README, "Limits"): 0 lifts a limit; each has an environment
+    variable as its default, which --workers passes on to its processes."""
+    d = ServeLimitsDefaults()
+    s.add_argument(
+        "--max-connections-per-ip",
+        type=int,
+        default=_env_int("SAMEDEAL_MAX_CONNECTIONS_PER_IP", d.max_connections_per_ip),
+        help=f"open connections from one address (default {d.max_connections_per_ip}; 0: none)",
+    )
+    s.add_argument(
+        "--max-registrations-per-minute",
+        type=int,
+        default=_env_int("SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE", d.max_registrations_per_minute),
+        help="accounts one address may register in a minute "
+        f"(default {d.max_registrations_per_minute}; 0: no limit)",
+    )
+    s.add_argument(
+        "--max-connections",
+        type=int,
+        default=_env_int("SAMEDEAL_MAX_CONNECTIONS", d.max_connections),
+        help=f"open connections in all (default {d.max_connections}, and never more than "
+        "the open-files limit allows; 0: only that)",
+    )
+    s.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=float(os.environ.get("SAMEDEAL_IDLE_TIMEOUT", d.idle_timeout)),
+        help="seconds a connection that has neither authenticated nor subscribed may stay "
+        f"silent (default {d.idle_timeout:g}; 0: forever)",
+    )
+    s.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[o for o in os.environ.get("SAMEDEAL_ALLOWED_ORIGINS", "").split(",") if o],
+        help="a web origin (https://host[:port]) besides the server's own whose pages may "
+        "open the WebSocket; repeatable (env SAMEDEAL_ALLOWED_ORIGINS, comma-separated)",
+    )
+    s.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[o for o in os.environ.get("SAMEDEAL_TRUSTED_PROXIES", "").split(",") if o],
+        help="an address or network (CIDR) of a load balancer in front: its connections "
+        "count under the client address its X-Forwarded-For names; repeatable (env "
+        "SAMEDEAL_TRUSTED_PROXIES, comma-separated)",
+    )
+    s.add_argument(
+        "--link-code-ttl",
+        type=int,
+        metavar="S",
+        default=_env_int("SAMEDEAL_LINK_CODE_TTL", d.link_code_ttl_s),
+        help=f"seconds a device link's codes are valid (default {d.link_code_ttl_s})",
+    )
+    s.add_argument(
+        "--access-log",
+        action="store_true",
+        default=os.environ.get("SAMEDEAL_ACCESS_LOG", "") not in ("", "0"),
+        help="log every HTTP request and WebSocket connection (env SAMEDEAL_ACCESS_LOG=1)",
+    )

@@ -4,21 +4,27 @@
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any, TextIO
 
+from client_cli.commands.common import Subparsers, command, run_async
 from client_cli.connection import Connection
 
 
-def add_commands(sub: Any) -> None:
-    """The two subcommands' arguments (called by __main__.build_parser)."""
-    p = sub.add_parser("leaderboard", help="a game's leaderboard (ratings)")
+def add_parser(sub: Subparsers[Any]) -> None:
+    p = command(sub, "leaderboard", run, help="a game's leaderboard (ratings)")
     p.add_argument("game", choices=["gaps", "klondike"])
     p.add_argument("--offset", type=int, default=0, help="rows to skip (paging)")
     p.add_argument("--limit", type=int, default=20, help="rows to show (at most 100)")
     p.add_argument("--json", action="store_true")
-    p = sub.add_parser("player", help="a player's ratings, recent results and streaks")
+    p = command(sub, "player", run, help="a player's ratings, recent results and streaks")
     p.add_argument("name")
     p.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    work = leaderboard(args, out) if args.command == "leaderboard" else player(args, out)
+    return run_async(work, args.server)
 
 
 def leaderboard_text(msg: dict[str, Any]) -> str:
@@ -78,6 +84,4 @@ async def player(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _json(msg: dict[str, Any]) -> str:
-    import json
-
     return json.dumps({k: v for k, v in msg.items() if k != "re"}, indent=1)

@@ -7,22 +7,26 @@ import argparse
 import json
 from typing import Any, TextIO
 
+from client_cli.commands.common import Subparsers, authed, command, run_async
 
-def add_parsers(sub: Any) -> None:
-    """The two commands' arguments, on the client's subcommands."""
-    p = sub.add_parser("disqualify", help="disqualify a player's entry (admin)")
+
+def add_parser(sub: Subparsers[Any]) -> None:
+    p = command(sub, "disqualify", run, help="disqualify a player's entry (admin)")
     p.add_argument("tournament", type=int)
     p.add_argument("player")
     p.add_argument("--reason", required=True, help="why (shown in standings and the bundle)")
-    p = sub.add_parser("fairplay", help="the fair-play report of a tournament (admin)")
+    p = command(sub, "fairplay", run, help="the fair-play report of a tournament (admin)")
     p.add_argument("tournament", type=int)
     p.add_argument("--moves", type=int, default=20, help="identical opening moves (20)")
     p.add_argument("--json", action="store_true", help="the findings as JSON lines")
 
 
-async def disqualify(args: argparse.Namespace, out: TextIO) -> int:
-    from client_cli.commands import authed
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    work = disqualify(args, out) if args.command == "disqualify" else report(args, out)
+    return run_async(work, args.server)
 
+
+async def disqualify(args: argparse.Namespace, out: TextIO) -> int:
     async with authed(args) as conn:
         reply = await conn.call(
             "disqualify", tournament=args.tournament, player=args.player, reason=args.reason
@@ -32,8 +36,6 @@ async def disqualify(args: argparse.Namespace, out: TextIO) -> int:
 
 
 async def report(args: argparse.Namespace, out: TextIO) -> int:
-    from client_cli.commands import authed
-
     async with authed(args) as conn:
         reply = await conn.call("fairplay_report", tournament=args.tournament, moves=args.moves)
     write_findings(reply["findings"], args.json, out)
@@ -49,6 +51,3 @@ def write_findings(findings: list[dict[str, Any]], as_json: bool, out: TextIO) -
             print(f"{f['kind']:<12} {', '.join(f['players'])}: {f['why']}", file=out)
     if not as_json:
         print(f"{len(findings)} findings (pointers for the organiser, not verdicts)", file=out)
-
-
-COMMANDS = {"disqualify": disqualify, "fairplay": report}

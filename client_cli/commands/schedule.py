@@ -10,15 +10,17 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from client_cli import config
+from client_cli.commands.common import Subparsers, command, known_beacon, run_async
 from client_cli.connection import Connection
-from client_cli.create_args import beacon_option
 from client_cli.tui import render
 from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
 
 
-def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
+def add_parser(sub: Subparsers[Any]) -> None:
+    p = command(
+        sub,
         "schedule",
+        run,
         help="recurring tournaments: create, list, cancel (create/cancel: admin)",
         description="Schedules make 'NAME #k' tournaments every period; each occurrence's "
         "commitment is published at least one period before it opens.",
@@ -31,7 +33,11 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     x.add_argument("id", type=int, help="the schedule's id")
 
 
-async def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    return run_async(schedule(args, out), args.server)
+
+
+async def schedule(args: argparse.Namespace, out: TextIO) -> int:
     if args.schedule_command == "list":
         saved = config.token_for(args.server)
         async with Connection(args.server, token=saved[1] if saved else None) as conn:
@@ -44,7 +50,7 @@ async def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.schedule_command == "create":
         try:
             msg = schedule_message(schedule_from(args, datetime.now(UTC)))
-            beacon_option(args.beacon, args.beacon_networks)  # a network this side knows
+            known_beacon(args.beacon, args.beacon_networks)  # a network this side knows
         except ValueError as exc:
             print(f"samedeal: {exc}", file=sys.stderr)
             return 2

@@ -5,40 +5,39 @@ once the occurrences already due; the servers' lifecycle creates the rest."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
-import sys
 from typing import Any
 
 from server.audit.beacon import BeaconError, network_named
+from server.cli.common import Database, Subparsers, command, fail, on_competition, subcommands
 from server.competition.beacon import BeaconConfig, config_from
-from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.schedule import NewSchedule
 from server.domain.schedule_options import add_create_arguments, schedule_from
-from server.net.series_session import schedule_items
-from server.store.repository import Store
+from server.net.replies import schedule_item
 
 
-def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
-    p = sub.add_parser(
+def add_parser(sub: Subparsers[Any]) -> None:
+    p = command(
+        sub,
         "schedule",
+        run,
         help="recurring tournaments: create, list, cancel",
         description="Schedules make 'NAME #k' tournaments every period; each occurrence's "
         "commitment is published at least one period before it opens.",
     )
-    p_sub = p.add_subparsers(dest="schedule_command", required=True)
-    c = p_sub.add_parser("create", help="create a schedule (prints it as JSON)")
-    add_create_arguments(c)
-    ls = p_sub.add_parser("list", help="list schedules with their next occurrences (JSON lines)")
-    x = p_sub.add_parser("cancel", help="cancel a schedule (tournaments created stay)")
+    p_sub = subcommands(p, "schedule_command")
+    add_create_arguments(
+        command(p_sub, "create", run, help="create a schedule (prints it as JSON)")
+    )
+    command(p_sub, "list", run, help="list schedules with their next occurrences (JSON lines)")
+    x = command(p_sub, "cancel", run, help="cancel a schedule (tournaments created stay)")
     x.add_argument("id", type=int, help="the schedule's id")
-    for q in (p, c, ls, x):
-        q.add_argument("--database-url", default=argparse.SUPPRESS, help="SQLAlchemy URL")
 
 
-def main(args: argparse.Namespace, url: str) -> int:
+def run(args: argparse.Namespace, database: Database) -> int:
     """Run one schedule command: 0 done, 1 refused (a line on stderr), 2 a bad flag."""
     new, beacons = None, BeaconConfig()
     if args.schedule_command == "create":
@@ -46,9 +45,25 @@ def main(args: argparse.Namespace, url: str) -> int:
             new = schedule_from(args, timing.utcnow())
             beacons = beacon_config(new.beacon, args.beacon_networks)
         except ValueError as exc:
-            print(f"samedeal-server: {exc}", file=sys.stderr)
-            return 2
-    return asyncio.run(_run(args, url, new, beacons))
+            return fail(str(exc), 2)
+
+    async def operate(competition: Competition) -> int:
+        competition.catalogue.beacon_config = beacons
+        schedules = competition.series
+        if args.schedule_command == "list":
+            for listing in await schedules.listing():
+                print(json.dumps(schedule_item(listing)))
+            return 0
+        if args.schedule_command == "cancel":
+            s = await schedules.cancel(args.id)
+        else:
+            assert isinstance(new, NewSchedule)
+            s = await schedules.create(new)
+        [listing] = await schedules.listing([s])
+        print(json.dumps(schedule_item(listing)))
+        return 0
+
+    return on_competition(database, operate)
 
 
 def beacon_config(spec: dict[str, Any] | None, networks_file: str | None) -> BeaconConfig:
@@ -62,30 +77,3 @@ def beacon_config(spec: dict[str, Any] | None, networks_file: str | None) -> Bea
         except BeaconError as exc:
             raise ValueError(str(exc)) from None
     return config
-
-
-async def _run(args: argparse.Namespace, url: str, new: object, beacons: BeaconConfig) -> int:
-    store = await Store.open(url)
-    try:
-        competition = Competition.build(store)
-        competition.catalogue.beacon_config = beacons
-        series = competition.lifecycle.series
-        if args.schedule_command == "list":
-            for item in await schedule_items(competition):
-                print(json.dumps(item))
-            return 0
-        if args.schedule_command == "cancel":
-            s = await series.cancel(args.id)
-        else:
-            from server.domain.schedule import NewSchedule
-
-            assert isinstance(new, NewSchedule)
-            s = await series.create(new)
-        [item] = await schedule_items(competition, [s])
-        print(json.dumps(item))
-        return 0
-    except CompetitionError as exc:
-        print(f"{exc.code}: {exc.message}", file=sys.stderr)
-        return 1
-    finally:
-        await store.close()

@@ -16,6 +16,7 @@ from urllib.parse import quote, urlsplit
 import segno
 
 from client_cli import config
+from client_cli.commands.common import Subparsers, command, run_async
 from client_cli.connection import Connection, ServerError
 
 # Every text a person reads here (kept together so that it can move into catalogues).
@@ -38,11 +39,15 @@ TEXTS = {
 }
 
 
-def add_parsers(sub: Any) -> None:
-    p = sub.add_parser("login", help=TEXTS["help"], description=TEXTS["description"])
+def add_parser(sub: Subparsers[Any]) -> None:
+    p = command(sub, "login", run, help=TEXTS["help"], description=TEXTS["description"])
     p.add_argument("--label", default=None, help=TEXTS["label_help"])
     p.add_argument("--token", action="store_true", help=TEXTS["token_help"])
     p.add_argument("--replace", action="store_true", help=TEXTS["replace_help"])
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    return run_async(login(args, out), args.server)
 
 
 def approval_url(server: str, code: str) -> str:

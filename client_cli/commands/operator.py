@@ -1,0 +1,50 @@
+"""`samedeal create ...` and `samedeal close ID` (an admin's saved token): a tournament
+created or closed over the protocol. The flags and their checks are the server's
+command line's too (server/domain/tournament_options.py)."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+from client_cli.commands.common import (
+    CliError,
+    Subparsers,
+    authed,
+    command,
+    known_beacon,
+    run_async,
+    write_json,
+)
+from server.domain.tournament_options import add_create_arguments, request_from, request_message
+
+
+def add_parser(sub: Subparsers[Any]) -> None:
+    add_create_arguments(command(sub, "create", run, help="create a tournament (admin)"))
+    p = command(sub, "close", run, help="close a tournament now (admin)")
+    p.add_argument("id", type=int)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    work = create(args, out) if args.command == "create" else close(args, out)
+    return run_async(work, args.server)
+
+
+async def create(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        msg = request_message(request_from(args, datetime.now(UTC)))
+        known_beacon(args.beacon, args.beacon_networks)  # a network this side knows
+    except ValueError as exc:
+        raise CliError(str(exc), code=2) from None
+    async with authed(args) as conn:
+        t = (await conn.call("create_tournament", **msg))["tournament"]
+    write_json(t, None, out)
+    return 0
+
+
+async def close(args: argparse.Namespace, out: TextIO) -> int:
+    async with authed(args) as conn:
+        t = (await conn.call("close_tournament", tournament=args.id))["tournament"]
+    write_json(t, None, out)
+    return 0

@@ -1,0 +1,55 @@
+"""The commands of `samedeal` and the parser they make together: each group is a module
+with `add_parser(sub)`, whose subcommands name the `run(args, out)` that runs them
+(client_cli/__main__.py calls it)."""
+
+from __future__ import annotations
+
+import argparse
+
+from client_cli import config
+from client_cli.commands import (
+    account,
+    bot,
+    delete_account,
+    fairplay,
+    login,
+    operator,
+    play,
+    ratings,
+    records,
+    schedule,
+    standings,
+    tournaments,
+    verify,
+)
+from client_cli.commands.common import OneLineParser
+
+DESCRIPTION = "samedeal: the command-line client for players, organisers and auditors."
+GROUPS = (
+    account,
+    tournaments,
+    play,
+    standings,
+    records,
+    verify,
+    operator,
+    bot,
+    ratings,
+    fairplay,
+    schedule,
+    login,
+    delete_account,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="samedeal", description=DESCRIPTION)
+    parser.add_argument(
+        "--server",
+        default=None,
+        help=f"server URL (env SAMEDEAL_SERVER; default {config.DEFAULT_SERVER})",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
+    for group in GROUPS:
+        group.add_parser(sub)
+    return parser

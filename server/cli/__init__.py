@@ -1,0 +1,3 @@
+"""samedeal-server's command line: one module per command group, each with
+`add_parser(sub)` (its subcommands, each naming its `run`) and `run(args, database)`;
+registry.py gathers them, common.py holds what they share."""

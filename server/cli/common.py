@@ -1,0 +1,92 @@
+"""What every command group of samedeal-server shares: the one-line parser, usage
+errors, the one-line failure, the database URL flag, and opening the store."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from server.competition.errors import CompetitionError
+from server.competition.service import Competition
+from server.store import db
+from server.store.repository import Store
+
+Subparsers = argparse._SubParsersAction  # what `add_parser(sub)` receives
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+class UsageError(Exception):
+    """A bad command-line value: one line, exit status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Database:
+    """The database a command works on: `url` checked, `given` as the user gave it
+    (for messages: db.describe)."""
+
+    url: str
+    given: str
+
+
+Run = Callable[[argparse.Namespace, Database], int]
+
+
+def command(sub: Subparsers[Any], name: str, run: Run, **kwargs: Any) -> OneLineParser:
+    """A subcommand that runs `run`, taking --database-url after its name too."""
+    p: OneLineParser = sub.add_parser(name, **kwargs)
+    p.set_defaults(run=run)
+    database_flag(p)
+    return p
+
+
+def subcommands(p: argparse.ArgumentParser, dest: str) -> Subparsers[Any]:
+    """A command's own subcommands (`admin grant`, `tournament create`, ...)."""
+    return p.add_subparsers(dest=dest, required=True, parser_class=OneLineParser)
+
+
+def database_flag(p: argparse.ArgumentParser) -> None:
+    """--database-url after a subcommand's name (the top-level one is the default)."""
+    p.add_argument("--database-url", default=argparse.SUPPRESS, help="SQLAlchemy URL")
+
+
+def fail(message: str, code: int) -> int:
+    """Say what failed in one line on stderr; the exit status."""
+    print(f"samedeal-server: {message}", file=sys.stderr)
+    return code
+
+
+def unreachable(url: str) -> int | None:
+    """For the commands on the database (not serve, which waits): a database that does
+    not answer at once is one line and exit status 1; None when it answers."""
+    try:
+        db.wait_reachable(url, 0)
+    except ConnectionError as exc:
+        return fail(str(exc), 1)
+    return None
+
+
+def on_competition(database: Database, work: Callable[[Competition], Awaitable[int]]) -> int:
+    """Run `work` on the competition over the database, without its clock (only servers
+    run that): a database that does not answer at once, or a refusal (CompetitionError),
+    is one line and exit status 1."""
+    return unreachable(database.url) or asyncio.run(_on_competition(database.url, work))
+
+
+async def _on_competition(url: str, work: Callable[[Competition], Awaitable[int]]) -> int:
+    store = await Store.open(url)
+    try:
+        return await work(Competition.build(store))
+    except CompetitionError as exc:
+        return fail(f"{exc.code}: {exc.message}", 1)
+    finally:
+        await store.close()

@@ -1,0 +1,60 @@
+"""`samedeal-server disqualify T PLAYER --reason TEXT` and `samedeal-server fairplay
+report T [--moves N] [--json]` (docs/COMPETITION.md "Fair play"): the operator's fair-play
+commands on the database."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from server.audit.fairplay import Thresholds
+from server.cli.common import Database, Subparsers, command, on_competition, subcommands
+from server.competition.service import Competition
+
+
+def add_parser(sub: Subparsers[Any]) -> None:
+    d = command(sub, "disqualify", run, help="disqualify a player's entry (fair play)")
+    d.add_argument("tournament", type=int)
+    d.add_argument("player")
+    d.add_argument("--reason", required=True)
+    f = command(sub, "fairplay", run, help="fair play: the organiser's report")
+    fr = command(
+        subcommands(f, "fairplay_command"),
+        "report",
+        run,
+        help="entries worth a look, with why (never acts)",
+    )
+    fr.add_argument("tournament", type=int)
+    fr.add_argument("--moves", type=int, default=20, help="identical opening moves (20)")
+    fr.add_argument("--json", action="store_true", help="one JSON object per finding")
+
+
+def run(args: argparse.Namespace, database: Database) -> int:
+    """The operator's fair-play commands (server/competition/fairplay.py)."""
+
+    async def act(competition: Competition) -> int:
+        if args.command == "disqualify":
+            return await _disqualify(args, competition)
+        return await _report(args, competition)
+
+    return on_competition(database, act)
+
+
+async def _disqualify(args: argparse.Namespace, competition: Competition) -> int:
+    done = await competition.fairplay.disqualify(args.tournament, args.player, args.reason)
+    print(
+        f"tournament {done.tournament_id}: {done.player} disqualified"
+        + (" (an amendment: ratings computed again)" if done.amendment else "")
+    )
+    return 0
+
+
+async def _report(args: argparse.Namespace, competition: Competition) -> int:
+    limits = Thresholds(opening_moves=args.moves)
+    found = await competition.fairplay.report(args.tournament, limits)
+    for f in found:
+        print(json.dumps(f.as_dict()) if args.json else f.line())
+    if not args.json:
+        print(f"{len(found)} findings (pointers for the organiser, not verdicts)")
+    return 0

@@ -1,0 +1,21 @@
+"""`samedeal-server migrate`: the database's schema upgraded to head."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from server.cli.common import Database, Subparsers, command, unreachable
+from server.store import db
+
+
+def add_parser(sub: Subparsers[Any]) -> None:
+    command(sub, "migrate", run, help="upgrade the database schema to head and exit")
+
+
+def run(args: argparse.Namespace, database: Database) -> int:
+    if (code := unreachable(database.url)) is not None:
+        return code
+    db.migrate(database.url)
+    print("database at head")
+    return 0

@@ -1,0 +1,133 @@
+"""The operator's commands on the database: `admin grant NAME`, `tournament
+create|close|list`, `ratings rebuild`. They never run the lifecycle clock: only servers
+do (a tournament created here opens on a server's clock)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from datetime import datetime
+from typing import Any
+
+from server.cli.common import (
+    Database,
+    Subparsers,
+    command,
+    fail,
+    on_competition,
+    subcommands,
+)
+from server.cli.schedule import beacon_config
+from server.competition.catalogue import TournamentSpec
+from server.competition.service import Competition
+from server.domain import timing
+from server.domain.schedule import SeriesFields
+from server.domain.tournament_options import (
+    TournamentRequest,
+    add_create_arguments,
+    request_from,
+)
+from server.net.protocol import summary
+
+
+def add_parser(sub: Subparsers[Any]) -> None:
+    a = command(sub, "admin", run, help="operator roles")
+    g = command(subcommands(a, "admin_command"), "grant", run, help=GRANT_HELP)
+    g.add_argument("name")
+    t = command(sub, "tournament", run, help="operate tournaments from the command line")
+    t_sub = subcommands(t, "tournament_command")
+    c = command(t_sub, "create", run, help="create a tournament (prints its summary)")
+    add_create_arguments(c, networks_default=os.environ.get("SAMEDEAL_BEACON_NETWORKS"))
+    cl = command(t_sub, "close", run, help="close a tournament now and reveal its seed")
+    cl.add_argument("id", type=int)
+    command(t_sub, "list", run, help="list tournaments")
+    r = command(sub, "ratings", run, help="ratings (docs/COMPETITION.md)")
+    command(subcommands(r, "ratings_command"), "rebuild", run, help=REBUILD_HELP)
+
+
+GRANT_HELP = "give a registered player the admin role"
+REBUILD_HELP = "recompute every placing and rating from the closed tournaments"
+
+
+def run(args: argparse.Namespace, database: Database) -> int:
+    """admin, tournament or ratings, as args.command says."""
+    runs = {"admin": run_admin, "tournament": run_tournament, "ratings": run_ratings}
+    return runs[args.command](args, database)
+
+
+def run_admin(args: argparse.Namespace, database: Database) -> int:
+    """`admin grant NAME`: a registered player becomes an admin."""
+
+    async def grant(competition: Competition) -> int:
+        if await competition.players.grant_admin(args.name):
+            print(f"{args.name} is now an admin")
+            return 0
+        return fail(f"no player named {args.name!r} (register first)", 1)
+
+    return on_competition(database, grant)
+
+
+def run_tournament(args: argparse.Namespace, database: Database) -> int:
+    """`tournament create|close|list`: each prints the tournaments' summaries as JSON
+    lines, as the protocol has them."""
+    request, now = None, timing.utcnow()
+    if args.tournament_command == "create":
+        try:
+            request = request_from(args, now)
+            beacons = beacon_config(request.beacon, args.beacon_networks)
+        except ValueError as exc:
+            return fail(str(exc), 2)
+
+    async def operate(competition: Competition) -> int:
+        catalogue = competition.catalogue
+        if args.tournament_command == "list":
+            for t in await catalogue.summaries():
+                print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
+            return 0
+        if args.tournament_command == "close":
+            t = await competition.lifecycle.close(args.id)
+            await competition.ratings.settle()  # a rating waiting its turn (ratings.py)
+            print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
+            return 0
+        assert request is not None
+        catalogue.beacon_config = beacons
+        t = await catalogue.create(tournament_spec(request, now))
+        print(json.dumps(summary(t, None)))
+        return 0
+
+    return on_competition(database, operate)
+
+
+def tournament_spec(request: TournamentRequest, now: datetime) -> TournamentSpec:
+    """What the catalogue creates for the organiser's request (starting now unless
+    asked otherwise)."""
+    return TournamentSpec(
+        name=request.name,
+        game=request.game,
+        options=request.options,
+        ends_at=request.ends_at,
+        starts_at=request.starts_at or now,
+        time_limit_s=request.time_limit_s,
+        join_until=request.join_until,
+        beacon=request.beacon,
+        series=SeriesFields(conditions=request.conditions, rated=request.rated),
+    )
+
+
+def run_ratings(args: argparse.Namespace, database: Database) -> int:
+    """`ratings rebuild`: every placing and rating recomputed from the closed tournaments."""
+
+    async def rebuilt(competition: Competition) -> int:
+        done = await competition.ratings.rebuild()
+        print(
+            f"rebuilt from {done.tournaments} closed tournaments: {done.ratings} ratings; "
+            + (
+                "the stored ratings were exact"
+                if not done.changed
+                else f"{done.changed} stored rows differed from the recomputation and were replaced"
+            )
+        )
+        return 0
+
+    return on_competition(database, rebuilt)

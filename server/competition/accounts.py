@@ -1,0 +1,65 @@
+"""Deleting an account (v1.4, PROTOCOL.md "Accounts", COMPETITION.md "Accounts"): the
+name goes, everything the competition rests on stays.
+
+At once: the player is renamed to the pseudonym `deleted-<id>` (the old name's key is
+kept: never registered again), the admin role ends, every device is revoked (its
+connections signed out, on every node), every entry still playing is resigned by a
+logged `resign`, and every tournament closed before gains an erasure amendment. The
+tournaments touched read their tables again and rebuild their bundles, on every node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from server.competition.devices import Devices
+from server.competition.errors import CompetitionError
+from server.competition.play import Play
+from server.domain.accounts import pseudonym
+from server.domain.model import PlayerInfo
+from server.games.base import Status
+from server.store import accounts as stored
+from server.store.repository import Store
+
+TEXTS = {"confirm": "to delete your account, send your name exactly as confirm"}
+RESIGN = {"kind": "resign"}
+
+
+class Accounts:
+    """Deleting an account."""
+
+    def __init__(
+        self,
+        store: Store,
+        devices: Devices,
+        play: Play,
+        renamed: Callable[[int], None],
+        now: Callable[[], datetime],
+    ) -> None:
+        self.store = store
+        self.devices = devices
+        self.play = play
+        self.renamed = renamed  # a tournament of a renamed player (peers.Peers.renamed)
+        self.now = now
+
+    async def delete(self, player: PlayerInfo, confirm: str) -> None:
+        """Delete `player`'s account (`confirm` exactly their name, else `bad_request`)."""
+        if confirm != player.name:
+            raise CompetitionError("bad_request", TEXTS["confirm"])
+        renamed = PlayerInfo(player.id, pseudonym(player.id), False, player.bot)
+        erased = await stored.erase(self.store, player.id, renamed.name, self.now())
+        await self.devices.revoke_all(renamed)
+        for tid in erased.open_ids:
+            await self._resign(renamed, tid)
+        for tid in erased.open_ids + erased.closed_ids:
+            self.renamed(tid)
+
+    async def _resign(self, player: PlayerInfo, tournament_id: int) -> None:
+        """The entry resigned if it is still playing (a finished or closed one stays)."""
+        try:
+            snap = await self.play.state(player, tournament_id)
+            if snap.status is Status.PLAYING:
+                await self.play.act(player, tournament_id, snap.seq + 1, RESIGN)
+        except CompetitionError:
+            pass  # closed or finished meanwhile: nothing to resign

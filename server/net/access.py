@@ -1,0 +1,47 @@
+"""Who may send which message (PROTOCOL.md): the one place the protocol's access is
+declared and checked.
+
+- OPEN_TYPES: anyone, without an account (watching, records after the close, ratings,
+  schedules);
+- OPERATOR_TYPES: an operator (an admin player) only, each with its refusal;
+- every other type: any authenticated player.
+
+The competition's operator verbs (creating and closing tournaments, schedules, fair play)
+do not check again: they trust their caller, this check or the operator's command line,
+which runs with the database's credentials and so is the operator's by construction.
+"""
+
+from __future__ import annotations
+
+from server.competition.errors import CompetitionError
+from server.domain.model import PlayerInfo
+from server.net.accounts_protocol import OPEN_ACCOUNT_TYPES
+
+OPEN_TYPES = frozenset(
+    {"register", "auth", "ping", "tournaments", "subscribe", "unsubscribe", "standings_page"}
+    | {"record"}  # after the close, records are public (the bundle is, over HTTP)
+    | {"leaderboard", "player"}  # v1.3: ratings are public
+    | {"schedules"}  # v1.3: series are public
+    | OPEN_ACCOUNT_TYPES  # v1.4: linking a device starts signed out
+)
+OPERATOR_TYPES: dict[str, str] = {
+    "create_tournament": "only an operator creates tournaments",
+    "close_tournament": "only an operator closes tournaments",
+    "create_schedule": "only an operator creates schedules",
+    "cancel_schedule": "only an operator cancels schedules",
+    "disqualify": "only an operator disqualifies",
+    "fairplay_report": "only an operator reads fair-play reports",
+}
+
+
+def check(kind: str, player: PlayerInfo | None) -> None:
+    """Whether `player` (None: not authenticated) may send a message of type `kind`:
+    `unauthorized` without an account where one is needed, `forbidden` for an operator's
+    message from anyone else."""
+    if kind in OPEN_TYPES:
+        return
+    if player is None:
+        raise CompetitionError("unauthorized", "authenticate first (auth or register)")
+    refusal = OPERATOR_TYPES.get(kind)
+    if refusal is not None and not player.admin:
+        raise CompetitionError("forbidden", refusal)

@@ -1,0 +1,70 @@
+"""The schedule messages of protocol v1.3: `schedules` (public), `create_schedule` and
+`cancel_schedule` (admin); their SCHEDULE objects are built in replies.py.
+
+Handlers take the connection's Session (its `competition` and `player`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from server.competition.errors import CompetitionError
+from server.competition.service import Competition
+from server.domain import conditions
+from server.domain.model import PlayerInfo
+from server.domain.schedule import NewSchedule, ScheduleInfo, SeriesFields
+from server.net import protocol, replies
+
+
+class _Session(Protocol):
+    competition: Competition
+    player: PlayerInfo | None
+
+
+def series_fields(raw_conditions: dict[str, Any] | None, rated: bool) -> SeriesFields:
+    """A hand-made tournament's conditions and rated flag; `bad_request` naming a bad
+    condition."""
+    try:
+        return SeriesFields(conditions=conditions.parse(raw_conditions), rated=rated)
+    except ValueError as exc:
+        raise CompetitionError("bad_request", str(exc)) from None
+
+
+async def on_schedules(session: _Session, m: protocol.SchedulesRequest) -> dict[str, Any]:
+    listing = await session.competition.series.listing()
+    return {"type": "schedules", "items": [replies.schedule_item(s) for s in listing]}
+
+
+async def on_create_schedule(session: _Session, m: protocol.CreateSchedule) -> dict[str, Any]:
+    new = NewSchedule(
+        name=m.name,
+        game=m.game,
+        options=m.options or {},
+        first_starts_at=m.first_starts_at,
+        every_s=m.every_s,
+        duration_s=m.duration_s,
+        time_limit_s=m.time_limit_s,
+        join_for_s=m.join_for_s,
+        conditions=m.conditions,
+        rated=m.rated,
+        beacon=m.beacon,
+    )
+    s = await session.competition.series.create(new)
+    return await _one(session, s)
+
+
+async def on_cancel_schedule(session: _Session, m: protocol.CancelSchedule) -> dict[str, Any]:
+    s = await session.competition.series.cancel(m.schedule)
+    return await _one(session, s)
+
+
+async def _one(session: _Session, s: ScheduleInfo) -> dict[str, Any]:
+    [listing] = await session.competition.series.listing([s])
+    return {"type": "schedule", "schedule": replies.schedule_item(listing)}
+
+
+HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
+    "schedules": on_schedules,
+    "create_schedule": on_create_schedule,
+    "cancel_schedule": on_cancel_schedule,
+}

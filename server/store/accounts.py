@@ -1,0 +1,72 @@
+"""Deleted accounts in the database (v1.4, PROTOCOL.md "Accounts"): the name goes (the
+pseudonym takes its place, the old key is kept so it is never registered again), the
+admin role ends, and every tournament closed before gains an erasure amendment. Plain
+async functions over a `Store`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from sqlalchemy import select, update
+
+from server.domain.names import name_key
+from server.store import cluster
+from server.store.models import Entry, ErasedName, Erasure, Player, Tournament
+from server.store.repository import Store
+
+
+class Erased(NamedTuple):
+    """What a deletion touched: tournaments not closed with an entry of the player (its
+    tables read again), and closed ones (their bundles gain an erasure)."""
+
+    open_ids: list[int]
+    closed_ids: list[int]
+
+
+async def name_erased(store: Store, name: str) -> bool:
+    """Whether `name` (as names compare) was a deleted account's."""
+    async with store._session() as s:
+        found = await s.scalar(select(ErasedName).where(ErasedName.name_key == name_key(name)))
+        return found is not None
+
+
+async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> Erased:
+    """Rename the player to `pseudonym`, keep the old name's key, end the admin role, add
+    the erasures; every node is told to read the touched tournaments again."""
+    async with store._session() as s:
+        player = await s.get(Player, player_id)
+        assert player is not None
+        s.add(ErasedName(name_key=player.name_key, player_id=player_id, at=now))
+        await s.flush()
+        await s.execute(
+            update(Player)
+            .where(Player.id == player_id)
+            .values(name=pseudonym, name_key=name_key(pseudonym), admin=False)
+        )
+        rows = await s.execute(
+            select(Entry.tournament_id, Tournament.status)
+            .join(Tournament, Tournament.id == Entry.tournament_id)
+            .where(Entry.player_id == player_id)
+            .order_by(Entry.tournament_id)
+        )
+        erased = Erased([], [])
+        for tid, status in rows.all():
+            (erased.closed_ids if status == "closed" else erased.open_ids).append(tid)
+        for tid in erased.closed_ids:
+            s.add(Erasure(tournament_id=tid, player_id=player_id, at=now))
+        lines = [cluster.renamed_line(t) for t in erased.open_ids + erased.closed_ids]
+        await store._notify(s, lines)
+        await s.commit()
+        return erased
+
+
+async def of_tournament(store: Store, tournament_id: int) -> list[tuple[int, datetime]]:
+    """The tournament's erasures: (player id, at), in order of `at`."""
+    async with store._session() as s:
+        rows = await s.execute(
+            select(Erasure.player_id, Erasure.at)
+            .where(Erasure.tournament_id == tournament_id)
+            .order_by(Erasure.at, Erasure.player_id)
+        )
+        return [(r[0], r[1]) for r in rows.all()]

@@ -1,0 +1,179 @@
+// The account page (/account, v1.4 accounts): the devices signed in to this account, each
+// revocable, all others at once; approving a device link (the code typed, or filled in
+// from ?code=, its label shown before asking); and, signed out, signing this browser in by
+// a link approved on another device. PROTOCOL.md "Accounts".
+
+import { fill, h } from "./dom.js";
+import { ServerError } from "./net.js";
+import { account } from "./store.js";
+
+// Every text a person reads here (kept together so that it can move into catalogues).
+const T = {
+  title: "Your account",
+  devices: "Devices signed in",
+  kinds: { token: "registered here", link: "linked", passkey: "passkey" },
+  unnamed: "unnamed device",
+  current: "this browser",
+  revoke: "Sign out",
+  revokeOthers: "Sign out every other device",
+  revokedOthers: (n) => `${n} other device${n === 1 ? "" : "s"} signed out.`,
+  since: (at) => `since ${at.slice(0, 10)}`,
+  seen: (at) => `last seen ${at.slice(0, 16).replace("T", " ")}`,
+  approveTitle: "Sign in another device",
+  approveHelp: "On the new device, choose to sign in with another device (or run samedeal login in a terminal); it shows a code. Enter it here.",
+  code: "Code",
+  next: "Continue",
+  ask: (label, name) => `Sign in “${label || "an unnamed device"}” as ${name}? Only approve a device you are holding: it will play as you.`,
+  approve: "Approve",
+  cancel: "Cancel",
+  approved: (label) => `“${label || "The device"}” is signed in. It is listed below.`,
+  linkTitle: "Sign in with another device",
+  linkHelp: "Start here, then approve the code on a device where you are signed in (its account page).",
+  start: "Show a code",
+  showCode: "Enter this code on your other device's account page:",
+  waiting: "Waiting for approval…",
+  expired: "The code expired. Start again.",
+  signedIn: (name) => `Signed in as ${name}.`,
+  signedOut: "This browser was signed out.",
+  deleteTitle: "Delete your account",
+  deleteHelp: (name) => `Your results stay, under a pseudonym (deleted- and your number); games you are playing are resigned; every device is signed out; nobody can ever register ${name} again. Type your name to confirm.`,
+  deleteName: "Your name",
+  deleteGo: "Delete my account",
+  deleted: "Your account was deleted. Its results stay under a pseudonym.",
+  browserLabel: () => `browser on ${navigator.platform || "this computer"}`.slice(0, 64),
+};
+
+/** Render the page into `main`; returns what stops its timers. */
+export async function accountPage(main, link, changed = () => {}) {
+  let stopped = false;
+  const stop = () => { stopped = true; };
+  const render = () => (account.token ? signedInView(main, link, changed, render, stop) : linkView(main, link, changed, render, () => stopped));
+  const off = link.on("signed_out", () => { if (!stopped) render(); });
+  await render();
+  return () => { stop(); off(); };
+}
+
+async function signedInView(main, link, changed, render, stop) {
+  const status = h("p.status", { role: "status" });
+  const list = h("ul.devices");
+  const refresh = async () => {
+    const reply = await link.call("devices");
+    fill(list, reply.items.map((d) => deviceItem(d, link, refresh, render)));
+  };
+  const others = h("button.revoke-others", { type: "button", onclick: async () => {
+    const reply = await link.call("revoke_other_devices");
+    status.textContent = T.revokedOthers(reply.count);
+    await refresh();
+  } }, T.revokeOthers);
+  fill(main, h("h1", T.title), h("p", T.signedIn(account.name || "?")),
+    approveBox(link, refresh), h("h2", T.devices), list, others, status, deleteBox(main, link, changed, stop));
+  try {
+    await refresh();
+  } catch (exc) {
+    status.textContent = exc.message;
+  }
+}
+
+function deviceItem(d, link, refresh, render) {
+  const revoke = h("button.revoke", { type: "button", onclick: async () => {
+    await link.call("revoke_device", { device: d.id });
+    if (d.current) {
+      account.forget();
+      link.player = null;
+      render();
+    } else await refresh();
+  } }, T.revoke);
+  return h("li.device", { dataset: { id: String(d.id), current: d.current ? "1" : "" } },
+    h("strong.label", d.label || T.unnamed), " ", h("span.kind.muted", `(${T.kinds[d.kind] || d.kind})`),
+    d.current ? h("span.current", ` — ${T.current}`) : null,
+    h("span.small.muted", ` ${T.since(d.created_at)}, ${T.seen(d.last_seen_at)} `), revoke);
+}
+
+function deleteBox(main, link, changed, stop) {
+  const name = account.name || "";
+  const msg = h("p.delete-msg", { role: "alert" });
+  const go = h("button.danger.delete-go", { type: "button", disabled: true, onclick: async () => {
+    try {
+      await link.call("delete_account", { confirm: typed.value });
+      stop(); // the signed_out that follows changes this page no more
+      account.forget();
+      link.player = null;
+      changed();
+      fill(main, h("h1", T.title), h("p.deleted", T.deleted));
+    } catch (exc) {
+      msg.textContent = exc.message;
+    }
+  } }, T.deleteGo);
+  const typed = h("input#delete-name", { name: "confirm", autocomplete: "off", oninput: () => { go.disabled = typed.value !== name; } });
+  return h("details.delete-account", h("summary", T.deleteTitle), h("p.small", T.deleteHelp(name)),
+    h("label", { for: "delete-name" }, T.deleteName), typed, go, msg);
+}
+
+function approveBox(link, refresh) {
+  const msg = h("p.link-msg", { role: "status" });
+  const code = h("input#link-code", { name: "code", autocomplete: "off", maxlength: "9", placeholder: "BCDF-GHJK",
+    value: new URLSearchParams(location.search).get("code") || "" });
+  const ask = h("div.link-ask");
+  const form = h("form.link-approve", { onsubmit: async (e) => {
+    e.preventDefault();
+    fill(ask);
+    msg.textContent = "";
+    const typed = code.value.trim();
+    try {
+      const info = await link.call("link_info", { code: typed });
+      fill(ask, h("p.ask", T.ask(info.label, account.name || "?")),
+        h("button.primary.approve-yes", { type: "button", onclick: async () => {
+          fill(ask);
+          try {
+            const done = await link.call("link_approve", { code: typed });
+            msg.textContent = T.approved(done.device.label);
+            code.value = "";
+            await refresh();
+          } catch (exc) {
+            msg.textContent = exc.message;
+          }
+        } }, T.approve),
+        h("button.approve-no", { type: "button", onclick: () => fill(ask) }, T.cancel));
+    } catch (exc) {
+      msg.textContent = exc.message;
+    }
+  } }, h("label", { for: "link-code" }, T.code), code, h("button", { type: "submit" }, T.next));
+  return h("section.approve", h("h2", T.approveTitle), h("p.small", T.approveHelp), form, ask, msg);
+}
+
+function linkView(main, link, changed, render, stopped) {
+  const msg = h("p.link-msg", { role: "status" });
+  const shown = h("div.link-code");
+  const start = h("button.primary.link-start", { type: "button", onclick: async () => {
+    start.disabled = true;
+    try {
+      const code = await link.call("link_start", { label: T.browserLabel() });
+      fill(shown, h("p", T.showCode), h("p.code", h("code#shown-code", code.code)), h("p.muted", T.waiting));
+      const reply = await poll(link, code, stopped);
+      if (!reply) return;
+      account.save(reply.token, reply.player.name);
+      link.player = reply.player;
+      changed();
+      render();
+    } catch (exc) {
+      fill(shown);
+      msg.textContent = exc instanceof ServerError && exc.code === "expired" ? T.expired : exc.message;
+      start.disabled = false;
+    }
+  } }, T.start);
+  fill(main, h("h1", T.linkTitle), h("p", T.linkHelp), start, shown, msg);
+}
+
+async function poll(link, code, stopped) {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, code.interval_s * 1000));
+    if (stopped()) return null;
+    try {
+      return await link.call("link_poll", { poll: code.poll });
+    } catch (exc) {
+      if (!(exc instanceof ServerError) || !["authorization_pending", "rate_limited"].includes(exc.code)) throw exc;
+    }
+  }
+}
+
+export const ACCOUNT_TEXTS = T;

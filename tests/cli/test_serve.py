@@ -1,0 +1,66 @@
+"""server/cli/serve.py: what `serve` refuses before it opens the database, each one line
+(serving itself: tests/e2e/test_process.py and the rest of tests/e2e)."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from server.__main__ import main
+from server.cli.common import UsageError
+from server.cli.registry import build_parser
+from server.cli.serve import _serve_limits, port_number
+
+
+def serve(capsys: pytest.CaptureFixture[str], url: str, *argv: str) -> tuple[int, str]:
+    code = main(["--database-url", url, "serve", *argv])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (("--workers", "0"), "--workers is 1 or more"),
+        (("--workers", "2"), "--workers N > 1 needs PostgreSQL"),
+        (("--max-connections", "-1"), "--max-connections is 0 (no limit) or more"),
+        (("--idle-timeout", "nan"), "--idle-timeout is 0 (none) or more seconds"),
+        (("--trusted-proxy", "not-a-network"), "--trusted-proxy:"),
+        (("--beacon-relay", "ftp://relay"), "is not an http(s) URL"),
+    ],
+)
+def test_bad_flags_are_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], sqlite_url: str, argv: tuple[str, ...], says: str
+) -> None:
+    code, err = serve(capsys, sqlite_url, "--port", "0", *argv)
+    assert code == 2 and says in err and err.count("\n") == 1, err
+
+
+def test_a_port_in_use_is_said_before_the_database_is_opened(
+    capsys: pytest.CaptureFixture[str], sqlite_url: str
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, err = serve(capsys, sqlite_url, "--port", str(port))
+    assert code == 1 and "the port is in use" in err
+
+
+def test_the_port_is_checked_by_the_parser() -> None:
+    assert port_number("0") == 0 and port_number("65535") == 65535
+    for text in ("-1", "65536", "http"):
+        with pytest.raises(Exception, match="a port is"):
+            port_number(text)
+
+
+def test_the_limits_the_flags_ask_for() -> None:
+    args = build_parser().parse_args(
+        ["serve", "--max-connections", "7", "--idle-timeout", "3", "--allowed-origin", "https://a"]
+    )
+    limits = _serve_limits(args)
+    assert limits.max_connections == 7 and limits.idle_timeout == 3.0
+    assert limits.allowed_origins == frozenset({"https://a"})
+    args.max_registrations_per_minute = -1
+    with pytest.raises(UsageError, match="--max-registrations-per-minute"):
+        _serve_limits(args)

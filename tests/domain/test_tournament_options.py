@@ -1,0 +1,94 @@
+"""server/domain/tournament_options.py: one tournament's flags, checks and messages, the
+same for both command lines."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from server.domain.tournament_options import (
+    TournamentRequest,
+    add_create_arguments,
+    parse_span,
+    request_from,
+    request_message,
+)
+
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    p = argparse.ArgumentParser()
+    add_create_arguments(p)
+    return p.parse_args(["--name", "Cup", *argv])
+
+
+def test_the_defaults_an_hour_from_now_on_gaps() -> None:
+    request = request_from(parse(), NOW)
+    assert request == TournamentRequest("Cup", "gaps", {}, NOW + timedelta(hours=1))
+    assert request_message(request) == {
+        "name": "Cup",
+        "game": "gaps",
+        "options": {},
+        "ends_at": "2026-12-01T10:00:00+00:00",
+    }
+
+
+def test_every_flag_reaches_the_message() -> None:
+    argv = [
+        "--game", "klondike", "--options", '{"draw": 3}', "--starts-at",
+        "2026-12-02T18:00+01:00", "--hours", "2", "--time-limit-s", "900", "--join-until",
+        "2026-12-02T17:30:00Z", "--min-account-age", "1d", "--min-rating", "10",
+        "--no-bots", "--unrated", "--beacon", "quicknet",
+    ]  # fmt: skip
+    request = request_from(parse(*argv), NOW)
+    assert request_message(request) == {
+        "name": "Cup",
+        "game": "klondike",
+        "options": {"draw": 3},
+        "starts_at": "2026-12-02T17:00:00+00:00",
+        "ends_at": "2026-12-02T19:00:00+00:00",
+        "time_limit_s": 900,
+        "join_until": "2026-12-02T17:30:00+00:00",
+        "conditions": {"min_account_age_s": 86400, "min_rating": 10.0, "bots": False},
+        "rated": False,
+        "beacon": {"network": "quicknet"},
+    }
+
+
+def test_a_time_without_a_zone_is_utc_and_ends_at_wins_over_hours() -> None:
+    request = request_from(parse("--ends-at", "2026-12-01T12:00", "--hours", "5"), NOW)
+    assert request.ends_at == datetime(2026, 12, 1, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--options", "{redeals: 2}"), "--options is not JSON (Expecting property name"),
+        (("--options", "[1]"), "--options must be a JSON object, e.g. '{\"redeals\": 2}'"),
+        (("--options", "[" * 100_000), "--options is not JSON options (too deep"),
+        (("--hours", "nan"), "--hours is a positive number of hours, not nan"),
+        (("--hours", "-1"), "--hours is a positive number of hours, not -1.0"),
+        (("--time-limit-s", "0"), "--time-limit-s is a positive number of seconds"),
+        (("--starts-at", "tomorrow"), "--starts-at is not an ISO 8601 time (e.g. "),
+        (("--ends-at", "2026-13-45"), "--ends-at is not an ISO 8601 time"),
+        (("--join-until", "soon"), "--join-until is not an ISO 8601 time"),
+        (
+            ("--starts-at", "9999-12-31T23:00Z", "--hours", "5"),
+            "--starts-at plus --hours ends past the year 9999",
+        ),
+        (("--min-account-age", "a while"), "--min-account-age is a span like 1d"),
+    ],
+)
+def test_each_mistake_is_one_line_naming_the_flag(argv: tuple[str, ...], message: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        request_from(parse(*argv), NOW)
+    assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
+
+
+def test_spans() -> None:
+    assert [parse_span(t, "--x") for t in ("90", "1d", "1h30m", "60s")] == [90, 86400, 5400, 60]
+    with pytest.raises(ValueError, match="--x is a span"):
+        parse_span("1w", "--x")
