@@ -105,6 +105,7 @@ class Node:
         self.log = work / f"node{index}.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.ready = False  # answered /healthz since its last start
+        self.restarting = False  # killed and being started again (not the supervisor's)
 
     def start(self) -> None:
         args = [PY, "-m", "server", "--database-url", self.url, "serve"]
@@ -355,7 +356,11 @@ async def kill_loop(
         if not serving:  # every node is starting: a kill now would find none serving
             continue
         node = rnd.choice(serving)
-        workers = await asyncio.to_thread(node.kill_and_start)
+        node.restarting = True  # set on the loop: the supervisor must not start it too
+        try:
+            workers = await asyncio.to_thread(node.kill_and_start)
+        finally:
+            node.restarting = False
         tally.kills += 1
         event(f"kill node{node.index} ({len(workers)} workers)")
         orphans.append(workers)
@@ -380,7 +385,7 @@ async def supervise(
     while not stop.is_set():
         await asyncio.sleep(0.5)
         for node in nodes:
-            if node.proc is not None and node.proc.poll() is not None:
+            if not node.restarting and node.proc is not None and node.proc.poll() is not None:
                 tally.exits += 1
                 event(f"node{node.index} exited by itself ({node.proc.returncode})")
                 node.start()
