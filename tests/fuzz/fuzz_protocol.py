@@ -27,6 +27,7 @@ with instrumented(__name__ == "__main__"):
     from server.competition.errors import CompetitionError
     from server.competition.ratings import LeaderboardPage
     from server.competition.standings import View
+    from server.domain.accounts import DeviceInfo, DeviceKind
     from server.domain.model import PlayerInfo
     from server.net import protocol, session
     from server.net.metrics import Metrics
@@ -35,6 +36,7 @@ NOW = datetime(2026, 12, 1, tzinfo=UTC)  # the stub competition's clock (pong's 
 REPLY_TYPES = {
     "pong", "registered", "authed", "tournaments", "tournament", "state", "hint",
     "standings", "unsubscribed", "record", "leaderboard", "player", "schedules",
+    "devices", "devices_revoked",
 }  # fmt: skip
 
 
@@ -52,6 +54,11 @@ class _Parts:
 
 async def _register(name: str) -> tuple[PlayerInfo, str]:
     return PlayerInfo(1, name, False), "token"
+
+
+async def _register_device(name: str, *_: Any) -> tuple[PlayerInfo, DeviceInfo, str]:
+    device = DeviceInfo(1, 1, DeviceKind.TOKEN, None, NOW, NOW)
+    return PlayerInfo(1, name, False), device, "token"
 
 
 async def _window(*_: Any) -> View:
@@ -89,6 +96,23 @@ COMPETITION: Any = _Parts(
         player=_refuse("not_found"),
     ),
     series=_Parts(listing=lambda *_: asyncio.sleep(0, [])),
+    devices=_Parts(  # v1.4 accounts: a device per registration; the rest refused
+        register=_register_device,
+        authenticate=_refuse("unauthorized"),
+        attach=lambda *_: None,
+        forget=lambda *_: None,
+        listed=lambda *_: asyncio.sleep(0, []),
+        revoke=_refuse("not_found"),
+        revoke_others=lambda *_: asyncio.sleep(0, 0),
+    ),
+    links=_Parts(
+        start=_refuse("rate_limited"),
+        approve=_refuse("not_found"),
+        describe=_refuse("not_found"),
+        poll=_refuse("not_found"),
+        ttl_s=600,
+    ),
+    accounts=_Parts(delete=_refuse("bad_request")),
 )
 FANOUT: Any = _Parts(
     subscribe=lambda *_: None, unsubscribe=lambda *_: None, watching=lambda *_: False
