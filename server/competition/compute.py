@@ -23,10 +23,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from server import lifeline
 from server.games import RULES
 from server.games.base import PreparedDeal
 from server.games.gaps_par import par_for
+from server.ops import lifeline
 
 R = TypeVar("R")
 WORKERS = 2  # the searches of a few creations at once; each holds one core

@@ -35,12 +35,12 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from server import faults
 from server.competition import compute
 from server.competition.compute import Compute, ParResult
 from server.competition.errors import CompetitionError
 from server.domain.model import EntryInfo, TournamentInfo, TournamentStatus
 from server.domain.ranking import order_key
+from server.ops import faults
 from server.store import par as stored
 from server.store.ratings import game_lock
 from server.store.repository import Store

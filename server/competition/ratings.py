@@ -25,12 +25,12 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
-from server import faults
 from server.competition.compute import Compute
 from server.competition.errors import CompetitionError
 from server.domain import ratings as math
 from server.domain.model import TournamentStatus
 from server.domain.timing import utcnow
+from server.ops import faults
 from server.store import rating_reads as reads
 from server.store import ratings as stored
 from server.store.rating_reads import Point, Profile, Ranked

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import NoReturn, Protocol
 
-from server import faults
+from server.ops import faults
 
 log = logging.getLogger("samedeal.lifecycle")
 TICK_S = 0.5  # from the end of one tick to the start of the next

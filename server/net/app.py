@@ -22,7 +22,6 @@ import orjson
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import faults
 from server.competition.beacon import BeaconConfig
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
@@ -46,6 +45,7 @@ from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.ratings_http import RatingsHttp
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, WsServer
+from server.ops import faults
 from server.store.cluster import Listener
 from server.store.repository import Store
 

@@ -28,11 +28,11 @@ from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from server import faults
 from server.net.connection_limits import BODY_CHUNK, FEED_BUDGET_S, FEED_SLICE, TOO_MANY
 from server.net.endpoint import Host, MessageHandler
 from server.net.frames import GuardedProtocol, text_header
 from server.net.limits import TokenBucket, trusted
+from server.ops import faults
 
 __all__ = ["MessageHandler", "WsConnection", "access_log"]
 

@@ -18,7 +18,6 @@ from typing import Any, Protocol
 
 import orjson
 
-from server import faults
 from server.competition.standings import Standings, View
 from server.competition.table import WindowKey
 from server.domain import timing
@@ -26,6 +25,7 @@ from server.domain.model import Status, TournamentInfo
 from server.domain.ranking import Row
 from server.net import protocol
 from server.net.connection import WsConnection
+from server.ops import faults
 
 log = logging.getLogger("samedeal.fanout")
 MIN_INTERVAL_S = 0.3  # at most 4 standings pushes per second per tournament (3.3)

@@ -11,7 +11,6 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from server import faults
 from server.audit.fairplay import Thresholds
 from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
@@ -26,6 +25,7 @@ from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
 from server.net.metrics import Metrics
 from server.net.schedule_session import series_fields
+from server.ops import faults
 
 log = logging.getLogger("samedeal.session")
 

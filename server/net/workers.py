@@ -18,7 +18,7 @@ import sys
 import time
 from types import FrameType
 
-from server.lifeline import die_with_parent
+from server.ops.lifeline import die_with_parent
 
 log = logging.getLogger("samedeal.workers")
 RESTART_DELAY_S = 1.0

@@ -25,7 +25,6 @@ from typing import Any, Protocol
 
 import asyncpg
 
-from server import faults
 from server.domain.model import (
     DevicesNotice,
     EntryNotice,
@@ -36,6 +35,7 @@ from server.domain.model import (
     Status,
     TournamentNotice,
 )
+from server.ops import faults
 
 log = logging.getLogger("samedeal.cluster")
 CHANNEL = "samedeal"

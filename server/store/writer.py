@@ -23,8 +23,8 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol
 
-from server import faults
 from server.domain.model import Summary
+from server.ops import faults
 from server.store.models import utc_naive
 
 log = logging.getLogger("samedeal.store")
