@@ -10,6 +10,7 @@ import pytest
 from client_cli.commands import (
     account,
     bot,
+    delete_account,
     fairplay,
     login,
     operator,
@@ -40,6 +41,7 @@ COMMANDS = {
     ("fairplay", "1"): fairplay.run,
     ("schedule", "list"): schedule.run,
     ("login",): login.run,
+    ("delete-account",): delete_account.run,
 }
 
 
