@@ -329,9 +329,12 @@ async def test_addiction_a_redeal_puts_the_gaps_where_the_aces_fell(
     verdict = page.locator(".verdict")
     await verdict.wait_for(timeout=30_000)
     assert await verdict.get_attribute("data-verdict") == "ok"
-    lines = (await page.locator(".lines").inner_text()).splitlines()
+    # par may be computed between the page's fetch of the bundle and this test's: its
+    # lines aside, the two verifiers say the same
+    shown = (await page.locator(".lines").inner_text()).splitlines()
+    lines = [x for x in shown if "par line" not in x]
     assert lines[:-1] == [
-        *(f"ok   {line}" for line in report.checked),
+        *(f"ok   {line}" for line in report.checked if "par line" not in line),
         *(f"note {line}" for line in report.notes),
         f"verified: tournament {t['id']} bundle",
     ]
