@@ -12,10 +12,11 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from server.ops import faults
 from server.store.sqlite_process import PRAGMAS
 
 DEFAULT_URL = "sqlite+aiosqlite:///samedeal.db"
@@ -148,13 +149,23 @@ def make_engine(url: str) -> AsyncEngine:
         connect_args["server_settings"] = {
             "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)
         }
-    return create_async_engine(
+    engine = create_async_engine(
         url,
         pool_size=POOL_SIZE,
         max_overflow=POOL_OVERFLOW,
         pool_pre_ping=True,
         connect_args=connect_args,
     )
+    event.listen(engine.sync_engine, "handle_error", _database_fault_drops_connection)
+    return engine
+
+
+def _database_fault_drops_connection(ctx: ExceptionContext) -> None:
+    """A statement that failed because the database is away (server/ops/faults.py: say a
+    backend terminated between two operations, which asyncpg reports as "another
+    operation (2) is in progress") invalidates its connection: never back in the pool."""
+    if faults.kind_of(ctx.original_exception) == "database":
+        ctx.is_disconnect = True
 
 
 def _sqlite_pragmas(dbapi_conn: object, _record: object) -> None:
