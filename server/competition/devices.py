@@ -35,7 +35,7 @@ def label_of(label: str | None) -> str | None:
     try:
         return checked_label(label)
     except BadLabel as e:
-        raise CompetitionError("bad_request", str(e)) from None
+        raise CompetitionError("bad_request", str(e), reason="bad_label") from None
 
 
 class Devices:
@@ -55,7 +55,9 @@ class Devices:
         """A new player (or bot), its first device (kind `token`) and token."""
         label = label_of(label)
         if is_reserved(name) or await stored_accounts.name_erased(self.store, name):
-            raise CompetitionError("name_taken", TEXTS["taken"].format(name=name))
+            raise CompetitionError(
+                "name_taken", TEXTS["taken"].format(name=name), params={"name": name}
+            )
         if bot:
             player, token = await self.players.register_bot(name)
         else:
@@ -67,7 +69,7 @@ class Devices:
         no device in force has it."""
         found = await stored.signed_in(self.store, token_hash(token))
         if found is None:
-            raise CompetitionError("unauthorized", TEXTS["unknown_token"])
+            raise CompetitionError("unauthorized", TEXTS["unknown_token"], reason="unknown_token")
         await stored.seen(self.store, found[1].id, self.now())
         return found
 
@@ -86,7 +88,12 @@ class Devices:
         connections, on every node, are signed out."""
         revoked = await stored.revoke(self.store, player.id, [device_id], None, self.now())
         if not revoked:
-            raise CompetitionError("not_found", TEXTS["no_device"].format(id=device_id))
+            raise CompetitionError(
+                "not_found",
+                TEXTS["no_device"].format(id=device_id),
+                reason="no_device",
+                params={"id": device_id},
+            )
         self.signed_out(revoked)
 
     async def revoke_others(self, player: PlayerInfo, current: int | None) -> int:
