@@ -62,16 +62,35 @@ class Devices:
             player, token = await self.players.register_bot(name)
         else:
             player, token = await self.players.register(name, label)
+        if await stored_accounts.name_erased(self.store, player.name):
+            # The name's account was deleted between the check above and the insert (the
+            # insert waits for a deletion in flight, so this check, made after it, sees
+            # it): the registration is withdrawn, nothing else holds the new player yet.
+            await stored_accounts.withdraw(self.store, player.id)
+            raise CompetitionError("name_taken", TEXTS["taken"].format(name=name))
         return player, await self._device_of_token(token), token
 
     async def authenticate(self, token: str) -> tuple[PlayerInfo, DeviceInfo]:
-        """The token's player and device (its `last_seen_at` now); `unauthorized` when
-        no device in force has it."""
+        """The token's player and device; `unauthorized` when no device in force has it.
+        The connection is signed in with it by `hold` (which also makes `last_seen_at`)."""
         found = await stored.signed_in(self.store, token_hash(token))
         if found is None:
             raise CompetitionError("unauthorized", TEXTS["unknown_token"], reason="unknown_token")
-        await stored.seen(self.store, found[1].id, self.now())
         return found
+
+    async def hold(self, device: DeviceInfo, conn: Hashable, sign_out: SignOut) -> bool:
+        """Sign `conn` in with `device` unless it was revoked meanwhile (False).
+
+        The connection is attached first, then the device is marked seen by an update
+        conditional on its being in force: a revocation committed before that update
+        fails it, one committed after it reaches the attached connection (here at once,
+        on another node by its notice), so a revoked device never stays signed in."""
+        self.attach(device.id, conn, sign_out)
+        in_force = await stored.seen(self.store, device.id, self.now())
+        if in_force and self._device_of.get(conn) == device.id:
+            return True  # (else signed out while the update was in flight)
+        self.forget(conn)
+        return False
 
     async def _device_of_token(self, token: str) -> DeviceInfo:
         found = await stored.signed_in(self.store, token_hash(token))

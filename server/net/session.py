@@ -33,6 +33,7 @@ RATE_PER_S = 100.0  # sustained messages per second per connection
 RATE_BURST = 200.0  # messages allowed at once
 ABUSE_STRIKES = 500  # rate-limited messages in a row before the connection is closed
 _NOT_JSON = object()
+TEXTS = {"revoked": "this device was signed out"}
 ACT_NOT_ACKNOWLEDGED = (
     "internal error: the action was not acknowledged; send it again with the same seq "
     "(if it was stored after all, the reply is its state with duplicate: true)"
@@ -149,7 +150,7 @@ class Session:
                 reason="too_many_registrations",
             )
         player, device, token = await self.competition.devices.register(m.name, m.device, m.bot)
-        self.sign_in(player, device)
+        await self.sign_in(player, device)
         return {
             "type": "registered",
             "player": {"id": player.id, "name": player.name, **_bot(player)},
@@ -159,17 +160,20 @@ class Session:
 
     async def _on_auth(self, m: protocol.Auth) -> dict[str, Any]:
         player, device = await self.competition.devices.authenticate(m.token)
-        self.sign_in(player, device)
+        await self.sign_in(player, device)
         return {
             "type": "authed",
             "player": {"id": player.id, "name": player.name, "admin": player.admin, **_bot(player)},
             "device": device_brief(device),
         }
 
-    def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None:
-        """This connection is now `player`'s, with `device` (v1.4: until it is revoked)."""
+    async def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None:
+        """This connection is now `player`'s, with `device` (v1.4: until it is revoked);
+        `unauthorized` when the device was revoked meanwhile (then signed in as nobody)."""
+        if not await self.competition.devices.hold(device, self.conn, self._signed_out):
+            self.player = self.device = None
+            raise CompetitionError("unauthorized", TEXTS["revoked"])
         self.player, self.device = player, device
-        self.competition.devices.attach(device.id, self.conn, self._signed_out)
 
     def _signed_out(self) -> None:
         """Its device was revoked: unauthenticated at once, told after any reply."""
