@@ -67,7 +67,9 @@ class Devices:
             # insert waits for a deletion in flight, so this check, made after it, sees
             # it): the registration is withdrawn, nothing else holds the new player yet.
             await stored_accounts.withdraw(self.store, player.id)
-            raise CompetitionError("name_taken", TEXTS["taken"].format(name=name))
+            raise CompetitionError(
+                "name_taken", TEXTS["taken"].format(name=name), params={"name": name}
+            )
         return player, await self._device_of_token(token), token
 
     async def authenticate(self, token: str) -> tuple[PlayerInfo, DeviceInfo]:
