@@ -50,7 +50,7 @@ class Accounts:
     async def delete(self, player: PlayerInfo, confirm: str) -> None:
         """Delete `player`'s account (`confirm` exactly their name, else `bad_request`)."""
         if confirm != player.name:
-            raise CompetitionError("bad_request", TEXTS["confirm"])
+            raise CompetitionError("bad_request", TEXTS["confirm"], reason="confirm_name")
         renamed = PlayerInfo(player.id, pseudonym(player.id), False, player.bot)
         erased = await stored.erase(self.store, player.id, renamed.name, self.now())
         await stored_passkeys.remove(self.store, player.id, None, self.now())  # first: a

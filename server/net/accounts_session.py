@@ -76,7 +76,7 @@ async def _revoke_other_devices(session: _Session, m: RevokeOtherDevices) -> dic
 async def _link_start(session: _Session, m: LinkStart) -> dict[str, Any]:
     """Public; counted with registrations against the address's limit."""
     if session.may_register is not None and not session.may_register():
-        raise CompetitionError("rate_limited", TEXTS["starts"])
+        raise CompetitionError("rate_limited", TEXTS["starts"], reason="too_many_links")
     link = await session.competition.links.start(m.label)
     return {
         "type": "link_code",
