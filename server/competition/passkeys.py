@@ -88,7 +88,9 @@ def unb64url(text: Any) -> bytes:
 
 
 def _refused(why: str) -> CompetitionError:
-    return CompetitionError("unauthorized", TEXTS["refused"].format(why=why))
+    return CompetitionError(
+        "unauthorized", TEXTS["refused"].format(why=why), reason="passkey_refused"
+    )
 
 
 def _client_data(credential: dict[str, Any]) -> dict[str, Any]:
@@ -305,7 +307,12 @@ class Passkeys:
     async def remove(self, player: PlayerInfo, passkey_id: int) -> None:
         """Remove one of the player's passkeys in force (`not_found` otherwise)."""
         if not await stored.remove(self.store, player.id, passkey_id, self.now()):
-            raise CompetitionError("not_found", TEXTS["no_passkey"].format(id=passkey_id))
+            raise CompetitionError(
+                "not_found",
+                TEXTS["no_passkey"].format(id=passkey_id),
+                reason="no_passkey",
+                params={"id": passkey_id},
+            )
 
     async def remove_all(self, player: PlayerInfo) -> None:
         """Every passkey of the player (a deleted account)."""
