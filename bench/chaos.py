@@ -593,7 +593,7 @@ async def run(
         await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
         await admin.close()
     (work / "events.log").write_text("\n".join(EVENTS) + "\n")
-    logs = [node.log.read_text(errors="replace") for node in nodes]
+    logs = [n.log.read_text(errors="replace") for n in nodes if n.log.exists()]
     rec = tally.recovery
     started = [t.result() for t in starts if t.done() and not t.cancelled() and not t.exception()]
     return {
