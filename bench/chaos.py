@@ -353,7 +353,7 @@ async def kill_loop(
         serving = [n for n in nodes if n.ready]
         if stop.is_set():
             return
-        if not serving:  # every node is starting: a kill now would find none serving
+        if len(serving) < 2:  # never the last serving node: the players always have one
             continue
         node = rnd.choice(serving)
         node.restarting = True  # set on the loop: the supervisor must not start it too
