@@ -9,6 +9,9 @@ refused, a credential id of at most 1023 bytes that nobody holds, an attestation
 statement of a format other than `none` not checked, a user handle that must be the
 player's, and a sign count stored by a conditional update (a count that did not grow,
 here or on another node, is a clone: refused).
+
+py_webauthn (with cryptography, pyOpenSSL, cbor2: about 135 modules, a sixth of a node's)
+is imported at the first ceremony, not when a node starts (tests/test_startup_imports.py).
 """
 
 from __future__ import annotations
@@ -22,23 +25,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
-from webauthn import (
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import parse_cbor
-from webauthn.helpers.encode_cbor import encode_cbor
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AttestationConveyancePreference,
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from server.competition.devices import Devices, label_of
 from server.competition.errors import CompetitionError
@@ -87,6 +73,13 @@ def unb64url(text: Any) -> bytes:
         raise ValueError("not base64url") from None
 
 
+def _errors() -> tuple[type[Exception], ...]:
+    """What a refused ceremony raises (the library's errors and malformed input)."""
+    from webauthn.helpers.exceptions import WebAuthnException
+
+    return (WebAuthnException, ValueError, TypeError, KeyError)
+
+
 def _refused(why: str) -> CompetitionError:
     return CompetitionError(
         "unauthorized", TEXTS["refused"].format(why=why), reason="passkey_refused"
@@ -110,6 +103,10 @@ def _client_data(credential: dict[str, Any]) -> dict[str, Any]:
 def _without_attestation(credential: dict[str, Any]) -> dict[str, Any]:
     """The registration with its attestation statement read as format `none` (a
     statement of another format is not checked: the contract asks for none)."""
+    from webauthn.helpers import parse_cbor
+    from webauthn.helpers.encode_cbor import encode_cbor
+    from webauthn.helpers.exceptions import WebAuthnException
+
     response = credential.get("response")
     if not isinstance(response, dict):
         return credential
@@ -134,6 +131,15 @@ class Passkeys:
     # -- options ---------------------------------------------------------------------
     async def register_options(self, player: PlayerInfo, rp: RelyingParty | None) -> Any:
         """PublicKeyCredentialCreationOptionsJSON for a new passkey of `player`."""
+        from webauthn import generate_registration_options, options_to_json
+        from webauthn.helpers.structs import (
+            AttestationConveyancePreference,
+            AuthenticatorSelectionCriteria,
+            PublicKeyCredentialDescriptor,
+            ResidentKeyRequirement,
+            UserVerificationRequirement,
+        )
+
         rp = self._rp(rp)
         challenge = await self._issue(REGISTER, player.id)
         handle = await stored.handle_of(
@@ -162,6 +168,9 @@ class Passkeys:
 
     async def login_options(self, rp: RelyingParty | None) -> Any:
         """PublicKeyCredentialRequestOptionsJSON: any of this RP's passkeys (no name)."""
+        from webauthn import generate_authentication_options, options_to_json
+        from webauthn.helpers.structs import UserVerificationRequirement
+
         rp = self._rp(rp)
         challenge = await self._issue(LOGIN, None)
         options = generate_authentication_options(
@@ -215,6 +224,8 @@ class Passkeys:
     ) -> PasskeyInfo:
         """A new passkey of `player` from a RegistrationResponseJSON; `unauthorized`
         when the ceremony is refused (its challenge used up all the same)."""
+        from webauthn import verify_registration_response
+
         label = label_of(label)
         rp = self._rp(rp)
         challenge = await self._use_challenge(credential, REGISTER, player.id)
@@ -227,7 +238,7 @@ class Passkeys:
                 require_user_verification=False,
                 supported_pub_key_algs=ALGORITHMS,  # type: ignore[arg-type]
             )
-        except (WebAuthnException, ValueError, TypeError, KeyError) as e:
+        except _errors() as e:
             raise _refused(str(e)[:200]) from None
         if len(verified.credential_id) > MAX_CREDENTIAL_ID:
             raise _refused(TEXTS["long_id"])
@@ -249,6 +260,8 @@ class Passkeys:
     ) -> tuple[PlayerInfo, DeviceInfo, str]:
         """The passkey's player, a new device of kind `passkey` (labelled as the
         passkey) and its token; `unauthorized` when the ceremony is refused."""
+        from webauthn import verify_authentication_response
+
         rp = self._rp(rp)
         challenge = await self._use_challenge(credential, LOGIN, None)
         try:
@@ -270,7 +283,7 @@ class Passkeys:
                 credential_current_sign_count=passkey.sign_count,
                 require_user_verification=False,
             )
-        except (WebAuthnException, ValueError, TypeError, KeyError) as e:
+        except _errors() as e:
             raise _refused(str(e)[:200]) from None
         now = self.now()
         count = verified.new_sign_count
