@@ -53,7 +53,7 @@ export function format(text, params = {}) {
   });
 }
 
-const ACCENTED = { a: "á", b: "ƀ", c: "ç", d: "ð", e: "é", g: "ĝ", h: "ĥ", i: "í", j: "ĵ", k: "ķ", l: "ļ", n: "ñ", o: "ó", r: "ŕ", s: "š", t: "ţ", u: "ú", w: "ŵ", y: "ý", z: "ž", A: "Á", C: "Ç", E: "É", I: "Í", N: "Ñ", O: "Ó", S: "Š", U: "Ú", Y: "Ý" };
+const ACCENTED = { a: "á", b: "ƀ", c: "ç", d: "ð", e: "é", g: "ĝ", h: "ĥ", i: "í", j: "ĵ", k: "ķ", l: "ļ", n: "ñ", o: "ó", r: "ŕ", s: "š", t: "ţ", u: "ú", w: "ŵ", y: "ý", z: "ž", A: "Á", C: "Ç", D: "Ð", E: "É", G: "Ĝ", H: "Ĥ", L: "Ļ", R: "Ŕ", T: "Ţ", W: "Ŵ", Z: "Ž", I: "Í", N: "Ñ", O: "Ó", S: "Š", U: "Ú", Y: "Ý" };
 
 /** The pseudo-language's form of an English string: accented letters, placeholders kept
  * as they are, the whole bracketed ("[Ţĥé ĝáƀ {cell}]"). */
