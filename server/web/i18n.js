@@ -137,8 +137,15 @@ export function number(x, options = {}) {
 }
 
 /** A fraction (0.5) as a percentage ("50%", "50 %"), at most `digits` decimals. */
-export function percent(fraction, digits = 1) {
-  return mark(new Intl.NumberFormat(intlLang(), { style: "percent", maximumFractionDigits: digits }).format(fraction));
+export function percent(fraction, digits = 1, minDigits = 0) {
+  return mark(new Intl.NumberFormat(intlLang(), { style: "percent", minimumFractionDigits: minDigits, maximumFractionDigits: digits }).format(fraction));
+}
+
+/** "1st", "2nd" / "1º" / "1.º": the catalogue's web.ordinal.<CLDR ordinal category>. */
+export function ordinal(n) {
+  const category = new Intl.PluralRules(intlLang(), { type: "ordinal" }).select(n);
+  const key = `web.ordinal.${category}`;
+  return t(has(key) ? key : "web.ordinal.other", { n: String(n) });
 }
 
 function parsed(when) {
