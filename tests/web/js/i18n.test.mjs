@@ -75,7 +75,7 @@ test("relative times, dates and percentages come from Intl in the page's languag
 });
 
 // -- the catalogues' web.* part ------------------------------------------------------
-const placeholders = (text) => [...String(text).matchAll(/\{([a-zA-Z_]\w*)\}/g)].map((m) => m[1]).sort().join(",");
+const placeholders = (text) => [...new Set([...String(text).matchAll(/\{([a-zA-Z_]\w*)\}/g)].map((m) => m[1]))].sort().join(",");
 
 test("every web.* message is in all four languages, none empty, with the same placeholders", () => {
   const keys = Object.keys(CATALOGUES.en).filter((k) => k.startsWith("web."));
