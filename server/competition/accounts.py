@@ -10,6 +10,7 @@ tournaments touched read their tables again and rebuild their bundles, on every 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 
@@ -24,6 +25,8 @@ from server.store.repository import Store
 
 TEXTS = {"confirm": "to delete your account, send your name exactly as confirm"}
 RESIGN = {"kind": "resign"}
+RESIGN_TRIES = 50  # out_of_sync means another action was stored: each try sees a later seq
+log = logging.getLogger("samedeal.accounts")
 
 
 class Accounts:
@@ -46,7 +49,7 @@ class Accounts:
     async def delete(self, player: PlayerInfo, confirm: str) -> None:
         """Delete `player`'s account (`confirm` exactly their name, else `bad_request`)."""
         if confirm != player.name:
-            raise CompetitionError("bad_request", TEXTS["confirm"])
+            raise CompetitionError("bad_request", TEXTS["confirm"], reason="confirm_name")
         renamed = PlayerInfo(player.id, pseudonym(player.id), False, player.bot)
         erased = await stored.erase(self.store, player.id, renamed.name, self.now())
         await self.devices.revoke_all(renamed)
@@ -56,10 +59,19 @@ class Accounts:
             self.renamed(tid)
 
     async def _resign(self, player: PlayerInfo, tournament_id: int) -> None:
-        """The entry resigned if it is still playing (a finished or closed one stays)."""
-        try:
-            snap = await self.play.state(player, tournament_id)
-            if snap.status is Status.PLAYING:
+        """The entry resigned if it is still playing (a finished or closed one stays).
+
+        An action of the player's in flight (here, or on another node until its notice
+        arrives) may take the seq first: `out_of_sync` reads the game again (play.state
+        refreshes it from the log) and resigns at the new seq, until it is done."""
+        for _ in range(RESIGN_TRIES):
+            try:
+                snap = await self.play.state(player, tournament_id)
+                if snap.status is not Status.PLAYING:
+                    return
                 await self.play.act(player, tournament_id, snap.seq + 1, RESIGN)
-        except CompetitionError:
-            pass  # closed or finished meanwhile: nothing to resign
+                return
+            except CompetitionError as e:
+                if e.code != "out_of_sync":
+                    return  # closed, finished or gone meanwhile: nothing to resign
+        log.error("entry of player %s in tournament %s not resigned", player.id, tournament_id)

@@ -35,7 +35,7 @@ class _Session(Protocol):
     conn: Any
     may_register: Callable[[], bool] | None
 
-    def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None: ...
+    async def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None: ...
 
 
 def _current(session: _Session) -> int | None:
@@ -64,7 +64,7 @@ async def _revoke_other_devices(session: _Session, m: RevokeOtherDevices) -> dic
 async def _link_start(session: _Session, m: LinkStart) -> dict[str, Any]:
     """Public; counted with registrations against the address's limit."""
     if session.may_register is not None and not session.may_register():
-        raise CompetitionError("rate_limited", TEXTS["starts"])
+        raise CompetitionError("rate_limited", TEXTS["starts"], reason="too_many_links")
     link = await session.competition.links.start(m.label)
     return {
         "type": "link_code",
@@ -92,7 +92,7 @@ async def _link_info(session: _Session, m: LinkInfo) -> dict[str, Any]:
 async def _link_poll(session: _Session, m: LinkPoll) -> dict[str, Any]:
     """Public; once approved, the new device's token, once: this connection is it."""
     player, device, token = await session.competition.links.poll(m.poll)
-    session.sign_in(player, device)
+    await session.sign_in(player, device)
     return {
         "type": "registered",
         "player": {"id": player.id, "name": player.name},

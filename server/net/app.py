@@ -189,7 +189,9 @@ class App:
         rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
         if rated is not None:
             return rated
-        return pages.page(path) or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        etags = request.headers.get("If-None-Match")
+        found_page = pages.page(path) or pages.catalogue(path, etags)
+        return found_page or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
 
     def _ratings_http(self) -> RatingsHttp:
         if self.ratings_http is None:

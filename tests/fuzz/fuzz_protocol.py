@@ -100,6 +100,7 @@ COMPETITION: Any = _Parts(
         register=_register_device,
         authenticate=_refuse("unauthorized"),
         attach=lambda *_: None,
+        hold=lambda *_: asyncio.sleep(0, True),
         forget=lambda *_: None,
         listed=lambda *_: asyncio.sleep(0, []),
         revoke=_refuse("not_found"),

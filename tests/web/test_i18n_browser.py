@@ -20,31 +20,8 @@ from tests.web.test_phone_routes import NAMES, routes
 SHOTS = os.environ.get("SAMEDEAL_I18N_SHOTS")  # e.g. docs/screenshots
 
 
-def _catalogue_json(lang: str) -> str:  # INTERIM until the server's /i18n route lands
-    import json
-
-    from babel.messages.pofile import read_po
-
-    folder = Path(__file__).resolve().parents[2] / "server/i18n/catalogues"
-    with open(folder / f"{lang.replace('-', '_')}.po", "rb") as f:
-        cat = read_po(f)
-    out: dict[str, Any] = {}
-    for m in cat:
-        if not m.id:
-            continue
-        key = m.id[0] if isinstance(m.id, tuple) else m.id
-        out[key] = list(m.string) if isinstance(m.string, tuple) else m.string
-    return json.dumps({"lang": lang, "messages": out})
-
-
-async def _serve(route: Any) -> None:
-    lang = route.request.url.rsplit("/", 1)[1].removesuffix(".json")
-    await route.fulfill(status=200, content_type="application/json", body=_catalogue_json(lang))
-
-
 async def context_page(browser: Any, locale: str = "en-US", width: int = 1280, height: int = 860) -> Any:
     context = await browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-    await context.route("**/i18n/*.json", _serve)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
