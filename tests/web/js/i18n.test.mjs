@@ -122,6 +122,7 @@ test("each country's own words", () => {
   assert.doesNotMatch(pt, /embaralh|usuário|\btela\b/);
   assert.match(br, /embaralh/);
   assert.match(br, /fileira/);
+  assert.match(br, /lacuna/);
   assert.doesNotMatch(br, /\becrã|utilizador|\bbaralh(?:ar|ad|e|amento)/); // "baralho" (the deck) is both
   assert.match(es, /hueco/);
   assert.match(es, /redistribuci/);
