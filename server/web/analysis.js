@@ -227,7 +227,7 @@ class Room {
     return h(`div.line-col${col.ref ? ".ref" : ""}${left ? ".parted" : ""}`, { "data-player": col.rec.player.name, "data-shown": String(k) },
       h("h3", h("span", { translate: col.ref ? null : "no" }, col.title), " ", h(`span.tag${col.ref ? ".par" : col.own === mineOf(this) ? ".you" : ""}`, col.tag)),
       h("p.small.line-meta", own ? tr("web.analysis.line_meta", { status: statusWord(own.result.status), progress: own.result.progress, clock: clock(own.result.time_ms) }) : tn("web.par.actions", n),
-        own && parOf(own) ? ` · par ${parOf(own).progress}/${parOf(own).resets}` : ""),
+        own && parOf(own) ? [" · ", tr("web.analysis.par_short", { progress: parOf(own).progress, resets: parOf(own).resets })] : ""),
       this.board(col.states[k], entry && entry.action),
       h("p.small.line-step", i > n ? tr("web.analysis.ended_at", { n }) : entry ? `${k}: ${describe(entry.action)}` : tr("web.rules.caption.deal")),
       h("p.small.figures", figuresText(this.t.game, col.states[k])),

@@ -114,10 +114,13 @@ export function tn(key, n, params = {}) {
   return format(forms[pluralIndex(current, n)], { n, ...params });
 }
 
-/** What an error reply says in this language: `reason.<reason>` with its params, else
- * `error.<code>`, else the reply's own English message (an unknown reason). */
+/** What an error reply says in this language: `reason.<reason>` with its params, else the
+ * reply's own English message (an unknown reason). In English the message itself: it is
+ * the server's English, and often more precise than the reason's ("this one mixes
+ * Cyrillic and Latin"). */
 export function errorText(reply) {
   if (!reply) return "";
+  if (current === "en" && reply.message) return reply.message;
   if (reply.reason && has(`reason.${reply.reason}`)) return t(`reason.${reply.reason}`, reply.params || {});
   return reply.message || reply.code || "";
 }

@@ -74,7 +74,7 @@ function card(t, link) {
   const action = t.status === "open" ? (signedIn ? tr("web.lobby.play") : tr("web.lobby.watch")) : t.status === "closed" ? tr("web.lobby.results") : tr("web.lobby.watch");
   void link;
   return h(`li.tcard.st-${t.status}`, { "data-id": String(t.id) },
-    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "" }, t.name), h("span.tags", h(`span.tag.st-${t.status}`, tr(`web.status.${t.status}`)), t.void ? [" ", h("span.tag.void", tr("web.tag.void"))] : null)),
+    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "", translate: "no" }, t.name), h("span.tags", h(`span.tag.st-${t.status}`, tr(`web.status.${t.status}`)), t.void ? [" ", h("span.tag.void", tr("web.tag.void"))] : null)),
     h("p.meta", optionsText(t.game, t.options), " · ", tn("web.entrants", t.entrants),
       t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : ""),
     h("p.meta.small", h("span.countdown", { "data-status": t.status, "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "" }),

@@ -61,7 +61,7 @@ export function entryFields(p, joinLabel) {
       tick(`${p}-no-bots`, t("web.series.no_bots"))),
     tick(`${p}-rated`, t("web.op.rated"), true),
     choice(`${p}-beacon`, t("web.op.beacon"), [["", t("web.op.beacon_none")],
-      ["quicknet", "drand quicknet"], ["default", "drand default"]]),
+      ["quicknet", t("web.op.beacon_quicknet")], ["default", t("web.op.beacon_default")]]),
   ];
 }
 

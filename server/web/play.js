@@ -247,7 +247,7 @@ class PlayPage {
           : tr("web.gaps.dead", { cell: cellName(sel) })),
       h("form.typed", { onsubmit: (e) => { e.preventDefault(); this.typed(e.target.elements.card); } },
         h("label", { for: "card-input" }, tr("web.gaps.card_label"), " "),
-        h("input#card-input", { name: "card", autocomplete: "off", size: "10", placeholder: "6H, 10h, 6♥", "aria-label": tr("web.gaps.card_aria") })),
+        h("input#card-input", { name: "card", autocomplete: "off", size: "10", placeholder: tr("web.gaps.card_placeholder"), "aria-label": tr("web.gaps.card_aria") })),
       h("button.redeal", { disabled: !canRedeal, onclick: () => this.ask(tn("web.gaps.redeal_ask", v.redeals_left), { kind: "redeal" }) }, tn("web.gaps.redeal_button", v.redeals_left)),
       h("button.resign.danger", { onclick: () => this.ask(tr("web.gaps.resign_ask"), { kind: "resign" }) }, tr("web.gaps.resign")));
     const figures = h("span", tr("web.gaps.figures", { placed: p.cards_in_place, redeals: v.redeals_left, score: p.score }), " · ");

@@ -62,7 +62,7 @@ export async function leaderboardPage(main, link, game) {
       h("button.next", { disabled: last >= m.total, onclick: () => { offset += PAGE; load(); } }, t("web.ratings.next"), " →"));
     fill(body, table, pager, explained(),
       h("p.muted.small", t("web.ratings.formula"), " ",
-        h("a", { href: `/leaderboard/${game}.json?offset=${offset}&limit=${PAGE}` }, "JSON")));
+        h("a", { href: `/leaderboard/${game}.json?offset=${offset}&limit=${PAGE}`, translate: "no" }, "JSON")));
   };
   await load();
   return null;
@@ -104,7 +104,7 @@ export async function playerPage(main, link, name) {
     h("td.num", String(r.progress)), h("td.num.wide", String(r.resets))))));
   fill(main, h("div.ratings.player-page",
     h("h1", h("span", { translate: "no" }, p.name), p.bot ? h("span.tag.bot", t("web.standings.bot")) : null),
-    h("p.muted.small", t("web.ratings.registered", { when: localTime(p.created_at) }), " · ", h("a", { href: `/players/${encodeURIComponent(p.name)}.json` }, "JSON")),
+    h("p.muted.small", t("web.ratings.registered", { when: localTime(p.created_at) }), " · ", h("a", { href: `/players/${encodeURIComponent(p.name)}.json`, translate: "no" }, "JSON")),
     h("h2", t("web.ratings.ratings")), ratings, ratingRows.length ? explained() : null, plots,
     streaks.length ? h("ul.streaks", streaks) : null,
     h("h2", t("web.ratings.recent")), m.recent.length ? recent : h("p.muted", t("web.ratings.no_closed"))));

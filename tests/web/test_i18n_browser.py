@@ -20,7 +20,9 @@ from tests.web.test_phone_routes import NAMES, routes
 SHOTS = os.environ.get("SAMEDEAL_I18N_SHOTS")  # e.g. docs/screenshots
 
 
-async def context_page(browser: Any, locale: str = "en-US", width: int = 1280, height: int = 860) -> Any:
+async def context_page(
+    browser: Any, locale: str = "en-US", width: int = 1280, height: int = 860
+) -> Any:
     context = await browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     page = await context.new_page()
     errors: list[str] = []
@@ -38,7 +40,9 @@ async def html_lang(page: Any) -> str:
     return str(await page.evaluate("document.documentElement.lang"))
 
 
-async def test_the_selector_wins_over_the_address_and_is_remembered(server: Running, browser: Any) -> None:
+async def test_the_selector_wins_over_the_address_and_is_remembered(
+    server: Running, browser: Any
+) -> None:
     page = await context_page(browser, locale="pt-BR")
     await ready(page, server.http + "/")
     assert await html_lang(page) == "pt-BR"  # the browser's language
@@ -62,10 +66,16 @@ async def test_the_selector_wins_over_the_address_and_is_remembered(server: Runn
     assert not page.errors and not other.errors, page.errors + other.errors
 
 
-async def test_zero_is_singular_in_brazil_and_plural_in_portugal(server: Running, browser: Any) -> None:
+async def test_zero_is_singular_in_brazil_and_plural_in_portugal(
+    server: Running, browser: Any
+) -> None:
     now = datetime.now(UTC)
-    await create(server, name="Vazio", starts_at=(now + timedelta(hours=2)).isoformat(),
-                 ends_at=(now + timedelta(hours=3)).isoformat())
+    await create(
+        server,
+        name="Vazio",
+        starts_at=(now + timedelta(hours=2)).isoformat(),
+        ends_at=(now + timedelta(hours=3)).isoformat(),
+    )
     texts = {}
     for lang in ("pt-BR", "pt-PT", "es", "en"):
         page = await context_page(browser)
@@ -83,41 +93,15 @@ async def test_zero_is_singular_in_brazil_and_plural_in_portugal(server: Running
     await ready(page, server.http + "/?lang=pt-BR")
     forms = await page.evaluate(
         """async () => { const m = await import('/static/i18n.js');
-             return [m.pluralIndex('pt-BR', 0), m.pluralIndex('pt-PT', 0), m.pluralIndex('pt-BR', 1),
-                     m.pluralIndex('pt-PT', 1), m.pluralIndex('es', 0), m.pluralIndex('pt-BR', 2)]; }"""
+             const cases = [['pt-BR', 0], ['pt-PT', 0], ['pt-BR', 1], ['pt-PT', 1], ['es', 0],
+                            ['pt-BR', 2]];
+             return cases.map(([lang, n]) => m.pluralIndex(lang, n)); }"""
     )
     assert forms == [0, 1, 0, 0, 1, 1]
 
 
 # -- the pseudo-language walk ----------------------------------------------------------
-FIND_UNTRANSLATED = """(names) => {
-  for (const d of document.querySelectorAll('details')) d.open = true;
-  const strip = (text) => {
-    let rest = text;
-    for (let i = 0; i < 4; i++) rest = rest.replace(/\\[[^\\[\\]]*\\]/g, ' ');
-    for (const name of names) rest = rest.split(name).join(' ');
-    rest = rest.replace(/(10|[2-9AJQKT])[♣♦♥♠]/g, ' ');
-    rest = rest.replace(/\\b[0-9a-f]{6,}\\b/g, ' ');  // hashes, hex prefixes
-    return /\\p{L}/u.test(rest) ? rest.trim() : null;
-  };
-  const out = [];
-  const skip = (el) => el.closest('[translate="no"], script, style, noscript, code, .card, pre.grid');
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n; (n = walker.nextNode());) {
-    const el = n.parentElement;
-    if (!el || skip(el) || !el.checkVisibility()) continue;
-    const left = strip(n.textContent);
-    if (left) out.push(`text ${JSON.stringify(n.textContent.trim().slice(0, 80))} in <${el.tagName.toLowerCase()} class="${el.className}">`);
-  }
-  for (const el of document.body.querySelectorAll('[aria-label], [title], [placeholder]')) {
-    if (skip(el) || !el.checkVisibility()) continue;
-    for (const attr of ['aria-label', 'title', 'placeholder']) {
-      const value = el.getAttribute(attr);
-      if (value && strip(value)) out.push(`${attr} ${JSON.stringify(value.slice(0, 80))} on <${el.tagName.toLowerCase()} class="${el.className}">`);
-    }
-  }
-  return out;
-}"""
+FIND_UNTRANSLATED = (Path(__file__).parent / "js" / "find_untranslated.js").read_text()
 
 
 async def untranslated(page: Any, names: list[str]) -> list[str]:
@@ -128,12 +112,33 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
     server: Running, browser: Any
 ) -> None:
     paths, winner, token = await routes(server)
-    names = sorted({*NAMES, "robo", winner, "Torneio de sexta-feira à noite", "Closed early", "Friday Gaps", "drand", "quicknet", "samedeal"}, key=len, reverse=True)
+    names = sorted(
+        {
+            *NAMES,
+            "robo",
+            winner,
+            "Torneio de sexta-feira à noite",
+            "Closed early",
+            "Friday Gaps",
+            "drand",
+            "quicknet",
+            "samedeal",
+        },
+        key=len,
+        reverse=True,
+    )
     page = await context_page(browser)
     await ready(page, server.http + "/?lang=en-XA")
     assert await html_lang(page) == "en-XA"
     found: dict[str, list[str]] = {}
-    for path in [*paths, "/rules/gaps", "/rules/klondike", "/leaderboard/klondike", "/account", "/nowhere"]:
+    for path in [
+        *paths,
+        "/rules/gaps",
+        "/rules/klondike",
+        "/leaderboard/klondike",
+        "/account",
+        "/nowhere",
+    ]:
         await ready(page, server.http + path)
         await page.wait_for_timeout(300)  # pushes and fetches after the first paint
         left = await untranslated(page, names)
@@ -154,20 +159,32 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
 async def test_screenshots_of_the_main_pages(server: Running, browser: Any) -> None:
     """The main pages in pt-BR on a phone and in es on a desktop (docs/screenshots/ with
     SAMEDEAL_I18N_SHOTS=docs/screenshots); without it, the pages only render cleanly."""
-    paths, winner, token = await routes(server)
-    main = {"lobby": "/", "play": paths[1], "replay": paths[2], "analysis": paths[3], "verify": "/verify",
-            "leaderboard": "/leaderboard/gaps", "player": paths[5], "rules-gaps": "/rules/gaps",
-            "rules-klondike": "/rules/klondike"}
+    paths, _, token = await routes(server)
+    main = {
+        "lobby": "/",
+        "play": paths[1],
+        "replay": paths[2],
+        "analysis": paths[3],
+        "verify": "/verify",
+        "leaderboard": "/leaderboard/gaps",
+        "player": paths[5],
+        "rules-gaps": "/rules/gaps",
+        "rules-klondike": "/rules/klondike",
+    }
     for lang, (width, height) in (("pt-BR", (390, 844)), ("es", (1280, 900))):
         page = await context_page(browser, width=width, height=height)
         await ready(page, server.http + f"/?lang={lang}")
-        await page.evaluate("(t) => localStorage.setItem('samedeal.token', JSON.stringify(t))", token)
+        await page.evaluate(
+            "(t) => localStorage.setItem('samedeal.token', JSON.stringify(t))", token
+        )
         for name, path in main.items():
             await ready(page, server.http + path)
             await page.wait_for_timeout(500)
             assert await html_lang(page) == lang
             if SHOTS:
                 Path(SHOTS).mkdir(parents=True, exist_ok=True)
-                await page.screenshot(path=str(Path(SHOTS) / f"{lang}-{width}-{name}.png"), full_page=True)
+                await page.screenshot(
+                    path=str(Path(SHOTS) / f"{lang}-{width}-{name}.png"), full_page=True
+                )
         assert not page.errors, page.errors
     assert re.match(r"^/t/\d+$", paths[1])

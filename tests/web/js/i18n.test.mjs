@@ -48,6 +48,9 @@ test("placeholders, unknown keys, and error reasons with the English fallback", 
   assert.equal(i18n.errorText({ code: "illegal", reason: "dead_gap", params: { cell: "B3" }, message: "dead gap" }), "nada entra en el hueco de B3");
   assert.equal(i18n.errorText({ code: "illegal", reason: "brand_new", params: {}, message: "a new reason" }), "a new reason");
   assert.equal(i18n.errorText({ code: "bad_request", message: "no reason given" }), "no reason given");
+  i18n.setMessages("en", { "reason.bad_name": "A name is letters" });
+  assert.equal(i18n.errorText({ code: "bad_request", reason: "bad_name", message: "A name …: this one mixes Cyrillic and Latin" }),
+    "A name …: this one mixes Cyrillic and Latin"); // English: the server's own words
 });
 
 test("the pseudo-language brackets and accents every message and keeps placeholders", () => {
