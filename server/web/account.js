@@ -113,7 +113,7 @@ function deleteBox(main, link, changed, stop) {
 
 function approveBox(link, refresh) {
   const msg = h("p.link-msg", { role: "status" });
-  const code = h("input#link-code", { name: "code", autocomplete: "off", maxlength: "9", placeholder: "BCDF-GHJK",
+  const code = h("input#link-code", { name: "code", autocomplete: "off", maxlength: "9", placeholder: t("web.acct.code_placeholder"),
     value: new URLSearchParams(location.search).get("code") || "" });
   const ask = h("div.link-ask");
   const form = h("form.link-approve", { onsubmit: async (e) => {

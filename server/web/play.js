@@ -28,7 +28,7 @@ class PlayPage {
     Object.assign(this, { main, link, id, state: null, summary: null, selected: null, sel: null,
       inflight: false, confirm: null, hint: null, note: "" });
     this.head = h("section.thead");
-    this.boardEl = h("section.board", { "aria-label": "game" });
+    this.boardEl = h("section.board", { "aria-label": tr("web.play.board_aria") });
     this.side = h("aside.side");
     fill(main, this.head, h("div.play", this.boardEl, this.side));
     this.keys = (e) => this.onKey(e);

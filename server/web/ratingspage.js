@@ -19,8 +19,8 @@ const provisionalTag = () => h("span.tag.provisional", { title: t("web.ratings.p
   h("span.long", t("web.ratings.provisional")), h("span.short", t("web.ratings.provisional_short")));
 const playerLink = (name) => h("a.player", { href: `/players/${encodeURIComponent(name)}`, "data-nav": "", translate: "no" }, name);
 const gameName = (g) => (GAMES.includes(g) ? t(`web.game.${g}`) : g);
-const muTitle = () => h("abbr", { title: t("web.ratings.mu_title") }, "μ");
-const sigmaTitle = () => h("abbr", { title: t("web.ratings.sigma_title") }, "σ");
+const muTitle = () => h("abbr", { title: t("web.ratings.mu_title"), translate: "no" }, "μ"); // notation, explained below the table
+const sigmaTitle = () => h("abbr", { title: t("web.ratings.sigma_title"), translate: "no" }, "σ");
 
 /** What the figures mean, for a player (issue 37: plain words beside μ and σ). */
 const explained = () => h("p.rating-explained", t("web.ratings.explained"));

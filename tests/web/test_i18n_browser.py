@@ -13,6 +13,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
 from tests.support.harness import Running
 from tests.web.conftest import create
 from tests.web.test_phone_routes import NAMES, routes
@@ -33,7 +35,10 @@ async def context_page(
 
 async def ready(page: Any, url: str) -> None:
     await page.goto(url)
-    await page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=30_000)
+    try:
+        await page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=30_000)
+    except PlaywrightTimeout as exc:
+        raise AssertionError(f"{url} never ready: {page.errors}") from exc
 
 
 async def html_lang(page: Any) -> str:
@@ -130,6 +135,7 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
     page = await context_page(browser)
     await ready(page, server.http + "/?lang=en-XA")
     assert await html_lang(page) == "en-XA"
+    await page.evaluate("() => localStorage.setItem('samedeal.lang', 'en-XA')")  # as chosen
     found: dict[str, list[str]] = {}
     for path in [
         *paths,
@@ -137,7 +143,8 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
         "/rules/klondike",
         "/leaderboard/klondike",
         "/account",
-        "/nowhere",
+        "/leaderboard/chess",  # the not-found page
+        paths[2].split("/replay/")[0],  # the closed tournament's page
     ]:
         await ready(page, server.http + path)
         await page.wait_for_timeout(300)  # pushes and fetches after the first paint
