@@ -162,6 +162,15 @@ export function dateTime(when) {
   return d ? mark(new Intl.DateTimeFormat(intlLang(), { dateStyle: "medium", timeStyle: "short" }).format(d)) : String(when);
 }
 
+/** From one moment to another, said once where they share the day ("2 de dez. de 2026,
+ * 22:37 – 23:37"): Intl's formatRange. */
+export function dateRange(from, to) {
+  const a = parsed(from);
+  const b = parsed(to);
+  if (!a || !b || b < a) return `${dateTime(from)} – ${dateTime(to)}`;
+  return mark(new Intl.DateTimeFormat(intlLang(), { dateStyle: "medium", timeStyle: "short" }).formatRange(a, b));
+}
+
 export function dateOnly(when) {
   const d = parsed(when);
   return d ? mark(new Intl.DateTimeFormat(intlLang(), { dateStyle: "medium" }).format(d)) : String(when);

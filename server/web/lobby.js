@@ -3,11 +3,11 @@
 
 import { beaconLine } from "./beaconline.js";
 import { optionsText } from "./boards.js";
-import { $, clock, fill, h, localTime, relative } from "./dom.js";
+import { $, clock, fill, h, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { upcomingSection } from "./series.js";
 import { account } from "./store.js";
-import { t as tr, tn } from "./i18n.js";
+import { dateRange, t as tr, tn } from "./i18n.js";
 
 export async function lobbyPage(main, link, refreshAccount) {
   const accountBox = h("section.account-box");
@@ -78,7 +78,7 @@ function card(t, link) {
     h("p.meta", optionsText(t.game, t.options), " · ", tn("web.entrants", t.entrants),
       t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : ""),
     h("p.meta.small", h("span.countdown", { "data-status": t.status, "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "" }),
-      ` · ${localTime(t.starts_at)} – ${localTime(t.closed_at || t.ends_at)}`,
+      ` · ${dateRange(t.starts_at, t.closed_at || t.ends_at)}`,
       t.closed_at && Date.parse(t.closed_at) < Date.parse(t.ends_at) - 1000 ? [" ", tr("web.lobby.closed_early")] : ""),
     h("details.audit.small", h("summary", tr("web.audit.summary")),
       h("p.commit", tr("web.commitment.label"), " ", h("code", { title: tr("web.commitment.title"), translate: "no" }, t.commitment)),

@@ -3,9 +3,9 @@
 // (opforms.js); lists close tournaments and cancel schedules, asking first; the fair-play
 // section (fairplay.js) disqualifies entries (asking first) and reads the report.
 
-import { fill, h, localTime } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { fairplaySection } from "./fairplay.js";
-import { t as tr } from "./i18n.js";
+import { dateRange, t as tr } from "./i18n.js";
 import { confirmButton, entry, entryFields, field, gameFields, options, period, span, syncGame } from "./opforms.js";
 
 const MINUTE_MS = 60e3;
@@ -30,7 +30,7 @@ export async function operatorPage(main, link) {
     fill(lists,
       h("h2", tr("web.op.not_closed")),
       live.length ? h("ul.op-tournaments", live.map((t) => h("li", { "data-id": String(t.id) },
-        h("a", { href: `/t/${t.id}`, "data-nav": "", translate: "no" }, t.name), ` · ${tr(`web.status.${t.status}`)} · ${localTime(t.starts_at)} – ${localTime(t.ends_at)} `,
+        h("a", { href: `/t/${t.id}`, "data-nav": "", translate: "no" }, t.name), ` · ${tr(`web.status.${t.status}`)} · ${dateRange(t.starts_at, t.ends_at)} `,
         confirmButton("close", tr("web.op.close_now"), tr("web.op.close_ask", { name: t.name }),
           tr("web.op.close_yes"), () => act(() => link.call("close_tournament", { tournament: t.id }), (r) => tr("web.op.closed_done", { name: r.tournament.name })))))) : h("p.muted", tr("web.lobby.none")),
       h("h2", tr("web.op.schedules")),

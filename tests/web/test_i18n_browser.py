@@ -23,9 +23,15 @@ SHOTS = os.environ.get("SAMEDEAL_I18N_SHOTS")  # e.g. docs/screenshots
 
 
 async def context_page(
-    browser: Any, locale: str = "en-US", width: int = 1280, height: int = 860
+    browser: Any,
+    locale: str = "en-US",
+    width: int = 1280,
+    height: int = 860,
+    zone: str | None = None,
 ) -> Any:
-    context = await browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    context = await browser.new_context(
+        viewport={"width": width, "height": height}, locale=locale, timezone_id=zone
+    )
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
@@ -144,7 +150,6 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
         "/leaderboard/klondike",
         "/account",
         "/leaderboard/chess",  # the not-found page
-        paths[2].split("/replay/")[0],  # the closed tournament's page
     ]:
         await ready(page, server.http + path)
         await page.wait_for_timeout(300)  # pushes and fetches after the first paint
@@ -167,22 +172,29 @@ async def test_screenshots_of_the_main_pages(server: Running, browser: Any) -> N
     """The main pages in pt-BR on a phone and in es on a desktop (docs/screenshots/ with
     SAMEDEAL_I18N_SHOTS=docs/screenshots); without it, the pages only render cleanly."""
     paths, _, token = await routes(server)
+    replay = next(p for p in paths if "/replay/" in p)
+    analysis = next(p for p in paths if p.endswith("/analysis"))
     main = {
         "lobby": "/",
         "play": paths[1],
-        "replay": paths[2],
-        "analysis": paths[3],
+        "closed": analysis.removesuffix("/analysis"),
+        "replay": replay,
+        "analysis": analysis,
         "verify": "/verify",
         "leaderboard": "/leaderboard/gaps",
-        "player": paths[5],
+        "player": next(p for p in paths if p.startswith("/players/")),
         "rules-gaps": "/rules/gaps",
         "rules-klondike": "/rules/klondike",
     }
-    for lang, (width, height) in (("pt-BR", (390, 844)), ("es", (1280, 900))):
-        page = await context_page(browser, width=width, height=height)
-        await ready(page, server.http + f"/?lang={lang}")
+    seen = (("pt-BR", (390, 844), "America/Sao_Paulo"), ("es", (1280, 900), "Europe/Madrid"))
+    for lang, (width, height), zone in seen:  # a browser set to the language, in its zone
+        page = await context_page(browser, locale=lang, width=width, height=height, zone=zone)
+        await ready(page, server.http + "/")
         await page.evaluate(
             "(t) => localStorage.setItem('samedeal.token', JSON.stringify(t))", token
+        )
+        await page.evaluate(
+            "(n) => localStorage.setItem('samedeal.name', JSON.stringify(n))", NAMES[0]
         )
         for name, path in main.items():
             await ready(page, server.http + path)
