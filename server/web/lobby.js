@@ -5,6 +5,7 @@ import { beaconLine } from "./beaconline.js";
 import { optionsText } from "./boards.js";
 import { $, clock, fill, h, relative } from "./dom.js";
 import { ServerError } from "./net.js";
+import { passkeySignIn } from "./passkeys.js";
 import { upcomingSection } from "./series.js";
 import { account } from "./store.js";
 import { dateRange, t as tr, tn } from "./i18n.js";
@@ -134,7 +135,8 @@ function renderAccount(box, link, changed, justRegistered = false) {
     },
   }, h("label", { for: "signin-token" }, tr("web.signin.token")), token, h("button", { type: "submit" }, tr("web.account.sign_in")));
   fill(box, h("h2", tr("web.register.title")), h("p.small", tr("web.register.intro")),
-    register, h("details", h("summary", tr("web.signin.summary")), signin),
+    register, passkeySignIn(link, () => { changed(); renderAccount(box, link, changed); }), // v1.4
+    h("details", h("summary", tr("web.signin.summary")), signin),
     h("p.small", h("a.link-signin", { href: "/account", "data-nav": "" }, tr("web.signin.other_device"))), msg);
   void $;
 }
