@@ -2,9 +2,9 @@
 Content-Security-Policy (no inline script, same-origin WebSocket only).
 
 Files live in the package (`server/web/`); pages are `index.html` for `/`, `/t/ID`,
-`/t/ID/replay/NAME`, `/t/ID/analysis`, `/verify`, `/rules/gaps`, `/rules/klondike`, `/leaderboard/G`,
-`/players/NAME` and `/operator` (the page's script routes by path), and every other file
-under `/static/`.
+`/t/ID/replay/NAME`, `/t/ID/analysis`, `/verify`, `/rules/gaps`, `/rules/klondike`,
+`/leaderboard/G`, `/players/NAME` and `/operator` (the page's script routes by path), and
+every other file under `/static/`.
 """
 
 from __future__ import annotations
