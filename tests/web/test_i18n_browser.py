@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.harness import Running
@@ -131,6 +132,7 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
             "Torneio de sexta-feira à noite",
             "Closed early",
             "Friday Gaps",
+            "Klondike hour",
             "drand",
             "quicknet",
             "samedeal",
@@ -164,13 +166,26 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
         left = await untranslated(page, names)
         if left:
             found[f"{path} (signed in)"] = left
+    # a Klondike game being played (its board, buttons, legend and hint)
+    klondike = await create(
+        server, name="Klondike hour", game="klondike", options={"draw": 1, "hints": True}
+    )
+    await ready(page, server.http + f"/t/{klondike['id']}")
+    await page.click("button.join")
+    await page.wait_for_selector(".klondike-play")
+    await page.click("button.hint")
+    await page.wait_for_timeout(300)
+    left = await untranslated(page, names)
+    if left:
+        found["Klondike game"] = left
     assert not found, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in found.items())
     assert not page.errors, page.errors
 
 
+@pytest.mark.skipif(not SHOTS, reason="SAMEDEAL_I18N_SHOTS=docs/screenshots takes them")
 async def test_screenshots_of_the_main_pages(server: Running, browser: Any) -> None:
-    """The main pages in pt-BR on a phone and in es on a desktop (docs/screenshots/ with
-    SAMEDEAL_I18N_SHOTS=docs/screenshots); without it, the pages only render cleanly."""
+    """The main pages in pt-BR on a phone and in es on a desktop, saved in
+    SAMEDEAL_I18N_SHOTS (docs/screenshots); the walk above already renders every page."""
     paths, _, token = await routes(server)
     replay = next(p for p in paths if "/replay/" in p)
     analysis = next(p for p in paths if p.endswith("/analysis"))
