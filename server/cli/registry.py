@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from server.cli import fairplay, migrate, operator, schedule, serve
-from server.cli.common import OneLineParser
+from server.cli.common import OneLineParser, verbose_flag
 from server.store import db
 
 DESCRIPTION = (  # --help's first lines
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"SQLAlchemy URL (env SAMEDEAL_DATABASE_URL; default {db.DEFAULT_URL})",
     )
+    verbose_flag(parser, False)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for group in GROUPS:
         group.add_parser(sub)

@@ -10,6 +10,7 @@ tournaments touched read their tables again and rebuild their bundles, on every 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 
@@ -20,10 +21,13 @@ from server.domain.accounts import pseudonym
 from server.domain.model import PlayerInfo
 from server.games.base import Status
 from server.store import accounts as stored
+from server.store import passkeys as stored_passkeys
 from server.store.repository import Store
 
 TEXTS = {"confirm": "to delete your account, send your name exactly as confirm"}
 RESIGN = {"kind": "resign"}
+RESIGN_TRIES = 50  # out_of_sync means another action was stored: each try sees a later seq
+log = logging.getLogger("samedeal.accounts")
 
 
 class Accounts:
@@ -46,20 +50,30 @@ class Accounts:
     async def delete(self, player: PlayerInfo, confirm: str) -> None:
         """Delete `player`'s account (`confirm` exactly their name, else `bad_request`)."""
         if confirm != player.name:
-            raise CompetitionError("bad_request", TEXTS["confirm"])
+            raise CompetitionError("bad_request", TEXTS["confirm"], reason="confirm_name")
         renamed = PlayerInfo(player.id, pseudonym(player.id), False, player.bot)
         erased = await stored.erase(self.store, player.id, renamed.name, self.now())
-        await self.devices.revoke_all(renamed)
+        await stored_passkeys.remove(self.store, player.id, None, self.now())  # first: a
+        await self.devices.revoke_all(renamed)  # sign-in in flight then revokes its own
         for tid in erased.open_ids:
             await self._resign(renamed, tid)
         for tid in erased.open_ids + erased.closed_ids:
             self.renamed(tid)
 
     async def _resign(self, player: PlayerInfo, tournament_id: int) -> None:
-        """The entry resigned if it is still playing (a finished or closed one stays)."""
-        try:
-            snap = await self.play.state(player, tournament_id)
-            if snap.status is Status.PLAYING:
+        """The entry resigned if it is still playing (a finished or closed one stays).
+
+        An action of the player's in flight (here, or on another node until its notice
+        arrives) may take the seq first: `out_of_sync` reads the game again (play.state
+        refreshes it from the log) and resigns at the new seq, until it is done."""
+        for _ in range(RESIGN_TRIES):
+            try:
+                snap = await self.play.state(player, tournament_id)
+                if snap.status is not Status.PLAYING:
+                    return
                 await self.play.act(player, tournament_id, snap.seq + 1, RESIGN)
-        except CompetitionError:
-            pass  # closed or finished meanwhile: nothing to resign
+                return
+            except CompetitionError as e:
+                if e.code != "out_of_sync":
+                    return  # closed, finished or gone meanwhile: nothing to resign
+        log.error("entry of player %s in tournament %s not resigned", player.id, tournament_id)

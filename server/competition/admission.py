@@ -32,4 +32,6 @@ async def admit(store: Store, player: PlayerInfo, t: TournamentInfo, now: dateti
     )
     why = conditions.refusal(t.conditions, facts)
     if why is not None:
-        raise CompetitionError("forbidden", why)
+        raise CompetitionError(
+            "forbidden", why.text, reason=f"condition_{why.condition}", params=why.params
+        )

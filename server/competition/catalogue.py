@@ -83,7 +83,12 @@ class Catalogue:
         """The tournament in memory; `not_found` otherwise."""
         t = self.tournaments.get(tournament_id)
         if t is None:
-            raise CompetitionError("not_found", f"no tournament {tournament_id}")
+            raise CompetitionError(
+                "not_found",
+                f"no tournament {tournament_id}",
+                reason="no_tournament",
+                params={"id": tournament_id},
+            )
         return t.info
 
     async def runtime(self, tournament_id: int) -> Tournament:
@@ -92,7 +97,12 @@ class Catalogue:
         if t is None:
             info = await self.store.tournament(tournament_id)
             if info is None:
-                raise CompetitionError("not_found", f"no tournament {tournament_id}")
+                raise CompetitionError(
+                "not_found",
+                f"no tournament {tournament_id}",
+                reason="no_tournament",
+                params={"id": tournament_id},
+            )
             t = self.tournaments.add(info)
         return t
 
@@ -104,7 +114,12 @@ class Catalogue:
         """Read the tournament again from the store (after a change of its status)."""
         info = await self.store.tournament(tournament_id)
         if info is None:
-            raise CompetitionError("not_found", f"no tournament {tournament_id}")
+            raise CompetitionError(
+                "not_found",
+                f"no tournament {tournament_id}",
+                reason="no_tournament",
+                params={"id": tournament_id},
+            )
         t = self.tournaments.get(tournament_id)
         if t is None:
             return self.tournaments.add(info).info
@@ -119,12 +134,20 @@ class Catalogue:
         the start."""
         info = t.info
         if info.status == CLOSED or t.closing:
-            raise CompetitionError("closed", f"tournament {info.id} is closed")
+            raise CompetitionError(
+                "closed",
+                f"tournament {info.id} is closed",
+                reason="tournament_closed",
+                params={"id": info.id},
+            )
         if info.status == TournamentStatus.SCHEDULED and (
             self.now() < info.starts_at or info.beacon is not None  # open once R is verified
         ):
             raise CompetitionError(
-                "not_open", f"tournament {info.id} opens at {timing.iso(info.starts_at)}"
+                "not_open",
+                f"tournament {info.id} opens at {timing.iso(info.starts_at)}",
+                reason="not_open_yet",
+                params={"id": info.id, "at": timing.iso(info.starts_at)},
             )
 
     # -- seeds ---------------------------------------------------------------
@@ -148,7 +171,11 @@ class Catalogue:
     async def revealed(self, t: TournamentInfo) -> str:
         """The seed of a closed tournament; `not_revealed` before the close."""
         if t.status != CLOSED:
-            raise CompetitionError("not_revealed", f"tournament {t.id} is not closed yet")
+            raise CompetitionError(
+                "not_revealed",
+                f"tournament {t.id} is not closed yet",
+                params={"id": t.id},
+            )
         return await self.store.secret_seed(t.id)
 
     # -- creating ------------------------------------------------------------
@@ -228,10 +255,17 @@ class Catalogue:
 def _checked(spec: TournamentSpec) -> tuple[GameRules[Any, Any], Any]:
     """The game's rules and parsed options; `bad_request` naming what is wrong."""
     if not 1 <= len(spec.name) <= 100:
-        raise CompetitionError("bad_request", "a tournament name is 1-100 characters")
+        raise CompetitionError(
+            "bad_request", "a tournament name is 1-100 characters", reason="tournament_name"
+        )
     rules = RULES.get(spec.game)
     if rules is None:
-        raise CompetitionError("bad_request", f"unknown game {spec.game!r}; known: {sorted(RULES)}")
+        raise CompetitionError(
+            "bad_request",
+            f"unknown game {spec.game!r}; known: {sorted(RULES)}",
+            reason="unknown_game",
+            params={"game": spec.game[:32]},
+        )
     if spec.time_limit_s is not None and not 1 <= spec.time_limit_s <= 7 * 86400:
         raise CompetitionError("bad_request", "time_limit_s is 1 second to 7 days")
     try:

@@ -35,7 +35,7 @@ def label_of(label: str | None) -> str | None:
     try:
         return checked_label(label)
     except BadLabel as e:
-        raise CompetitionError("bad_request", str(e)) from None
+        raise CompetitionError("bad_request", str(e), reason="bad_label") from None
 
 
 class Devices:
@@ -55,21 +55,44 @@ class Devices:
         """A new player (or bot), its first device (kind `token`) and token."""
         label = label_of(label)
         if is_reserved(name) or await stored_accounts.name_erased(self.store, name):
-            raise CompetitionError("name_taken", TEXTS["taken"].format(name=name))
+            raise CompetitionError(
+                "name_taken", TEXTS["taken"].format(name=name), params={"name": name}
+            )
         if bot:
             player, token = await self.players.register_bot(name)
         else:
             player, token = await self.players.register(name, label)
+        if await stored_accounts.name_erased(self.store, player.name):
+            # The name's account was deleted between the check above and the insert (the
+            # insert waits for a deletion in flight, so this check, made after it, sees
+            # it): the registration is withdrawn, nothing else holds the new player yet.
+            await stored_accounts.withdraw(self.store, player.id)
+            raise CompetitionError(
+                "name_taken", TEXTS["taken"].format(name=name), params={"name": name}
+            )
         return player, await self._device_of_token(token), token
 
     async def authenticate(self, token: str) -> tuple[PlayerInfo, DeviceInfo]:
-        """The token's player and device (its `last_seen_at` now); `unauthorized` when
-        no device in force has it."""
+        """The token's player and device; `unauthorized` when no device in force has it.
+        The connection is signed in with it by `hold` (which also makes `last_seen_at`)."""
         found = await stored.signed_in(self.store, token_hash(token))
         if found is None:
-            raise CompetitionError("unauthorized", TEXTS["unknown_token"])
-        await stored.seen(self.store, found[1].id, self.now())
+            raise CompetitionError("unauthorized", TEXTS["unknown_token"], reason="unknown_token")
         return found
+
+    async def hold(self, device: DeviceInfo, conn: Hashable, sign_out: SignOut) -> bool:
+        """Sign `conn` in with `device` unless it was revoked meanwhile (False).
+
+        The connection is attached first, then the device is marked seen by an update
+        conditional on its being in force: a revocation committed before that update
+        fails it, one committed after it reaches the attached connection (here at once,
+        on another node by its notice), so a revoked device never stays signed in."""
+        self.attach(device.id, conn, sign_out)
+        in_force = await stored.seen(self.store, device.id, self.now())
+        if in_force and self._device_of.get(conn) == device.id:
+            return True  # (else signed out while the update was in flight)
+        self.forget(conn)
+        return False
 
     async def _device_of_token(self, token: str) -> DeviceInfo:
         found = await stored.signed_in(self.store, token_hash(token))
@@ -86,7 +109,12 @@ class Devices:
         connections, on every node, are signed out."""
         revoked = await stored.revoke(self.store, player.id, [device_id], None, self.now())
         if not revoked:
-            raise CompetitionError("not_found", TEXTS["no_device"].format(id=device_id))
+            raise CompetitionError(
+                "not_found",
+                TEXTS["no_device"].format(id=device_id),
+                reason="no_device",
+                params={"id": device_id},
+            )
         self.signed_out(revoked)
 
     async def revoke_others(self, player: PlayerInfo, current: int | None) -> int:

@@ -42,7 +42,10 @@ class Exports:
         entry = None if player is None else await self.store.entry(t.id, player.id)
         if entry is None:
             raise CompetitionError(
-                "not_found", f"{player_name!r} has no entry in tournament {t.id}"
+                "not_found",
+                f"{player_name!r} has no entry in tournament {t.id}",
+                reason="no_entry_of",
+                params={"name": player_name[:32], "id": t.id},
             )
         record = await self._record(t, seed, entry)
         await fairplay.bundle_parts(self.store, t, [entry], [record])  # bot, disqualified

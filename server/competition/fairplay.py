@@ -49,7 +49,12 @@ class Outcome(NamedTuple):
 def _reason(reason: str) -> str:
     text = " ".join(reason.split())
     if not 1 <= len(text) <= MAX_REASON:
-        raise CompetitionError("bad_request", f"a reason is 1-{MAX_REASON} characters")
+        raise CompetitionError(
+            "bad_request",
+            f"a reason is 1-{MAX_REASON} characters",
+            reason="reason_length",
+            params={"max": MAX_REASON},
+        )
     return text
 
 
@@ -73,11 +78,19 @@ class FairPlay:
         entry = None if someone is None else await store.entry(t.id, someone.id)
         if entry is None:
             raise CompetitionError(
-                "not_found", f"{player[:32]!r} has no entry in tournament {t.id}"
+                "not_found",
+                f"{player[:32]!r} has no entry in tournament {t.id}",
+                reason="no_entry_of",
+                params={"name": player[:32], "id": t.id},
             )
         made = await stored.disqualify(store, entry.id, text, timing.now_ms_precision(self.now()))
         if made is None:
-            raise CompetitionError("bad_request", f"{entry.player_name!r} is disqualified already")
+            raise CompetitionError(
+                "bad_request",
+                f"{entry.player_name!r} is disqualified already",
+                reason="disqualified_already",
+                params={"name": entry.player_name},
+            )
         log.info("tournament %s: %s disqualified (%s)", t.id, entry.player_name, text)
         # its runtime re-ranks and pushes; after the close, the bundle cache forgets it
         self.catalogue.tournaments.receive(t.id, Disqualified(made.after_close))

@@ -54,7 +54,9 @@ class LiveGames:
                 return live
             entry = await self.store.entry(tournament_id, player_id)
             if entry is None:
-                raise CompetitionError("not_found", "no entry: join the tournament first")
+                raise CompetitionError(
+                    "not_found", "no entry: join the tournament first", reason="no_entry"
+                )
             live = await self.rebuild(entry)
             t.keep(live)
             return live

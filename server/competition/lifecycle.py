@@ -180,7 +180,12 @@ class Lifecycle:
         protocol's access check, net/access.py, or the operator's command line)."""
         runtime = await self.catalogue.runtime(tournament_id)
         if runtime.info.status == CLOSED or runtime.closing:
-            raise CompetitionError("closed", f"tournament {tournament_id} is already closed")
+            raise CompetitionError(
+                "closed",
+                f"tournament {tournament_id} is already closed",
+                reason="tournament_closed",
+                params={"id": tournament_id},
+            )
         runtime.begin_close()
         try:
             await self._close(runtime)

@@ -102,7 +102,9 @@ class Links:
         now = self.now()
         since = now - timedelta(minutes=1)
         if await stored.guesses(self.store, player.id, address, since) >= GUESSES_PER_MINUTE:
-            raise CompetitionError("rate_limited", TEXTS["guesses"], limit="link_codes")
+            raise CompetitionError(
+                "rate_limited", TEXTS["guesses"], reason="link_guesses", limit="link_codes"
+            )
         key = code_key(code)
         found = (
             Refusal.NOT_FOUND
@@ -111,9 +113,9 @@ class Links:
         )
         if found is Refusal.NOT_FOUND:
             await stored.count_guess(self.store, player.id, address, now)
-            raise CompetitionError("not_found", TEXTS["not_found"])
+            raise CompetitionError("not_found", TEXTS["not_found"], reason="no_link_code")
         if found is Refusal.EXPIRED:
-            raise CompetitionError("expired", TEXTS["expired"])
+            raise CompetitionError("expired", TEXTS["expired"], reason="link_expired")
         return found
 
     async def poll(self, poll: str) -> tuple[PlayerInfo, DeviceInfo, str]:
@@ -124,9 +126,9 @@ class Links:
         if isinstance(found, tuple):
             return found[0], found[1], token
         if found is Refusal.TOO_SOON:
-            raise CompetitionError("rate_limited", TEXTS["too_soon"])
+            raise CompetitionError("rate_limited", TEXTS["too_soon"], reason="poll_too_soon")
         if found is Refusal.PENDING:
             raise CompetitionError("authorization_pending", TEXTS["pending"])
         if found is Refusal.EXPIRED:
-            raise CompetitionError("expired", TEXTS["expired"])
-        raise CompetitionError("not_found", TEXTS["no_poll"])
+            raise CompetitionError("expired", TEXTS["expired"], reason="link_expired")
+        raise CompetitionError("not_found", TEXTS["no_poll"], reason="no_link")

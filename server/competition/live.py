@@ -76,15 +76,20 @@ class LiveGame:
         to store, or CompetitionError (`closed` past the deadline, `illegal_action` for a
         game over, an action the rules refuse, or one past MAX_ACTIONS). Nothing changes."""
         if self.status == TIMED_OUT or (self.status == PLAYING and now >= self.entry.deadline):
-            raise CompetitionError("closed", "the game's deadline has passed")
+            raise CompetitionError(
+                "closed", "the game's deadline has passed", reason="deadline_passed"
+            )
         if self.status != PLAYING:
-            raise CompetitionError("illegal_action", f"the game is over ({self.status})")
+            raise CompetitionError(
+                "illegal_action", f"the game is over ({self.status})", reason="game_over"
+            )
         if self.seq >= MAX_ACTIONS - 1 and getattr(action, "kind", None) != "resign":
             raise CompetitionError(
                 "illegal_action",
                 f"a game holds at most {MAX_ACTIONS:,} actions: after {self.seq:,} only "
                 "resign is accepted",
                 reason="action_limit",
+                params={"max": MAX_ACTIONS},
             )
         try:
             state, events = self.state.apply(action)

@@ -68,7 +68,12 @@ class Play:
         try:
             self.catalogue.check_playable(runtime)
             if now > t.join_until:
-                raise CompetitionError("closed", f"entries closed at {timing.iso(t.join_until)}")
+                raise CompetitionError(
+                    "closed",
+                    f"entries closed at {timing.iso(t.join_until)}",
+                    reason="entries_closed",
+                    params={"at": timing.iso(t.join_until)},
+                )
             await admit(self.store, player, t, now)  # series (v1.3) hook: entry conditions
         except CompetitionError:
             if await self.store.entry(t.id, player.id) is not None:
@@ -93,7 +98,12 @@ class Play:
                 entry = None  # joined before (or concurrently): resume that game
             except TournamentClosed:  # closed meanwhile (perhaps by another node)
                 await self.catalogue.reload(t.id)
-                raise CompetitionError("closed", f"tournament {t.id} is closed") from None
+                raise CompetitionError(
+                    "closed",
+                    f"tournament {t.id} is closed",
+                    reason="tournament_closed",
+                    params={"id": t.id},
+                ) from None
             if entry is not None:  # the game just dealt is the one in memory
                 runtime.keep(LiveGame(entry, rules, state, [], 0, summary.figures.status, 0, head))
         if entry is not None:
@@ -160,7 +170,12 @@ class Play:
         except TournamentClosed:  # closed by another process: learn it now; the games
             await self.catalogue.reload(t.id)  # are rebuilt with their final status
             self.games.forget_tournament(t.id)
-            raise CompetitionError("closed", f"tournament {t.id} is closed") from None
+            raise CompetitionError(
+                    "closed",
+                    f"tournament {t.id} is closed",
+                    reason="tournament_closed",
+                    params={"id": t.id},
+                ) from None
         except DuplicateAction:
             return False
         except Exception:  # stored or not is unknown: rebuild from the log when next asked
@@ -179,7 +194,11 @@ class Play:
             return snapshot(t, live, [], self.now(), duplicate=True)
         expected = live.seq + 1
         raise CompetitionError(
-            "out_of_sync", f"expected seq {expected}", seq=expected, expected=expected
+            "out_of_sync",
+            f"expected seq {expected}",
+            params={"seq": expected},
+            seq=expected,
+            expected=expected,
         )
 
     async def hint(self, player: PlayerInfo, tournament_id: int) -> tuple[Any, bool]:
@@ -187,7 +206,9 @@ class Play:
         t = await self.catalogue.find(tournament_id)
         rules = RULES[t.game]
         if not rules.hints_allowed(rules.parse_options(t.options)):
-            raise CompetitionError("forbidden", f"tournament {t.id} gives no hints")
+            raise CompetitionError(
+                "forbidden", f"tournament {t.id} gives no hints", reason="no_hints"
+            )
         live = await self._fresh(t.id, player.id)
         action = live.state.hint()
         return (None if action is None else action_data(action)), (action is None)
@@ -216,5 +237,5 @@ def _parsed(t: TournamentInfo, raw_action: Any) -> tuple[Any, str]:
     try:
         action = RULES[t.game].parse_action(raw_action)
     except MalformedAction as exc:
-        raise CompetitionError("bad_request", exc.message) from None
+        raise CompetitionError("bad_request", exc.message, reason=exc.reason) from None
     return action, canonical_json(action_data(action))

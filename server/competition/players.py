@@ -26,7 +26,7 @@ def checked_name(name: str) -> str:
     try:
         return names.normalise(name)
     except names.BadName as e:
-        raise CompetitionError("bad_request", str(e)) from None
+        raise CompetitionError("bad_request", str(e), reason="bad_name") from None
 
 
 def token_hash(token: str) -> str:
@@ -51,7 +51,9 @@ class Players:
         try:
             player = await self.store.create_player(name, token_hash(token), self.now(), label)
         except NameTaken:
-            raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
+            raise CompetitionError(
+                "name_taken", f"the name {name!r} is taken", params={"name": name}
+            ) from None
         return player, token
 
     async def register_bot(self, name: str) -> tuple[PlayerInfo, str]:
@@ -61,7 +63,9 @@ class Players:
         try:
             bot = await stored_ratings.create_bot(self.store, name, token_hash(token), self.now())
         except NameTaken:
-            raise CompetitionError("name_taken", f"the name {name!r} is taken") from None
+            raise CompetitionError(
+                "name_taken", f"the name {name!r} is taken", params={"name": name}
+            ) from None
         return bot, token
 
     async def grant_admin(self, name: str) -> bool:
@@ -73,5 +77,5 @@ class Players:
         """The token's player; `unauthorized` when no player has it."""
         player = await self.store.player_by_token_hash(token_hash(token))
         if player is None:
-            raise CompetitionError("unauthorized", "unknown token")
+            raise CompetitionError("unauthorized", "unknown token", reason="unknown_token")
         return player

@@ -178,7 +178,12 @@ async def rebuild(store: Store, now: Callable[[], datetime] = utcnow) -> Rebuilt
 # -- reading ------------------------------------------------------------------------------
 def _check_game(game: str) -> None:
     if game not in GAMES:
-        raise CompetitionError("not_found", f"no game {game[:32]!r}: gaps or klondike")
+        raise CompetitionError(
+            "not_found",
+            f"no game {game[:32]!r}: gaps or klondike",
+            reason="unknown_game",
+            params={"game": game[:32]},
+        )
 
 
 class LeaderboardPage(NamedTuple):
@@ -218,7 +223,12 @@ class Ratings:
         """The player's page (names are case-insensitive); `not_found` for no one."""
         me = await reads.profile(self.store, name)
         if me is None:
-            raise CompetitionError("not_found", f"no player named {name[:32]!r}")
+            raise CompetitionError(
+                "not_found",
+                f"no player named {name[:32]!r}",
+                reason="no_player",
+                params={"name": name[:32]},
+            )
         results = await reads.results_of(self.store, me.id, None)
         streaks = {
             game: math.streak([(r.rank, r.ranked) for r in results if r.game == game])

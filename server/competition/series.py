@@ -76,7 +76,12 @@ class Series:
     async def cancel(self, schedule_id: int) -> ScheduleInfo:
         """No new occurrences; those created stay."""
         if not await stored.cancel_schedule(self.store, schedule_id):
-            raise CompetitionError("not_found", f"no schedule {schedule_id}")
+            raise CompetitionError(
+                "not_found",
+                f"no schedule {schedule_id}",
+                reason="no_schedule",
+                params={"id": schedule_id},
+            )
         s = await self.get(schedule_id)
         log.info("schedule %s cancelled", s.id)
         return s
@@ -84,7 +89,12 @@ class Series:
     async def get(self, schedule_id: int) -> ScheduleInfo:
         s = await stored.schedule(self.store, schedule_id)
         if s is None:
-            raise CompetitionError("not_found", f"no schedule {schedule_id}")
+            raise CompetitionError(
+                "not_found",
+                f"no schedule {schedule_id}",
+                reason="no_schedule",
+                params={"id": schedule_id},
+            )
         return s
 
     async def all(self) -> list[ScheduleInfo]:
@@ -178,7 +188,12 @@ def checked(new: NewSchedule, networks: Mapping[str, Network]) -> NewSchedule:
         raise CompetitionError("bad_request", problem)
     rules = RULES.get(new.game)
     if rules is None:
-        raise CompetitionError("bad_request", f"unknown game {new.game!r}; known: {sorted(RULES)}")
+        raise CompetitionError(
+            "bad_request",
+            f"unknown game {new.game!r}; known: {sorted(RULES)}",
+            reason="unknown_game",
+            params={"game": new.game[:32]},
+        )
     spec = new.beacon
     if spec is not None:
         net = beacon.network_of(networks, spec)

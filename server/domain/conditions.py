@@ -46,32 +46,52 @@ def parse(raw: Any) -> dict[str, Any] | None:
     return out or None
 
 
-def refusal(conditions: dict[str, Any] | None, facts: Facts) -> str | None:
+class Refusal(NamedTuple):
+    """A condition the player does not meet: its name, its figures (`limit`, `yours`) for
+    a message in the player's language (reason `condition_<name>`), the English text."""
+
+    condition: str
+    params: dict[str, Any]
+    text: str
+
+
+def refusal(conditions: dict[str, Any] | None, facts: Facts) -> Refusal | None:
     """Why the player may not join, naming the condition; None when they may."""
     if not conditions:
         return None
     if conditions.get("bots", True) is False and facts.bot:
-        return "entry condition bots: false: bots may not enter this tournament"
+        return Refusal(
+            "bots", {}, "entry condition bots: false: bots may not enter this tournament"
+        )
     age = conditions.get("min_account_age_s")
     if age is not None and facts.account_age_s < age:
-        return (
+        yours = int(facts.account_age_s)
+        return Refusal(
+            "min_account_age_s",
+            {"limit": age, "yours": yours},
             f"entry condition min_account_age_s: the account must be at least {age} s old "
-            f"(it is {int(facts.account_age_s)} s)"
+            f"(it is {yours} s)",
         )
     rated = conditions.get("min_rated")
     if rated is not None and facts.rated < rated:
-        return (
+        return Refusal(
+            "min_rated",
+            {"limit": rated, "yours": facts.rated},
             f"entry condition min_rated: at least {rated} rated tournaments of this game "
-            f"(you have {facts.rated})"
+            f"(you have {facts.rated})",
         )
     low = conditions.get("min_rating")
     if low is not None and facts.rating < low:
-        return (
-            f"entry condition min_rating: a rating of at least {low} (yours is {facts.rating:.2f})"
+        return Refusal(
+            "min_rating",
+            {"limit": low, "yours": round(facts.rating, 2)},
+            f"entry condition min_rating: a rating of at least {low} (yours is {facts.rating:.2f})",
         )
     high = conditions.get("max_rating")
     if high is not None and facts.rating > high:
-        return (
-            f"entry condition max_rating: a rating of at most {high} (yours is {facts.rating:.2f})"
+        return Refusal(
+            "max_rating",
+            {"limit": high, "yours": round(facts.rating, 2)},
+            f"entry condition max_rating: a rating of at most {high} (yours is {facts.rating:.2f})",
         )
     return None

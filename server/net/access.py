@@ -41,7 +41,9 @@ def check(kind: str, player: PlayerInfo | None) -> None:
     if kind in OPEN_TYPES:
         return
     if player is None:
-        raise CompetitionError("unauthorized", "authenticate first (auth or register)")
+        raise CompetitionError(
+            "unauthorized", "authenticate first (auth or register)", reason="sign_in_first"
+        )
     refusal = OPERATOR_TYPES.get(kind)
     if refusal is not None and not player.admin:
-        raise CompetitionError("forbidden", refusal)
+        raise CompetitionError("forbidden", refusal, reason="operator_only")

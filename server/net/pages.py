@@ -9,13 +9,17 @@ under `/static/`.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from functools import cache
 from http import HTTPStatus
 from importlib import resources
 from typing import Final
 
 from websockets.datastructures import Headers
 from websockets.http11 import Response
+
+from server import i18n
 
 WEB = resources.files("server") / "web"
 NAME_SEGMENT = r"(?:[A-Za-z0-9_-]|%[89A-Fa-f][0-9A-Fa-f]){1,384}"
@@ -52,6 +56,37 @@ def page(path: str) -> Response | None:
         return _file("index.html")
     found = STATIC_PATH.match(path)
     return _file(found.group(1)) if found else None
+
+
+CATALOGUE_PATH = re.compile(r"^/i18n/([A-Za-z]{2}(?:-[A-Za-z]{2})?)\.json$")
+
+
+def catalogue(path: str, if_none_match: str | None) -> Response | None:
+    """`GET /i18n/<lang>.json`: a language's messages for the browser (server/i18n), built
+    once per process, with an ETag (a matching If-None-Match gets 304). None when `path`
+    is not such a path or names no language (the caller answers 404)."""
+    found = CATALOGUE_PATH.match(path)
+    if not found or found.group(1) not in (*i18n.languages(), i18n.PSEUDO):
+        return None
+    body, etag = _catalogue(found.group(1))
+    headers = Headers(
+        [
+            ("Content-Type", "application/json; charset=utf-8"),
+            ("ETag", etag),
+            ("Cache-Control", "no-cache"),
+            ("X-Content-Type-Options", "nosniff"),
+        ]
+    )
+    if if_none_match is not None and etag in (t.strip() for t in if_none_match.split(",")):
+        return Response(HTTPStatus.NOT_MODIFIED, HTTPStatus.NOT_MODIFIED.phrase, headers, b"")
+    headers["Content-Length"] = str(len(body))
+    return Response(HTTPStatus.OK, HTTPStatus.OK.phrase, headers, body)
+
+
+@cache
+def _catalogue(lang: str) -> tuple[bytes, str]:
+    body = i18n.messages_json(lang)
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
 def _file(name: str) -> Response | None:

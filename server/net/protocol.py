@@ -29,6 +29,11 @@ from server.net.accounts_protocol import (
     LinkInfo,
     LinkPoll,
     LinkStart,
+    PasskeyLogin,
+    PasskeyOptions,
+    PasskeyRegister,
+    PasskeysRequest,
+    RemovePasskey,
     RevokeDevice,
     RevokeOtherDevices,
 )
@@ -227,7 +232,12 @@ ClientMessage = Annotated[
     | LinkApprove
     | LinkPoll
     | LinkInfo
-    | DeleteAccount,
+    | DeleteAccount
+    | PasskeyOptions
+    | PasskeyRegister
+    | PasskeyLogin
+    | PasskeysRequest
+    | RemovePasskey,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -259,9 +269,29 @@ MESSAGE_TYPES = frozenset(
 
 
 # -- replies -----------------------------------------------------------------
-def error(re: Any, code: str, message: str, **extra: Any) -> dict[str, Any]:
+def error(
+    re: Any,
+    code: str,
+    message: str,
+    *,
+    reason: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """An `error` reply: the code and English message of the contract, and (beyond it,
+    docs/PROTOCOL.md) `reason`, a stable key a client says in its language
+    (`reason.<reason>` in the catalogues; the code when no finer one is given), with
+    `params`."""
     assert code in ERROR_CODES, code
-    return {"type": "error", "re": re, "code": code, "message": message, **extra}
+    return {
+        "type": "error",
+        "re": re,
+        "code": code,
+        "message": message,
+        "reason": reason or code,
+        "params": dict(params or {}),
+        **extra,
+    }
 
 
 def summary(t: TournamentInfo, seed: str | None) -> dict[str, Any]:

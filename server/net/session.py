@@ -16,7 +16,7 @@ from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
-from server.domain.accounts import DeviceInfo
+from server.domain.accounts import DeviceInfo, RelyingParty
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
 from server.net import access, accounts_session, protocol, replies, schedule_session
@@ -33,6 +33,7 @@ RATE_PER_S = 100.0  # sustained messages per second per connection
 RATE_BURST = 200.0  # messages allowed at once
 ABUSE_STRIKES = 500  # rate-limited messages in a row before the connection is closed
 _NOT_JSON = object()
+TEXTS = {"revoked": "this device was signed out"}
 ACT_NOT_ACKNOWLEDGED = (
     "internal error: the action was not acknowledged; send it again with the same seq "
     "(if it was stored after all, the reply is its state with duplicate: true)"
@@ -65,6 +66,8 @@ class Session:
         self.bucket = TokenBucket(RATE_PER_S, RATE_BURST)  # control frames: the transport's
         self.strikes = 0
         self.may_register = may_register  # the per-address registration limit
+        self.may_sign_in: Callable[[], bool] | None = None  # v1.4: passkey sign-ins' limit
+        self.relying_party: Callable[[], RelyingParty | None] = lambda: None  # v1.4 passkeys
 
     async def handle(self, frame: str | bytes) -> dict[str, Any]:
         """The reply to one frame; raises Abuse when the connection must close. A
@@ -92,31 +95,39 @@ class Session:
             self.strikes += 1
             if self.strikes >= ABUSE_STRIKES:
                 raise Abuse()
-            return protocol.error(re, "rate_limited", "too many messages: slow down")
+            return protocol.error(
+                re, "rate_limited", "too many messages: slow down", reason="too_many_messages"
+            )
         self.strikes = 0
         if isinstance(frame, bytes):
-            return protocol.error(None, "bad_request", "binary frames are not supported")
+            return protocol.error(
+                None, "bad_request", "binary frames are not supported", reason="binary_frame"
+            )
         if data is _NOT_JSON:
-            return protocol.error(None, "bad_request", "not JSON")
+            return protocol.error(None, "bad_request", "not JSON", reason="not_json")
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            return protocol.error(re, "bad_request", _shape_error(data, None))
+            return protocol.error(re, "bad_request", _shape_error(data, None), reason="bad_shape")
         try:
             message = protocol.CLIENT_MESSAGE.validator.validate_python(data)
         except ValidationError as exc:
-            return protocol.error(re, "bad_request", _shape_error(data, exc))
+            return protocol.error(re, "bad_request", _shape_error(data, exc), reason="bad_shape")
         started = time.perf_counter()
         try:
             reply = await self._dispatch(message)
         except CompetitionError as exc:
             if message.type == "act":
                 self.metrics.actions_rejected[exc.code] += 1
-            return protocol.error(re, exc.code, exc.message, **exc.extra)
+            return protocol.error(
+                re, exc.code, exc.message, reason=exc.reason, params=exc.params, **exc.extra
+            )
         except Exception as exc:
             if not faults.report(exc, message.type):  # a traceback means a bug
                 log.exception("internal error on %s", message.type)
             if message.type == "act":
                 self.metrics.actions_rejected["internal"] += 1
-                return protocol.error(re, "internal", ACT_NOT_ACKNOWLEDGED)
+                return protocol.error(
+                    re, "internal", ACT_NOT_ACKNOWLEDGED, reason="act_not_acknowledged"
+                )
             return protocol.error(re, "internal", "internal error; nothing was changed")
         if message.type == "act":
             self.metrics.actions_accepted += 1
@@ -136,10 +147,12 @@ class Session:
     async def _on_register(self, m: protocol.Register) -> dict[str, Any]:
         if self.may_register is not None and not self.may_register():
             raise CompetitionError(
-                "rate_limited", "too many registrations from your address: try again later"
+                "rate_limited",
+                "too many registrations from your address: try again later",
+                reason="too_many_registrations",
             )
         player, device, token = await self.competition.devices.register(m.name, m.device, m.bot)
-        self.sign_in(player, device)
+        await self.sign_in(player, device)
         return {
             "type": "registered",
             "player": {"id": player.id, "name": player.name, **_bot(player)},
@@ -149,17 +162,20 @@ class Session:
 
     async def _on_auth(self, m: protocol.Auth) -> dict[str, Any]:
         player, device = await self.competition.devices.authenticate(m.token)
-        self.sign_in(player, device)
+        await self.sign_in(player, device)
         return {
             "type": "authed",
             "player": {"id": player.id, "name": player.name, "admin": player.admin, **_bot(player)},
             "device": device_brief(device),
         }
 
-    def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None:
-        """This connection is now `player`'s, with `device` (v1.4: until it is revoked)."""
+    async def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None:
+        """This connection is now `player`'s, with `device` (v1.4: until it is revoked);
+        `unauthorized` when the device was revoked meanwhile (then signed in as nobody)."""
+        if not await self.competition.devices.hold(device, self.conn, self._signed_out):
+            self.player = self.device = None
+            raise CompetitionError("unauthorized", TEXTS["revoked"])
         self.player, self.device = player, device
-        self.competition.devices.attach(device.id, self.conn, self._signed_out)
 
     def _signed_out(self) -> None:
         """Its device was revoked: unauthenticated at once, told after any reply."""

@@ -8,11 +8,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from server.domain.names import name_key
 from server.store import cluster
-from server.store.models import Entry, ErasedName, Erasure, Player, Tournament
+from server.store.models import Device, Entry, ErasedName, Erasure, Player, Tournament
 from server.store.repository import Store
 
 
@@ -29,6 +29,15 @@ async def name_erased(store: Store, name: str) -> bool:
     async with store._session() as s:
         found = await s.scalar(select(ErasedName).where(ErasedName.name_key == name_key(name)))
         return found is not None
+
+
+async def withdraw(store: Store, player_id: int) -> None:
+    """A registration that lost the race with the deletion of its name's account: the new
+    player and its first device go (nothing else holds them yet: its token was not given)."""
+    async with store._session() as s:
+        await s.execute(delete(Device).where(Device.player_id == player_id))
+        await s.execute(delete(Player).where(Player.id == player_id))
+        await s.commit()
 
 
 async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> Erased:

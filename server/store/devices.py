@@ -47,11 +47,16 @@ async def signed_in(store: Store, token_hash: str) -> tuple[PlayerInfo, DeviceIn
         return None if row is None else (_player(row[0]), _info(row[1]))
 
 
-async def seen(store: Store, device_id: int, now: datetime) -> None:
-    """An `auth` with the device: its `last_seen_at`."""
+async def seen(store: Store, device_id: int, now: datetime) -> bool:
+    """A sign-in with the device: its `last_seen_at`; False when it is revoked."""
     async with store._session() as s:
-        await s.execute(update(Device).where(Device.id == device_id).values(last_seen_at=now))
+        done = await s.execute(
+            update(Device)
+            .where(Device.id == device_id, Device.revoked_at.is_(None))
+            .values(last_seen_at=now)
+        )
         await s.commit()
+        return bool(done.rowcount)  # type: ignore[attr-defined]
 
 
 def _in_force(now: datetime) -> ColumnElement[bool]:

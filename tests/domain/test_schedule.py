@@ -138,7 +138,8 @@ FRESH = Facts(bot=False, account_age_s=10, rated=0, rating=0.0)
 )
 def test_a_failed_condition_is_named(conds: dict[str, object], facts: Facts, named: str) -> None:
     why = conditions.refusal(conditions.parse(conds), facts)
-    assert why is not None and why.startswith(f"entry condition {named}")
+    assert why is not None and why.text.startswith(f"entry condition {named}")
+    assert why.condition == named  # reason condition_<named> on the wire (docs/I18N.md)
 
 
 def test_conditions_met_allow_and_bots_default_to_allowed() -> None:

@@ -100,6 +100,7 @@ COMPETITION: Any = _Parts(
         register=_register_device,
         authenticate=_refuse("unauthorized"),
         attach=lambda *_: None,
+        hold=lambda *_: asyncio.sleep(0, True),
         forget=lambda *_: None,
         listed=lambda *_: asyncio.sleep(0, []),
         revoke=_refuse("not_found"),
@@ -113,6 +114,14 @@ COMPETITION: Any = _Parts(
         ttl_s=600,
     ),
     accounts=_Parts(delete=_refuse("bad_request")),
+    passkeys=_Parts(
+        register_options=_refuse("bad_request"),
+        login_options=_refuse("bad_request"),
+        register=_refuse("unauthorized"),
+        login=_refuse("unauthorized"),
+        listed=lambda *_: asyncio.sleep(0, []),
+        remove=_refuse("not_found"),
+    ),
 )
 FANOUT: Any = _Parts(
     subscribe=lambda *_: None, unsubscribe=lambda *_: None, watching=lambda *_: False

@@ -1,0 +1,67 @@
+"""Errors a client can say in its language (docs/PROTOCOL.md, "Errors"): every `error`
+reply keeps its code and English message and carries `reason`, a key of the catalogues
+(`reason.<reason>`), and `params`; every reason the server can give is in the catalogue."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from server import i18n
+from server.net import protocol
+from tests.support.harness import create_msg, running_server
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _reasons_in_source() -> set[str]:
+    found: set[str] = set(protocol.ERROR_CODES)
+    for path in (ROOT / "server").rglob("*.py"):
+        text = path.read_text()
+        found |= set(re.findall(r'reason="([a-z_]+)"', text))
+        found |= set(re.findall(r'(?:IllegalAction|MalformedAction)\(\s*"([a-z_]+)"', text))
+    return found
+
+
+def test_every_reason_and_code_is_in_the_catalogue() -> None:
+    english = i18n.catalogue("en")
+    reasons = _reasons_in_source()
+    assert {"not_blocked", "wrong_card", "no_tournament", "bad_name"} <= reasons
+    missing = sorted(r for r in reasons if f"reason.{r}" not in english)
+    assert not missing, missing
+    from server.domain import conditions
+
+    for name in conditions.KNOWN:
+        assert f"reason.condition_{name}" in english, name
+    assert not [c for c in protocol.ERROR_CODES if f"error.{c}" not in english]
+
+
+async def test_error_replies_carry_reason_and_params(sqlite_url: str) -> None:
+    async with running_server(sqlite_url) as srv, srv.client() as c:
+        reply = await c.send_raw("{nope")
+        assert (reply["code"], reply["reason"], reply["params"]) == ("bad_request", "not_json", {})
+        reply = await c.err("bad_request", type="register", name="a b")
+        assert reply["reason"] == "bad_name" and reply["message"]
+        await c.ok(type="register", name="João")
+        reply = await c.err("name_taken", type="register", name="joão")
+        assert reply["reason"] == "name_taken" and reply["params"] == {"name": "joão"}
+        text = i18n.translate("pt-BR", "reason." + reply["reason"], **reply["params"])
+        assert text == "O nome joão já está em uso."
+        reply = await c.err("not_found", type="join", tournament=999)
+        assert reply["reason"] == "no_tournament" and reply["params"] == {"id": 999}
+        assert i18n.translate("es", "reason.no_tournament", **reply["params"]) == (
+            "No existe el torneo 999."
+        )
+        op = await srv.admin()
+        created = await op.ok(**create_msg())  # type: ignore[no-untyped-call]
+        tid = created["tournament"]["id"]
+        await c.ok(type="join", tournament=tid)
+        reply = await c.err(
+            "illegal_action", type="act", tournament=tid, seq=1, action={"kind": "redeal"}
+        )
+        assert reply["reason"] == "not_blocked" and reply["params"] == {}
+        assert i18n.translate("pt-PT", "reason.not_blocked").startswith("Só pode redistribuir")
+        resign = {"kind": "resign"}
+        reply = await c.err("out_of_sync", type="act", tournament=tid, seq=5, action=resign)
+        assert reply["reason"] == "out_of_sync" and reply["params"] == {"seq": 1}
+        assert reply["seq"] == 1  # the contract's field stays
