@@ -353,7 +353,7 @@ async def kill_loop(
         serving = [n for n in nodes if n.ready]
         if stop.is_set():
             return
-        if not serving:  # every node is starting: a kill now would find none serving
+        if len(serving) < 2:  # never the last serving node: the players always have one
             continue
         node = rnd.choice(serving)
         node.restarting = True  # set on the loop: the supervisor must not start it too
@@ -593,7 +593,7 @@ async def run(
         await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
         await admin.close()
     (work / "events.log").write_text("\n".join(EVENTS) + "\n")
-    logs = [node.log.read_text(errors="replace") for node in nodes]
+    logs = [n.log.read_text(errors="replace") for n in nodes if n.log.exists()]
     rec = tally.recovery
     started = [t.result() for t in starts if t.done() and not t.cancelled() and not t.exception()]
     return {

@@ -119,3 +119,35 @@ async def test_on_127_0_0_1_the_page_says_what_a_passkey_needs(
     msg = page.locator(".passkey-msg")
     await msg.filter(has_text="localhost").wait_for(timeout=20_000)
     assert await page.locator("li.passkey").count() == 0
+
+
+async def test_the_fallback_without_the_json_forms(browser: Any, server: Running) -> None:
+    """A browser without PublicKeyCredential.parse*FromJSON and toJSON (older ones): the
+    page's own base64url fallback makes and uses the passkey just the same."""
+    base = f"http://localhost:{server.port}"
+    errors: list[str] = []
+    page = await new_page(browser, errors)
+    await page.add_init_script(
+        "delete PublicKeyCredential.parseCreationOptionsFromJSON;"
+        "delete PublicKeyCredential.parseRequestOptionsFromJSON;"
+        "delete PublicKeyCredential.prototype.toJSON;"
+    )
+    await with_authenticator(page)
+    await page.goto(base + "/")
+    assert await page.evaluate(
+        "typeof PublicKeyCredential.parseCreationOptionsFromJSON === 'undefined'"
+        " && typeof PublicKeyCredential.prototype.toJSON === 'undefined'"
+    )
+    await page.fill("#reg-name", "sol")
+    await page.click("form.register button[type=submit]")
+    await page.wait_for_selector(".signout")
+    await page.goto(base + "/account")
+    await page.click("form.passkey-add button[type=submit]")
+    await page.locator(".passkey-msg", has_text="created").wait_for(timeout=20_000)
+    await page.goto(base + "/")
+    await page.click("button.signout")
+    await page.click("button.signout-yes")
+    await page.click("button.passkey-signin")
+    await page.wait_for_selector(".signout", timeout=20_000)
+    assert (await page.text_content(".me")) == "sol"
+    assert not errors, errors
