@@ -10,8 +10,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from server import i18n
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
+from server.i18n import terminal
+from server.i18n.terminal import t
 from server.store import db
 from server.store.repository import Store
 
@@ -22,7 +25,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (and exit status 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: {message} ({t('cli.see_help', prog=self.prog)})\n")
 
 
 class UsageError(Exception):
@@ -56,13 +59,21 @@ def subcommands(p: argparse.ArgumentParser, dest: str) -> Subparsers[Any]:
 
 def database_flag(p: argparse.ArgumentParser) -> None:
     """--database-url after a subcommand's name (the top-level one is the default)."""
-    p.add_argument("--database-url", default=argparse.SUPPRESS, help="SQLAlchemy URL")
+    p.add_argument("--database-url", default=argparse.SUPPRESS, help=t("server.url_help"))
 
 
 def fail(message: str, code: int) -> int:
     """Say what failed in one line on stderr; the exit status."""
     print(f"samedeal-server: {message}", file=sys.stderr)
     return code
+
+
+def refusal(exc: CompetitionError) -> str:
+    """A refusal in one line: in English the code and the competition's own message, in
+    another language the catalogue's sentence for its reason (docs/I18N.md)."""
+    if terminal.lang() == i18n.ENGLISH:
+        return f"{exc.code}: {exc.message}"
+    return terminal.error_text({"reason": exc.reason, "params": exc.params, "message": exc.message})
 
 
 def unreachable(url: str) -> int | None:
@@ -87,6 +98,6 @@ async def _on_competition(url: str, work: Callable[[Competition], Awaitable[int]
     try:
         return await work(Competition.build(store))
     except CompetitionError as exc:
-        return fail(f"{exc.code}: {exc.message}", 1)
+        return fail(refusal(exc), 1)
     finally:
         await store.close()
