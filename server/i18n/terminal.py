@@ -128,7 +128,9 @@ ARGPARSE: dict[str, str] = {
 
 def _argparse_words(text: str) -> str:
     key = ARGPARSE.get(text)
-    return text if key is None else t(key)
+    if key is None or key not in i18n.catalogue(i18n.ENGLISH):
+        return text  # argparse's own English, its %-placeholders intact
+    return t(key)
 
 
 def install_argparse() -> None:
