@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 
-from server.cli.common import Database, fail
+from server.cli.common import Database, fail, say
 from server.cli.registry import build_parser
 from server.i18n import terminal
 from server.i18n.terminal import t
@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     given = db.database_url(getattr(args, "database_url", None))
     try:
         url = db.check_url(given)
+        if args.verbose:
+            opens = say("server.database.opens", database=db.describe(url, given))
+            print(f"samedeal-server: {opens}", file=sys.stderr)
         code: int = args.run(args, Database(url, given))
         sys.stdout.flush()
         return code

@@ -8,7 +8,10 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn
+
+from sqlalchemy.engine import make_url
 
 from server import i18n
 from server.competition.errors import CompetitionError
@@ -58,8 +61,21 @@ def subcommands(p: argparse.ArgumentParser, dest: str) -> Subparsers[Any]:
 
 
 def database_flag(p: argparse.ArgumentParser) -> None:
-    """--database-url after a subcommand's name (the top-level one is the default)."""
+    """--database-url and -v/--verbose after a subcommand's name too (the top-level ones
+    are the defaults)."""
     p.add_argument("--database-url", default=argparse.SUPPRESS, help=t("server.url_help"))
+    verbose_flag(p, argparse.SUPPRESS)
+
+
+def verbose_flag(p: argparse.ArgumentParser, default: object) -> None:
+    """-v/--verbose: one line on stderr saying which database the command opens."""
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=default,
+        help=t("server.verbose_help"),
+    )
 
 
 def fail(message: str, code: int) -> int:
@@ -86,11 +102,34 @@ def unreachable(url: str) -> int | None:
     return None
 
 
+def missing(database: Database) -> int | None:
+    """For the operator's commands (not serve or migrate, which create it): a SQLite file
+    that does not exist is one line naming the file looked for, and exit status 1 (an
+    operator in the wrong folder gets that, not a new empty database); None when it
+    exists (PostgreSQL databases are never created by connecting)."""
+    parsed = make_url(database.url)
+    if parsed.get_backend_name() != "sqlite" or Path(parsed.database or "").is_file():
+        return None
+    return fail(
+        say("server.database.missing", database=db.describe(database.url, database.given)), 1
+    )
+
+
+def say(key: str, **params: object) -> str:
+    """A catalogue's text in the command line's language (docs/I18N.md: --lang, LC_ALL,
+    LC_MESSAGES, LANG, else English; server/i18n/terminal.py)."""
+    return t(key, **params)
+
+
 def on_competition(database: Database, work: Callable[[Competition], Awaitable[int]]) -> int:
     """Run `work` on the competition over the database, without its clock (only servers
-    run that): a database that does not answer at once, or a refusal (CompetitionError),
-    is one line and exit status 1."""
-    return unreachable(database.url) or asyncio.run(_on_competition(database.url, work))
+    run that): a database that does not exist or does not answer at once, or a refusal
+    (CompetitionError), is one line and exit status 1."""
+    return (
+        missing(database)
+        or unreachable(database.url)
+        or asyncio.run(_on_competition(database.url, work))
+    )
 
 
 async def _on_competition(url: str, work: Callable[[Competition], Awaitable[int]]) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from server.cli import fairplay, migrate, operator, schedule, serve
-from server.cli.common import OneLineParser
+from server.cli.common import OneLineParser, verbose_flag
 from server.i18n.terminal import t
 from server.store import db
 
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=t("server.database_help", default=db.DEFAULT_URL),
     )
     parser.add_argument("--lang", default=None, metavar="LANG", help=t("cli.lang_help"))
+    verbose_flag(parser, False)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for group in GROUPS:
         group.add_parser(sub)

@@ -5,6 +5,7 @@
 
 import { fill, h } from "./dom.js";
 import { ServerError } from "./net.js";
+import { passkeySection } from "./passkeys.js";
 import { account } from "./store.js";
 
 // Every text a person reads here (kept together so that it can move into catalogues).
@@ -66,7 +67,7 @@ async function signedInView(main, link, changed, render, stop) {
     await refresh();
   } }, T.revokeOthers);
   fill(main, h("h1", T.title), h("p", T.signedIn(account.name || "?")),
-    approveBox(link, refresh), h("h2", T.devices), list, others, status, deleteBox(main, link, changed, stop));
+    approveBox(link, refresh), passkeySection(link), h("h2", T.devices), list, others, status, deleteBox(main, link, changed, stop));
   try {
     await refresh();
   } catch (exc) {

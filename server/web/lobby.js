@@ -5,6 +5,7 @@ import { beaconLine } from "./beaconline.js";
 import { optionsText } from "./boards.js";
 import { $, clock, fill, h, localTime, relative } from "./dom.js";
 import { ServerError } from "./net.js";
+import { passkeySignIn } from "./passkeys.js";
 import { upcomingSection } from "./series.js";
 import { account } from "./store.js";
 
@@ -131,7 +132,8 @@ function renderAccount(box, link, changed, justRegistered = false) {
     },
   }, h("label", { for: "signin-token" }, "Token"), token, h("button", { type: "submit" }, "Sign in"));
   fill(box, h("h2", "Play"), h("p.small", "Pick a name to register; the server gives you a token, kept in this browser (save a copy: it cannot be recovered)."),
-    register, h("details", h("summary", "Already registered? Sign in with your token"), signin),
+    register, passkeySignIn(link, () => { changed(); renderAccount(box, link, changed); }), // v1.4
+    h("details", h("summary", "Already registered? Sign in with your token"), signin),
     h("p.small", h("a.link-signin", { href: "/account", "data-nav": "" }, "Signed in on another device? Sign in here with it")), msg);
   void $;
 }
