@@ -11,7 +11,6 @@ import logging
 import re
 import signal
 import time
-import urllib.parse
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,7 +26,7 @@ from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
-from server.competition.standings import MAX_PAGE, Standings
+from server.competition.standings import Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.accounts import RelyingParty, relying_party
 from server.domain.timing import utcnow
@@ -43,7 +42,7 @@ from server.net.limits import (
     raise_nofile,
 )
 from server.net.metrics import CONTENT_TYPE, Metrics
-from server.net.ratings_http import RatingsHttp
+from server.net.ratings_http import RatingsHttp, page_query
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, WsServer
 from server.ops import faults
@@ -208,12 +207,11 @@ class App:
         series = await schedule_http.respond(self.competition, conn, path, request)
         if series is not None:
             return series
-        rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
+        rated = await self._ratings_http().respond(conn, path, lambda: page_query(request.path))
         if rated is not None:
             return rated
-        etags = request.headers.get("If-None-Match")
-        found_page = pages.page(path) or pages.catalogue(path, etags)
-        return found_page or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        page = pages.page(path, request.headers.get("If-None-Match"))
+        return page or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
 
     def _ratings_http(self) -> RatingsHttp:
         if self.ratings_http is None:
@@ -245,7 +243,7 @@ class App:
         """GET /tournaments/ID/standings.json?offset=O&limit=L: a `standings` page as
         JSON, cached for up to STANDINGS_CACHE_S."""
         try:
-            offset, limit = _page_query(target)
+            offset, limit = page_query(target)
         except ValueError as exc:
             return conn.respond(HTTPStatus.BAD_REQUEST, f"{exc}\n")
         key = (tournament_id, offset, limit)
@@ -263,19 +261,6 @@ class App:
         response = _typed(conn.respond(HTTPStatus.OK, cached[1]), "application/json")
         response.headers["Cache-Control"] = f"max-age={int(STANDINGS_CACHE_S)}"
         return response
-
-
-def _page_query(target: str) -> tuple[int, int]:
-    """(offset, limit) from a query string; ValueError saying what is wrong."""
-    query = urllib.parse.parse_qs(urllib.parse.urlsplit(target).query, max_num_fields=8)
-    try:
-        offset = int(query.get("offset", ["0"])[-1])
-        limit = int(query.get("limit", [str(MAX_PAGE)])[-1])
-    except ValueError:
-        raise ValueError("offset and limit are whole numbers") from None
-    if not 0 <= offset <= 2**31 - 1 or not 1 <= limit <= MAX_PAGE:
-        raise ValueError(f"offset is 0 or more; limit is 1 to {MAX_PAGE}")
-    return offset, limit
 
 
 def _typed(response: Response, content_type: str) -> Response:

@@ -71,7 +71,7 @@ def test_the_operators_command_line_in_portuguese_with_plurals(tmp_path: Path) -
     assert refused.stderr.strip() == "samedeal-server: No existe el torneo 999."
     nobody = _run("server", ["--lang", "pt-PT", "--database-url", url, "admin", "grant", "ninguém"],
                   env, tmp_path)
-    assert "nenhum jogador se chama ninguém (registe-o primeiro)" in nobody.stderr
+    assert "nenhum jogador se chama 'ninguém' (registe-o primeiro)" in nobody.stderr
 
 
 async def test_the_players_command_line_in_spanish_and_portuguese(
