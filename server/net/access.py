@@ -16,6 +16,7 @@ from __future__ import annotations
 from server.competition.errors import CompetitionError
 from server.domain.model import PlayerInfo
 from server.net.accounts_protocol import OPEN_ACCOUNT_TYPES
+from server.net.clubs_protocol import OPEN_CLUB_TYPES
 
 OPEN_TYPES = frozenset(
     {"register", "auth", "ping", "tournaments", "subscribe", "unsubscribe", "standings_page"}
@@ -23,6 +24,7 @@ OPEN_TYPES = frozenset(
     | {"leaderboard", "player"}  # v1.3: ratings are public
     | {"schedules"}  # v1.3: series are public
     | OPEN_ACCOUNT_TYPES  # v1.4: linking a device starts signed out
+    | OPEN_CLUB_TYPES  # v1.4: clubs and their members are public
 )
 OPERATOR_TYPES: dict[str, str] = {
     "create_tournament": "only an operator creates tournaments",
