@@ -2,9 +2,14 @@
 declared and checked.
 
 - OPEN_TYPES: anyone, without an account (watching, records after the close, ratings,
-  schedules);
+  schedules, v1.4 clubs and their members);
 - OPERATOR_TYPES: an operator (an admin player) only, each with its refusal;
-- every other type: any authenticated player.
+- every other type: any authenticated player (a club's verbs check the sender's role in
+  the club themselves, competition/clubs.py: it is a fact of the database, not of the
+  connection).
+
+Not yet here (issue 40, item 2): "(admin)" also admits a club's leaders for their club's
+events; that needs the event's club, so create/close/cancel/disqualify will check it.
 
 The competition's operator verbs (creating and closing tournaments, schedules, fair play)
 do not check again: they trust their caller, this check or the operator's command line,

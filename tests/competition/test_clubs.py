@@ -191,3 +191,35 @@ async def test_two_nodes_agree_on_membership(db_url: str, clock: Clock) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_deleted_account_leaves_its_clubs(comp: Competition) -> None:
+    """Out of every club; an owned club passes to the earliest-joined leader, else the
+    earliest-joined member (even past the quota), else keeps its name with no owner and
+    no code."""
+    ana, bo, cy, di = await _players(comp, "Ana", "Bo", "Cy", "Di")
+    first = await comp.clubs.create(ana, "First", None)
+    second = await comp.clubs.create(ana, "Second", None)
+    alone = await comp.clubs.create(ana, "Alone", None)
+    assert first.invite is not None and second.invite is not None
+    for p in (bo, cy, di):
+        await comp.clubs.join(p, first.invite)
+    await comp.clubs.set_leader(ana, first.id, "Di", True)
+    await comp.clubs.join(bo, second.invite)
+    for name in ("B1", "B2", "B3"):
+        await comp.clubs.create(bo, name, None)
+    await comp.accounts.delete(ana, "Ana")
+    one = await comp.clubs.show(first.id, di)
+    assert (one.owner, one.leaders, one.member_names, one.role) == (
+        "Di",
+        (),
+        ("Bo", "Cy", "Di"),
+        Role.OWNER,
+    )
+    two = await comp.clubs.show(second.id, bo)
+    assert (two.owner, two.role, two.members) == ("Bo", Role.OWNER, 1)  # a 4th, inherited
+    left = await comp.clubs.show(alone.id, None)
+    assert (left.name, left.owner, left.members) == ("Alone", None, 0)
+    async with comp.store._session() as s:
+        club = await s.get(Club, alone.id)
+        assert club is not None and club.invite_hash is None
