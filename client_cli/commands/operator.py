@@ -18,12 +18,13 @@ from client_cli.commands.common import (
     write_json,
 )
 from server.domain.tournament_options import add_create_arguments, request_from, request_message
+from server.i18n.terminal import t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    add_create_arguments(command(sub, "create", run, help="create a tournament (admin)"))
-    p = command(sub, "close", run, help="close a tournament now (admin)")
-    p.add_argument("id", type=int)
+    add_create_arguments(command(sub, "create", run, help=t("cli.create.help")))
+    p = command(sub, "close", run, help=t("cli.close.help"))
+    p.add_argument("id", type=int, help=t("cli.tournament_id_help"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:

@@ -16,6 +16,7 @@ from server.competition.service import Competition
 from server.domain import timing
 from server.domain.schedule import NewSchedule
 from server.domain.schedule_options import add_create_arguments, schedule_from
+from server.i18n.terminal import t
 from server.net.replies import schedule_item
 
 
@@ -24,17 +25,16 @@ def add_parser(sub: Subparsers[Any]) -> None:
         sub,
         "schedule",
         run,
-        help="recurring tournaments: create, list, cancel",
-        description="Schedules make 'NAME #k' tournaments every period; each occurrence's "
-        "commitment is published at least one period before it opens.",
+        help=t("server.schedule.help"),
+        description=t("cli.schedule.description"),
     )
     p_sub = subcommands(p, "schedule_command")
     add_create_arguments(
-        command(p_sub, "create", run, help="create a schedule (prints it as JSON)")
+        command(p_sub, "create", run, help=t("server.schedule.create_help"))
     )
-    command(p_sub, "list", run, help="list schedules with their next occurrences (JSON lines)")
-    x = command(p_sub, "cancel", run, help="cancel a schedule (tournaments created stay)")
-    x.add_argument("id", type=int, help="the schedule's id")
+    command(p_sub, "list", run, help=t("server.schedule.list_help"))
+    x = command(p_sub, "cancel", run, help=t("server.schedule.cancel_help"))
+    x.add_argument("id", type=int, help=t("cli.schedule.id_help"))
 
 
 def run(args: argparse.Namespace, database: Database) -> int:
