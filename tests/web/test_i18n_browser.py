@@ -219,6 +219,8 @@ async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(
         )
         for name, path in main.items():
             await ready(page, server.http + path)
+            if name == "closed":
+                await page.wait_for_selector(".replays li a", timeout=30_000)
             await page.wait_for_timeout(500)
             assert await html_lang(page) == lang
             overflow[f"{lang} {width} {name}"] = await settled_sideways(page)
