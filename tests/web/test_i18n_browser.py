@@ -61,6 +61,7 @@ async def test_the_selector_wins_over_the_address_and_is_remembered(
     await ready(page, server.http + "/verify?lang=es")  # the address over the browser's
     assert await html_lang(page) == "es"
     assert await page.inner_text("header nav a[href='/verify']") == "Verificar"
+    assert await page.title() == "Verificar un registro o un paquete · samedeal"  # the tab too
     assert await page.inner_text("header nav a[href='/']") == "Torneos"
     async with page.expect_navigation():
         await page.select_option("#lang", "pt-PT")  # the selector over the address
