@@ -312,25 +312,24 @@ async def count_guess(store: Store, player_id: int, now: datetime) -> None:
         await s.commit()
 
 
-async def remove_player(store: Store, player_id: int) -> None:
-    """A deleted account (PROTOCOL.md "Clubs"): out of every club; a club it owned passes
-    to its earliest-joined leader, else its earliest-joined member (past MAX_OWNED if need
-    be), else keeps its id and name with no owner and no code."""
-    async with store._session() as s:
-        owned = await s.scalars(
-            select(Club).where(Club.owner_id == player_id).order_by(Club.id).with_for_update()
+async def remove_player(s: AsyncSession, player_id: int) -> None:
+    """A deleted account (PROTOCOL.md "Clubs"), within the erasure's transaction
+    (store/accounts.py): out of every club; a club it owned passes to its earliest-joined
+    leader, else its earliest-joined member (past MAX_OWNED if need be), else keeps its
+    id and name with no owner and no code."""
+    owned = await s.scalars(
+        select(Club).where(Club.owner_id == player_id).order_by(Club.id).with_for_update()
+    )
+    for club in list(owned):
+        heir = await s.scalar(
+            select(ClubMember)
+            .where(ClubMember.club_id == club.id, ClubMember.player_id != player_id)
+            .order_by(ClubMember.leader.desc(), ClubMember.id)
+            .limit(1)
         )
-        for club in list(owned):
-            heir = await s.scalar(
-                select(ClubMember)
-                .where(ClubMember.club_id == club.id, ClubMember.player_id != player_id)
-                .order_by(ClubMember.leader.desc(), ClubMember.id)
-                .limit(1)
-            )
-            if heir is None:
-                club.owner_id, club.invite_hash = None, None
-            else:
-                club.owner_id = heir.player_id
-                heir.leader = False
-        await s.execute(delete(ClubMember).where(ClubMember.player_id == player_id))
-        await s.commit()
+        if heir is None:
+            club.owner_id, club.invite_hash = None, None
+        else:
+            club.owner_id = heir.player_id
+            heir.leader = False
+    await s.execute(delete(ClubMember).where(ClubMember.player_id == player_id))
