@@ -166,6 +166,14 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
         left = await untranslated(page, names)
         if left:
             found[f"{path} (signed in)"] = left
+    # a question asked before what cannot be undone
+    await ready(page, server.http + paths[1])
+    await page.click("button.resign")
+    await page.wait_for_selector(".confirm .yes")
+    left = await untranslated(page, names)
+    if left:
+        found["the resign question"] = left
+    await page.click(".confirm .no")
     # a Klondike game being played (its board, buttons, legend and hint)
     klondike = await create(
         server, name="Klondike hour", game="klondike", options={"draw": 1, "hints": True}
