@@ -5,6 +5,7 @@ command line's too (server/domain/tournament_options.py)."""
 from __future__ import annotations
 
 import argparse
+import os
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -17,13 +18,21 @@ from client_cli.commands.common import (
     run_async,
     write_json,
 )
-from server.domain.tournament_options import add_create_arguments, request_from, request_message
+from server.domain.organiser_words import tournament_line
+from server.domain.tournament_options import (
+    add_create_arguments,
+    add_json_flag,
+    request_from,
+    request_message,
+)
+from server.i18n import from_environment
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
     add_create_arguments(command(sub, "create", run, help="create a tournament (admin)"))
     p = command(sub, "close", run, help="close a tournament now (admin)")
     p.add_argument("id", type=int)
+    add_json_flag(p, "the closed tournament")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -39,12 +48,22 @@ async def create(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(str(exc), code=2) from None
     async with authed(args) as conn:
         t = (await conn.call("create_tournament", **msg))["tournament"]
-    write_json(t, None, out)
-    return 0
+    return show(t, args, out)
 
 
 async def close(args: argparse.Namespace, out: TextIO) -> int:
     async with authed(args) as conn:
         t = (await conn.call("close_tournament", tournament=args.id))["tournament"]
-    write_json(t, None, out)
+    return show(t, args, out)
+
+
+def show(t: dict[str, Any], args: argparse.Namespace, out: TextIO) -> int:
+    """The tournament in words (the local zone, the user's language), or its SUMMARY as
+    JSON with --json."""
+    if args.json:
+        write_json(t, None, out)
+    else:
+        print(
+            tournament_line(from_environment(getattr(args, "lang", None), os.environ), t), file=out
+        )
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -106,10 +107,21 @@ def missing(database: Database) -> int | None:
     )
 
 
+def language() -> str:
+    """The command line's language (docs/I18N.md: LC_ALL, LC_MESSAGES, LANG, else English)."""
+    return i18n.from_environment(None, os.environ)
+
+
+def emit(item: dict[str, Any], as_json: bool, words: Callable[[str, dict[str, Any]], str]) -> None:
+    """One object on standard output: a JSON line (UTF-8, not escaped) with --json, else
+    `words(language, item)`."""
+    print(json.dumps(item, ensure_ascii=False) if as_json else words(language(), item))
+
+
 def say(key: str, **params: object) -> str:
     """A catalogue's text in the command line's language (docs/I18N.md: LC_ALL,
     LC_MESSAGES, LANG, else English)."""
-    return i18n.translate(i18n.from_environment(None, os.environ), key, **params)
+    return i18n.translate(language(), key, **params)
 
 
 def on_competition(database: Database, work: Callable[[Competition], Awaitable[int]]) -> int:
