@@ -5,3 +5,4 @@ import os
 
 os.environ.setdefault("SAMEDEAL_MAX_CONNECTIONS_PER_IP", "0")
 os.environ.setdefault("SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE", "0")
+os.environ.setdefault("SAMEDEAL_MAX_SIGN_INS_PER_MINUTE", "0")

@@ -353,7 +353,7 @@ async def kill_loop(
         serving = [n for n in nodes if n.ready]
         if stop.is_set():
             return
-        if not serving:  # every node is starting: a kill now would find none serving
+        if len(serving) < 2:  # never the last serving node: the players always have one
             continue
         node = rnd.choice(serving)
         node.restarting = True  # set on the loop: the supervisor must not start it too
@@ -514,6 +514,13 @@ async def run(
     nodes = [Node(i, url, free_port(), work) for i in range(NODES)]
     tally = Tally()
     began = time.monotonic()
+    stop, faults_stop = asyncio.Event(), asyncio.Event()
+    games = Tournaments()
+    players: list[Player] = []
+    starts: list[asyncio.Task[float]] = []
+    tasks: list[asyncio.Task[Any]] = []  # players, the sampler, the fault loops
+    errors: list[str] = []  # the bench's own failures (the figures are printed anyway)
+    lost: int | None = None
     try:
         done = subprocess.run(
             [PY, "-m", "server", "--database-url", url, "migrate"], capture_output=True, timeout=120
@@ -521,20 +528,19 @@ async def run(
         assert done.returncode == 0, done.stderr
         for node in nodes:
             node.start()
-        starts = [asyncio.create_task(node.watch_start()) for node in nodes]
+        starts += [asyncio.create_task(node.watch_start()) for node in nodes]
         await asyncio.gather(*starts)
         players = await register(nodes[0], raw, players_n, rnd)
-        stop, faults_stop = asyncio.Event(), asyncio.Event()
-        games = Tournaments()
         orphans: list[set[int]] = []
         sampler = asyncio.create_task(sample_connections(database, tally, stop))
-        tasks = [asyncio.create_task(play(p, nodes, games, tally, stop)) for p in players]
+        playing = [asyncio.create_task(play(p, nodes, games, tally, stop)) for p in players]
         chaos = [
             asyncio.create_task(kill_loop(starts, nodes, tally, faults_stop, rnd, orphans)),
             asyncio.create_task(freeze_loop(nodes, tally, faults_stop, rnd)),
             asyncio.create_task(supervise(starts, nodes, tally, faults_stop)),
             asyncio.create_task(restart_loop(database, tally, faults_stop, rnd, restart_every)),
         ]
+        tasks += [sampler, *playing, *chaos]
         began = time.monotonic()
         last_print = began
         while True:
@@ -544,37 +550,52 @@ async def run(
                 kills is not None and tally.kills >= kills
             ):
                 break
+            if failed := [t for t in [sampler, *chaos] if t.done()]:  # a loop ended: stop
+                errors += [_failure(t) for t in failed]
+                break
             if time.monotonic() - last_print >= 60:
                 last_print = time.monotonic()
+                started = [t.result() for t in starts if t.done() and not t.exception()]
                 print(
                     f"  {elapsed:.0f} s: {tally.kills} kills, {tally.acknowledged} acknowledged,"
-                    f" {tally.stale} stale, {tally.orphans} orphans",
+                    f" {tally.stale} stale, {tally.orphans} orphans, {tally.restarts} restarts,"
+                    f" start median {statistics.median(started):.1f} s"
+                    f" ({os.getloadavg()[0]:.1f} load)",
                     flush=True,
                 )
         faults_stop.set()
-        await asyncio.gather(*chaos)
+        errors += [_failure(t) for t in await _ended(chaos, 60)]
         for node in nodes:  # all running, none frozen
             node.signal(signal.SIGCONT)
             if node.proc is None or node.proc.poll() is not None:
                 node.start()
         settle = time.monotonic()
-        while not all(node.up() for node in nodes) and time.monotonic() - settle < 60:
+        while not all(node.up() for node in nodes) and time.monotonic() - settle < 120:
             await asyncio.sleep(0.2)
         await asyncio.sleep(ORPHAN_CHECK_S + 1)  # the last kills' orphan checks; players go on
         stop.set()
-        await asyncio.gather(*tasks, sampler)
+        errors += [_failure(t) for t in await _ended([sampler, *playing], REQUEST_S * 3)]
         elapsed = time.monotonic() - began
         lost = await lost_actions(raw, players)
+    except Exception as exc:  # the bench's own failure: figures so far, and what it was
+        errors.append(f"{type(exc).__name__}: {exc}")
+        elapsed = time.monotonic() - began
     finally:
-        for node in nodes:
+        stop.set()
+        faults_stop.set()
+        for task in tasks:  # nothing starts a node again from here
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for node in nodes:  # every node stopped before its database goes
             node.stop()
         admin = await asyncpg.connect(PG_ADMIN, timeout=10)
         await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
         await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
         await admin.close()
     (work / "events.log").write_text("\n".join(EVENTS) + "\n")
-    tracebacks = sum(node.log.read_text(errors="replace").count("Traceback") for node in nodes)
+    logs = [n.log.read_text(errors="replace") for n in nodes if n.log.exists()]
     rec = tally.recovery
+    started = [t.result() for t in starts if t.done() and not t.cancelled() and not t.exception()]
     return {
         "seconds": round(elapsed, 1),
         "players": players_n,
@@ -588,17 +609,60 @@ async def run(
         "exits": tally.exits,
         "connection_peak": tally.connection_peak,
         "connection_budget": BUDGET,
-        "tracebacks": tracebacks,
+        "tracebacks": sum(log.count("Traceback") for log in logs),
+        "traceback_kinds": traceback_kinds(logs),
         "internal": tally.internal,
         "reconnects": tally.reconnects,
         "tournaments": len(games.ids),
-        "start_median_s": round(statistics.median([t.result() for t in starts if t.done()]), 2),
+        "start_median_s": round(statistics.median(started), 2) if started else None,
+        "start_p95_s": round(percentile(started, 0.95), 2),
+        "start_max_s": round(max(started), 2) if started else None,
         "recovery_median_s": round(statistics.median(rec), 2) if rec else 0.0,
         "recovery_p95_s": round(percentile(rec, 0.95), 2),
         "recovery_max_s": round(max(rec), 2) if rec else 0.0,
         "stale_examples": tally.stale_seen[:5],
+        "load_average": [round(x, 1) for x in os.getloadavg()],
+        "bench_errors": errors,
         "logs": str(work),
     }
+
+
+async def _ended(tasks: list[asyncio.Task[Any]], timeout: float) -> list[asyncio.Task[Any]]:
+    """Wait for `tasks` (cancelled after `timeout`); those that failed."""
+    if tasks:
+        await asyncio.wait(tasks, timeout=timeout)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return [t for t in tasks if not t.cancelled() and t.exception() is not None]
+
+
+def _failure(task: asyncio.Task[Any]) -> str:
+    if task.cancelled():
+        return f"{task.get_coro()!r} cancelled"
+    exc = task.exception()
+    return f"{task.get_coro().__qualname__}: " + (  # type: ignore[union-attr]
+        f"{type(exc).__name__}: {exc}" if exc is not None else "ended"
+    )
+
+
+def traceback_kinds(logs: list[str]) -> dict[str, int]:
+    """Tracebacks in the nodes' logs by the message logged with them and the exception
+    they end with (what to look at first)."""
+    kinds: dict[str, int] = {}
+    for log in logs:
+        lines = log.splitlines()
+        for i, line in enumerate(lines):
+            if not line.startswith("Traceback"):
+                continue
+            said = lines[i - 1].strip()[-80:] if i else ""
+            j = i + 1
+            while j < len(lines) and (lines[j].startswith((" ", "\t")) or not lines[j]):
+                j += 1
+            last = lines[j].strip()[:120] if j < len(lines) else "?"
+            key = f"{said} | {last}"
+            kinds[key] = kinds.get(key, 0) + 1
+    return dict(sorted(kinds.items(), key=lambda kv: -kv[1]))
 
 
 async def register(node: Node, raw: str, n: int, rnd: random.Random) -> list[Player]:

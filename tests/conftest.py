@@ -24,6 +24,7 @@ DATA = Path(__file__).parent / "data"
 # the flags themselves (README, "Limits").
 os.environ.setdefault("SAMEDEAL_MAX_CONNECTIONS_PER_IP", "0")
 os.environ.setdefault("SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE", "0")
+os.environ.setdefault("SAMEDEAL_MAX_SIGN_INS_PER_MINUTE", "0")
 
 # Every process the run starts inherits this tag (environment), so that the run's end can
 # find any that outlives it, wherever it was reparented (pytest_sessionfinish below).

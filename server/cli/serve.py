@@ -14,6 +14,7 @@ from typing import Any
 
 from server.cli.common import Database, Subparsers, UsageError, command, fail
 from server.competition.beacon import BeaconConfig, config_from
+from server.domain.accounts import BadOrigin, public_origin
 from server.net.limits import ServeLimits as ServeLimitsDefaults
 from server.net.limits import networks
 from server.store import db
@@ -117,7 +118,8 @@ def run(args: argparse.Namespace, database: Database) -> int:
 
 def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
     """The limits the flags ask for; UsageError on a negative one."""
-    for flag in ("max_connections_per_ip", "max_registrations_per_minute", "max_connections"):
+    limit_flags = ("max_connections_per_ip", "max_registrations_per_minute", "max_connections")
+    for flag in (*limit_flags, "max_sign_ins_per_minute"):
         if getattr(args, flag) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} is 0 (no limit) or more")
     if args.link_code_ttl < 1:
@@ -128,6 +130,10 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
         networks(args.trusted_proxy)
     except ValueError as exc:
         raise UsageError(f"--trusted-proxy: {exc}") from None
+    try:
+        origin = None if not args.public_origin else public_origin(args.public_origin)
+    except BadOrigin as exc:
+        raise UsageError(f"--public-origin: {exc}") from None
     return ServeLimitsDefaults(
         trusted_proxies=tuple(args.trusted_proxy),
         max_connections=args.max_connections,
@@ -136,6 +142,8 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
         idle_timeout=args.idle_timeout,
         allowed_origins=frozenset(args.allowed_origin),
         link_code_ttl_s=args.link_code_ttl,
+        max_sign_ins_per_minute=args.max_sign_ins_per_minute,
+        public_origin=origin,
     )
 
 
@@ -148,6 +156,8 @@ def _pass_limits_on(args: argparse.Namespace) -> None:
     os.environ["SAMEDEAL_ALLOWED_ORIGINS"] = ",".join(args.allowed_origin)
     os.environ["SAMEDEAL_TRUSTED_PROXIES"] = ",".join(args.trusted_proxy)
     os.environ["SAMEDEAL_LINK_CODE_TTL"] = str(args.link_code_ttl)
+    os.environ["SAMEDEAL_MAX_SIGN_INS_PER_MINUTE"] = str(args.max_sign_ins_per_minute)
+    os.environ["SAMEDEAL_PUBLIC_ORIGIN"] = args.public_origin or ""
     os.environ["SAMEDEAL_ACCESS_LOG"] = "1" if args.access_log else ""
 
 
@@ -260,6 +270,21 @@ def _limit_flags(s: argparse.ArgumentParser) -> None:
         metavar="S",
         default=_env_int("SAMEDEAL_LINK_CODE_TTL", d.link_code_ttl_s),
         help=f"seconds a device link's codes are valid (default {d.link_code_ttl_s})",
+    )
+    s.add_argument(
+        "--max-sign-ins-per-minute",
+        type=int,
+        default=_env_int("SAMEDEAL_MAX_SIGN_INS_PER_MINUTE", d.max_sign_ins_per_minute),
+        help="passkey sign-ins one address may make in a minute "
+        f"(default {d.max_sign_ins_per_minute}: a classroom behind one address; 0: no limit)",
+    )
+    s.add_argument(
+        "--public-origin",
+        metavar="URL",
+        default=os.environ.get("SAMEDEAL_PUBLIC_ORIGIN") or None,
+        help="the server's public origin (https://host[:port]) behind a proxy: passkeys are "
+        "made for its host and its pages may open the WebSocket (default: the request's "
+        "own Host; env SAMEDEAL_PUBLIC_ORIGIN)",
     )
     s.add_argument(
         "--access-log",

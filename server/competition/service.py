@@ -5,6 +5,7 @@ and one event sink.
     devices     v1.4 accounts: devices, signing out         (devices.py)
     links       v1.4 accounts: linking a new device         (links.py)
     accounts    v1.4 accounts: deleting one                 (accounts.py)
+    passkeys    v1.4 accounts: passkeys (WebAuthn)          (passkeys.py)
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
     games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
     play        join, state, act, hint, time out            (play.py)
@@ -41,6 +42,7 @@ from server.competition.fairplay import FairPlay
 from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
 from server.competition.links import Links
+from server.competition.passkeys import Passkeys
 from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
@@ -72,6 +74,7 @@ class Competition:
     devices: Devices
     links: Links
     accounts: Accounts
+    passkeys: Passkeys
 
     @classmethod
     def build(
@@ -115,4 +118,5 @@ class Competition:
             devices=devices,
             links=Links(store, devices, now),
             accounts=Accounts(store, devices, play, peers.renamed, now),
+            passkeys=Passkeys(store, devices, now),
         )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import urllib.parse
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -84,3 +86,58 @@ def pseudonym(player_id: int) -> str:
 def is_reserved(name: str) -> bool:
     """`deleted-` and digits, in any case: nobody registers it."""
     return PSEUDONYM.fullmatch(name) is not None
+
+
+# -- passkeys: the relying party (WebAuthn) ----------------------------------------------
+class BadOrigin(ValueError):
+    """Not an origin `serve --public-origin` takes (scheme, host, optional port)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RelyingParty:
+    """Whom passkeys are made for: the RP ID (a host) and the origins a ceremony may
+    come from."""
+
+    id: str
+    origins: tuple[str, ...]
+
+
+def public_origin(text: str) -> str:
+    """`serve --public-origin URL` as an origin (`https://host[:port]`, lower case, no
+    default port); BadOrigin saying why not."""
+    try:
+        parts = urllib.parse.urlsplit(text.strip())
+        port = parts.port
+    except ValueError as e:
+        raise BadOrigin(f"not a URL: {e}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BadOrigin("an origin is http:// or https:// and a host")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        raise BadOrigin("an origin is a scheme, a host and perhaps a port: nothing else")
+    host = parts.hostname.lower()
+    shown = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{shown}" + (f":{port}" if port not in (None, default) else "")
+
+
+def relying_party(
+    origin: str | None, host_header: str | None, allowed: Iterable[str]
+) -> RelyingParty | None:
+    """The relying party of a connection: the public origin's host when there is one,
+    else the host of the WebSocket request's `Host` (port dropped) with `https://` or
+    `http://` before that `Host`; origins from `serve --allowed-origin` count too. None
+    without either (no `Host`: a client that is no browser)."""
+    extra = tuple(allowed)
+    if origin is not None:
+        host = urllib.parse.urlsplit(origin).hostname or ""
+        return RelyingParty(host, (origin, *extra))
+    if not host_header:
+        return None
+    given = host_header.strip().lower()
+    try:
+        named = urllib.parse.urlsplit(f"//{given}").hostname
+    except ValueError:
+        return None
+    if not named:
+        return None
+    return RelyingParty(named, (f"https://{given}", f"http://{given}", *extra))

@@ -27,10 +27,15 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported where the arithmetic runs, in the rating worker: the
+    # event loop's process never needs it (it cost a node's start-up about a fifth of
+    # its imports, and OpenBLAS's threads; docs/RELIABILITY.md "The chaos bench")
+    import numpy as np
+    import numpy.typing as npt
+
+    Floats = npt.NDArray[np.float64]
 
 MU = 25.0
 SIGMA = 25.0 / 3.0
@@ -38,8 +43,6 @@ BETA = 25.0 / 6.0
 KAPPA = 0.0001
 TAU = 25.0 / 300.0
 PROVISIONAL_BELOW = 5  # rated tournaments of a game before a rating is established
-
-Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,8 @@ def rate(mu: npt.ArrayLike, sigma: npt.ArrayLike, rank: npt.ArrayLike) -> tuple[
     `rank[i]` is entrant i's final rank (smaller is better; equal ranks tie; any
     integers). Equal to openskill 6.2.0's `PlackettLuce().rate([[r] for r in ratings],
     ranks=rank)` to rounding (1e-12 relative in practice). At least 2 entrants."""
+    import numpy as np
+
     mus = np.asarray(mu, dtype=np.float64)
     ranks = np.asarray(rank, dtype=np.int64)
     n = mus.shape[0]
@@ -188,6 +193,8 @@ def ranks_of(progress: list[int], resets: list[int], time_ms: list[int]) -> list
     n = len(progress)
     if n == 0:
         return []
+    import numpy as np
+
     keys = [
         -np.asarray(progress, dtype=np.int64),
         np.asarray(resets, dtype=np.int64),

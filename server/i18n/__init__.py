@@ -34,8 +34,13 @@ ENGLISH: Final = "en"
 PSEUDO: Final = "en-XA"
 LANGUAGES: Final = ("en", "pt-BR", "pt-PT", "es")
 """The languages with a catalogue, in the order a selector lists them."""
-NAMES: Final = {"en": "English", "pt-BR": "Português (Brasil)", "pt-PT": "Português (Portugal)",
-                "es": "Español", PSEUDO: "[Ƥšéûðô]"}
+NAMES: Final = {
+    "en": "English",
+    "pt-BR": "Português (Brasil)",
+    "pt-PT": "Português (Portugal)",
+    "es": "Español",
+    PSEUDO: "[Ƥšéûðô]",
+}
 FILES: Final = {"en": "en.po", "pt-BR": "pt_BR.po", "pt-PT": "pt_PT.po", "es": "es.po"}
 BABEL: Final = {"en": "en", "pt-BR": "pt_BR", "pt-PT": "pt_PT", "es": "es", PSEUDO: "en"}
 """Each language's Babel (CLDR) locale: its plural rule, day and month names."""

@@ -58,6 +58,34 @@ class DeleteAccount(_Msg):
     confirm: Annotated[StrictStr, Field(max_length=256)]
 
 
+class PasskeyOptions(_Msg):
+    type: Literal["passkey_options"]
+    purpose: Literal["register", "login"]
+
+
+Credential = Annotated[dict[StrictStr, Any], Field(max_length=16)]  # an object, else bad_request
+
+
+class PasskeyRegister(_Msg):
+    type: Literal["passkey_register"]
+    credential: Credential
+    label: Label | None = None
+
+
+class PasskeyLogin(_Msg):
+    type: Literal["passkey_login"]
+    credential: Credential
+
+
+class PasskeysRequest(_Msg):
+    type: Literal["passkeys"]
+
+
+class RemovePasskey(_Msg):
+    type: Literal["remove_passkey"]
+    passkey: Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+
+
 ACCOUNT_MESSAGES = (
     DevicesRequest,
     RevokeDevice,
@@ -67,8 +95,14 @@ ACCOUNT_MESSAGES = (
     LinkPoll,
     LinkInfo,
     DeleteAccount,
+    PasskeyOptions,
+    PasskeyRegister,
+    PasskeyLogin,
+    PasskeysRequest,
+    RemovePasskey,
 )
-OPEN_ACCOUNT_TYPES = frozenset({"link_start", "link_poll"})  # public account messages
+# public account messages (passkey_options of purpose `register` checks its own)
+OPEN_ACCOUNT_TYPES = frozenset({"link_start", "link_poll", "passkey_options", "passkey_login"})
 SIGNED_OUT = {"type": "signed_out"}
 
 
@@ -84,4 +118,15 @@ def device_item(d: DeviceInfo, current: int | None) -> dict[str, Any]:
         "created_at": timing.iso(d.created_at),
         "last_seen_at": timing.iso(d.last_seen_at),
         "current": d.id == current,
+    }
+
+
+def passkey_item(p: Any) -> dict[str, Any]:
+    """One item of `passkeys` (a store.passkeys.PasskeyInfo)."""
+    used = p.last_used_at
+    return {
+        "id": p.id,
+        "label": p.label,
+        "created_at": timing.iso(p.created_at),
+        "last_used_at": None if used is None else timing.iso(used),
     }

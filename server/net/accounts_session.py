@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
-from server.domain.accounts import DeviceInfo
+from server.domain.accounts import DeviceInfo, RelyingParty
 from server.domain.model import PlayerInfo
 from server.net.accounts_protocol import (
     DeleteAccount,
@@ -19,13 +19,23 @@ from server.net.accounts_protocol import (
     LinkInfo,
     LinkPoll,
     LinkStart,
+    PasskeyLogin,
+    PasskeyOptions,
+    PasskeyRegister,
+    PasskeysRequest,
+    RemovePasskey,
     RevokeDevice,
     RevokeOtherDevices,
     device_brief,
     device_item,
+    passkey_item,
 )
 
-TEXTS = {"starts": "too many registrations and links from your address: try again later"}
+TEXTS = {
+    "starts": "too many registrations and links from your address: try again later",
+    "sign_ins": "too many passkey sign-ins from your address: try again in a minute",
+    "authenticate": "authenticate first (auth or register)",
+}
 
 
 class _Session(Protocol):
@@ -34,6 +44,8 @@ class _Session(Protocol):
     device: DeviceInfo | None
     conn: Any
     may_register: Callable[[], bool] | None
+    may_sign_in: Callable[[], bool] | None
+    relying_party: Callable[[], RelyingParty | None]
 
     async def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None: ...
 
@@ -108,6 +120,61 @@ async def _delete_account(session: _Session, m: DeleteAccount) -> dict[str, Any]
     return {"type": "account_deleted"}
 
 
+async def _passkey_options(session: _Session, m: PasskeyOptions) -> dict[str, Any]:
+    """`login` is public; `register` is a signed-in player's."""
+    passkeys = session.competition.passkeys
+    if m.purpose == "login":
+        options = await passkeys.login_options(session.relying_party())
+    else:
+        if session.player is None:
+            raise CompetitionError("unauthorized", TEXTS["authenticate"])
+        options = await passkeys.register_options(session.player, session.relying_party())
+    return {"type": "passkey_options", "options": options}
+
+
+async def _passkey_register(session: _Session, m: PasskeyRegister) -> dict[str, Any]:
+    assert session.player is not None
+    rp = session.relying_party()
+    added = await session.competition.passkeys.register(
+        session.player, dict(m.credential), m.label, rp
+    )
+    return {
+        "type": "passkey_added",
+        "passkey": {
+            "id": added.id,
+            "label": added.label,
+            "created_at": timing.iso(added.created_at),
+        },
+    }
+
+
+async def _passkey_login(session: _Session, m: PasskeyLogin) -> dict[str, Any]:
+    """Public; limited per address before anything else (its challenge then unused)."""
+    if session.may_sign_in is not None and not session.may_sign_in():
+        raise CompetitionError("rate_limited", TEXTS["sign_ins"])
+    rp = session.relying_party()
+    player, device, token = await session.competition.passkeys.login(dict(m.credential), rp)
+    await session.sign_in(player, device)
+    return {
+        "type": "registered",
+        "player": {"id": player.id, "name": player.name},
+        "token": token,
+        "device": device_brief(device),
+    }
+
+
+async def _passkeys(session: _Session, m: PasskeysRequest) -> dict[str, Any]:
+    assert session.player is not None
+    items = await session.competition.passkeys.listed(session.player)
+    return {"type": "passkeys", "items": [passkey_item(p) for p in items]}
+
+
+async def _remove_passkey(session: _Session, m: RemovePasskey) -> dict[str, Any]:
+    assert session.player is not None
+    await session.competition.passkeys.remove(session.player, m.passkey)
+    return {"type": "passkey_removed", "passkey": m.passkey}
+
+
 HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "devices": _devices,
     "revoke_device": _revoke_device,
@@ -117,4 +184,9 @@ HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "link_poll": _link_poll,
     "link_info": _link_info,
     "delete_account": _delete_account,
+    "passkey_options": _passkey_options,
+    "passkey_register": _passkey_register,
+    "passkey_login": _passkey_login,
+    "passkeys": _passkeys,
+    "remove_passkey": _remove_passkey,
 }

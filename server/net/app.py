@@ -29,6 +29,7 @@ from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
 from server.competition.standings import MAX_PAGE, Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
+from server.domain.accounts import RelyingParty, relying_party
 from server.domain.timing import utcnow
 from server.net import pages, protocol, schedule_http
 from server.net.connection import MessageHandler, WsConnection, access_log
@@ -85,6 +86,7 @@ class App:
     listener: Listener | None = None  # the other nodes' notices (PostgreSQL)
     serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
+    sign_ins: Registrations = field(default_factory=lambda: Registrations(0))  # v1.4 passkeys
     ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
     monotonic: Callable[[], float] = time.monotonic  # the pages cache's time (tests drive it)
 
@@ -94,7 +96,20 @@ class App:
         access_log.info("ws open ip=%s", conn.ip)
         may_register = functools.partial(self._may_register, conn)
         session = Session(self.competition, self.fanout, self.metrics, conn, may_register)
+        session.may_sign_in = functools.partial(self._may_sign_in, conn)
+        session.relying_party = functools.partial(self._relying_party, conn)
         return functools.partial(self.on_message, conn, session)
+
+    def _may_sign_in(self, conn: WsConnection) -> bool:
+        if self.sign_ins.allow(conn.ip):
+            return True
+        conn.limit_hit("max_sign_ins_per_minute", per_minute=self.sign_ins.per_minute)
+        return False
+
+    def _relying_party(self, conn: WsConnection) -> RelyingParty | None:
+        """The passkeys' relying party for this connection (PROTOCOL.md "Accounts")."""
+        limits = self.serve_limits
+        return relying_party(limits.public_origin, conn.host, sorted(limits.allowed_origins))
 
     def _may_register(self, conn: WsConnection) -> bool:
         if self.registrations.allow(conn.ip):
@@ -146,11 +161,12 @@ class App:
             if not origin_allowed(
                 request.headers.get("Origin"),
                 request.headers.get("Host"),
-                self.serve_limits.allowed_origins,
+                self._own_origins(),
             ):
                 conn.limit_hit("origin", origin=_short(request.headers.get("Origin")))
                 response = _secure(conn.respond(HTTPStatus.FORBIDDEN, "origin not allowed\n"))
             else:
+                conn.host = request.headers.get("Host")  # v1.4: the passkeys' default RP
                 return None
         else:
             response = _secure(await self._get(conn, request, path))
@@ -164,6 +180,12 @@ class App:
         if method == "HEAD":
             response = Response(response.status_code, response.reason_phrase, response.headers, b"")
         return response
+
+    def _own_origins(self) -> frozenset[str]:
+        """Origins allowed besides the request's own: --allowed-origin, --public-origin."""
+        public = self.serve_limits.public_origin
+        allowed = self.serve_limits.allowed_origins
+        return allowed if public is None else allowed | {public}
 
     async def _get(self, conn: WsConnection, request: Request, path: str) -> Response:
         if path == "/healthz":
@@ -336,6 +358,7 @@ async def _assemble(
     app = App(store, competition, fanout)
     app.serve_limits = serve_limits or ServeLimits.none()
     app.registrations = Registrations(app.serve_limits.max_registrations_per_minute)
+    app.sign_ins = Registrations(app.serve_limits.max_sign_ins_per_minute)  # v1.4 passkeys
     competition.links.ttl_s = app.serve_limits.link_code_ttl_s  # v1.4 accounts
     app.listener = store.listener(competition.peers)
     if app.listener is not None:  # several nodes may serve this database

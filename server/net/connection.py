@@ -51,6 +51,7 @@ class WsConnection(asyncio.Protocol):
         self.ws.spend = self._spend
         self.ip = ""  # the peer's address (a trusted proxy's client's, once known)
         self.proxied = False  # the peer is a trusted proxy
+        self.host: str | None = None  # the WebSocket request's Host (v1.4: passkeys' RP)
         self.counted_ip: str | None = None  # the address it counts under
         self.admitted = False  # counted in the server's Connections
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)

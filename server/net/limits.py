@@ -38,10 +38,12 @@ class ServeLimits:
     allowed_origins: frozenset[str] = frozenset()  # besides the server's own origin
     trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For is believed
     link_code_ttl_s: int = 600  # v1.4: a device link's life (not a limit: never 0)
+    max_sign_ins_per_minute: int = 60  # v1.4: passkey sign-ins per address (a classroom)
+    public_origin: str | None = None  # v1.4: the passkeys' relying party (behind a proxy)
 
     @classmethod
     def none(cls) -> ServeLimits:
-        return cls(0, 0, 0, 0.0)
+        return cls(0, 0, 0, 0.0, max_sign_ins_per_minute=0)
 
 
 class TokenBucket:

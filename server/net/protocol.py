@@ -29,6 +29,11 @@ from server.net.accounts_protocol import (
     LinkInfo,
     LinkPoll,
     LinkStart,
+    PasskeyLogin,
+    PasskeyOptions,
+    PasskeyRegister,
+    PasskeysRequest,
+    RemovePasskey,
     RevokeDevice,
     RevokeOtherDevices,
 )
@@ -227,7 +232,12 @@ ClientMessage = Annotated[
     | LinkApprove
     | LinkPoll
     | LinkInfo
-    | DeleteAccount,
+    | DeleteAccount
+    | PasskeyOptions
+    | PasskeyRegister
+    | PasskeyLogin
+    | PasskeysRequest
+    | RemovePasskey,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)

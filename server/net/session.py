@@ -16,7 +16,7 @@ from server.competition.catalogue import TournamentSpec
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
-from server.domain.accounts import DeviceInfo
+from server.domain.accounts import DeviceInfo, RelyingParty
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
 from server.net import access, accounts_session, protocol, replies, schedule_session
@@ -66,6 +66,8 @@ class Session:
         self.bucket = TokenBucket(RATE_PER_S, RATE_BURST)  # control frames: the transport's
         self.strikes = 0
         self.may_register = may_register  # the per-address registration limit
+        self.may_sign_in: Callable[[], bool] | None = None  # v1.4: passkey sign-ins' limit
+        self.relying_party: Callable[[], RelyingParty | None] = lambda: None  # v1.4 passkeys
 
     async def handle(self, frame: str | bytes) -> dict[str, Any]:
         """The reply to one frame; raises Abuse when the connection must close. A

@@ -40,6 +40,19 @@ _DISK = ("disk is full", "no space left", "readonly", "read-only", "disk i/o err
 # database closed to connections: ALLOW_CONNECTIONS false).
 _AWAY = ("not currently accepting connections", "the database system is")
 _CLIENT = frozenset({"ConnectionClosed", "ConnectionClosedError", "ConnectionClosedOK"})
+# asyncpg's InternalClientError on a connection whose backend is gone. PostgreSQL's FATAL
+# for a terminated backend (pg_terminate_backend, a restart, a shutdown) can arrive while
+# the connection is idle, between two operations: asyncpg's protocol, expecting nothing,
+# moves to state 2 ("error consume") and waits for a sync that never comes, then to
+# "failed" when the socket closes. The next operation on that connection is refused with
+# one of these messages: the connection is dead, a fault of the database, and it is
+# dropped (never reused). Any other state in "another operation (N) is in progress" (an
+# operation started while another runs on the same connection: a reuse) stays a bug.
+_DEAD_PROTOCOL = (
+    "another operation (2) is in progress",  # state 2: PROTOCOL_ERROR_CONSUME
+    'protocol is in the "failed" state',  # the socket closed
+    "not connected",
+)
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -68,9 +81,18 @@ def kind_of(exc: BaseException) -> str | None:
             return "client"
         if names & _DATABASE or getattr(e, "connection_invalidated", False):
             return "database"
+        if type(e).__name__ == "InternalClientError" and dead_protocol(e):
+            return "database"
         if any(w in str(e) for w in _AWAY):
             return "database"
     return None
+
+
+def dead_protocol(exc: BaseException) -> bool:
+    """Whether asyncpg's InternalClientError `exc` says its connection is dead (its
+    backend terminated between two operations): see _DEAD_PROTOCOL."""
+    text = str(exc)
+    return any(w in text for w in _DEAD_PROTOCOL)
 
 
 def one_line(exc: BaseException) -> str:

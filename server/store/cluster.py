@@ -169,12 +169,14 @@ class Listener:
             self._listening = False
             try:
                 await self._listen()  # returns only by raising: the connection was lost
-            except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
-                if not faults.report(exc, "listener"):  # one line per interval, counted
+            except Exception as exc:  # the connection is dropped, never reused
+                if faults.report(exc, "listener"):  # one line per interval, counted
+                    pass
+                elif isinstance(exc, (OSError, asyncpg.PostgresError)):  # not the database's
                     log.warning("notice listener lost its connection (%s); reconnecting", exc)
-            except Exception:
-                log.exception("notice listener failed; reconnecting")
-            await self._drop()
+                else:  # a traceback means a bug
+                    log.exception("notice listener failed; reconnecting")
+            await self._drop(broken=True)
             if self._listening:  # a loss after listening: the back-off starts again
                 delay = 0.1
             await asyncio.sleep(delay)
@@ -220,11 +222,17 @@ class Listener:
                     if not faults.report(exc, "notice"):
                         log.exception("handling %s failed", notice)
 
-    async def _drop(self) -> None:
+    async def _drop(self, broken: bool = False) -> None:
+        """Close the connection; a broken one (it failed) is cut, not closed politely: its
+        protocol may be stuck (a terminated backend's message met between operations)."""
         conn, self._conn = self._conn, None
-        if conn is not None and not conn.is_closed():
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.close(), 2)
+        if conn is None or conn.is_closed():
+            return
+        if broken:
+            conn.terminate()
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.close(), 2)
 
 
 # -- locks -------------------------------------------------------------------------
@@ -254,9 +262,17 @@ class Leadership:
                         "SELECT pg_try_advisory_lock($1)", self.key, timeout=2
                     )
                 )
-        except (OSError, asyncpg.PostgresError, TimeoutError):
-            await self.close()
+        except Exception as exc:  # the lock is lost with the connection, never reused
+            self._cut()
+            expected = isinstance(exc, (OSError, asyncpg.PostgresError))  # e.g. no database
+            if not faults.report(exc, "leadership") and not expected:
+                raise  # a bug: the tick logs its traceback
         return self._held
+
+    def _cut(self) -> None:
+        conn, self._conn, self._held = self._conn, None, False
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
 
     async def close(self) -> None:
         conn, self._conn, self._held = self._conn, None, False
@@ -329,7 +345,7 @@ class AdvisoryLocks:
                 return  # that connection is gone, and the lock with it
             try:
                 await self._conn.fetchval("SELECT pg_advisory_unlock($1)", key, timeout=5)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+            except Exception:  # a broken connection (faults.py says which kind of fault)
                 await self._drop()  # ends the session: its locks are released
 
     async def _drop(self) -> None:

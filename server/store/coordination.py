@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from server.ops import faults
 from server.store import cluster
 
 
@@ -65,14 +66,22 @@ class Coordination:
             conn = await self.engine.connect()
         except Exception:
             return False
+        ok = False
         try:
             await asyncio.wait_for(conn.execute(text("SELECT 1")), timeout=2)
-            return True
+            ok = True
         except Exception:  # cut off mid-statement: never back into the pool
-            await conn.invalidate()
-            return False
+            with contextlib.suppress(Exception):
+                await conn.invalidate()
         except BaseException:
-            await conn.invalidate()
+            with contextlib.suppress(Exception):
+                await conn.invalidate()
             raise
         finally:
-            await conn.close()
+            try:  # its rollback fails when the backend was terminated just after the SELECT
+                await conn.close()
+            except Exception as exc:  # the pool has invalidated it (db.py)
+                if faults.kind_of(exc) != "database":
+                    raise  # a bug
+                ok = False
+        return ok

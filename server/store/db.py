@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import time
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy import event, text
+from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from server.ops import faults
 from server.store.sqlite_process import PRAGMAS
+
+if TYPE_CHECKING:  # alembic is imported when a migration runs: a node whose database is
+    # at head does not need it (imports are most of a node's start-up)
+    from alembic.config import Config
 
 DEFAULT_URL = "sqlite+aiosqlite:///samedeal.db"
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -148,13 +152,23 @@ def make_engine(url: str) -> AsyncEngine:
         connect_args["server_settings"] = {
             "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)
         }
-    return create_async_engine(
+    engine = create_async_engine(
         url,
         pool_size=POOL_SIZE,
         max_overflow=POOL_OVERFLOW,
         pool_pre_ping=True,
         connect_args=connect_args,
     )
+    event.listen(engine.sync_engine, "handle_error", _database_fault_drops_connection)
+    return engine
+
+
+def _database_fault_drops_connection(ctx: ExceptionContext) -> None:
+    """A statement that failed because the database is away (server/ops/faults.py: say a
+    backend terminated between two operations, which asyncpg reports as "another
+    operation (2) is in progress") invalidates its connection: never back in the pool."""
+    if faults.kind_of(ctx.original_exception) == "database":
+        ctx.is_disconnect = True
 
 
 def _sqlite_pragmas(dbapi_conn: object, _record: object) -> None:
@@ -165,6 +179,8 @@ def _sqlite_pragmas(dbapi_conn: object, _record: object) -> None:
 
 
 def alembic_config(url: str) -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url)
@@ -173,6 +189,8 @@ def alembic_config(url: str) -> Config:
 
 def migrate(url: str, revision: str = "head") -> None:
     """Upgrade the database at `url` to `revision` (blocking; call from a thread)."""
+    from alembic import command
+
     token = _migrating.set(True)  # migrations/env.py makes its engine with make_engine
     try:
         command.upgrade(alembic_config(url), revision)
@@ -181,8 +199,46 @@ def migrate(url: str, revision: str = "head") -> None:
 
 
 def downgrade(url: str, revision: str = "base") -> None:
+    from alembic import command
+
     token = _migrating.set(True)
     try:
         command.downgrade(alembic_config(url), revision)
     finally:
         _migrating.reset(token)
+
+
+_REVISION = re.compile(
+    r"""^(down_revision|revision)\b[^=\n]*=\s*(None|"[^"]*"|'[^']*')\s*$""", re.M
+)
+
+
+def head_revision(versions: Path = MIGRATIONS / "versions") -> str | None:
+    """The migrations' head, read from their files without alembic: the one revision no
+    other names as its down_revision. None when that is not plain (a merge, a branch, a
+    file it cannot read): then alembic decides."""
+    revisions: list[str] = []
+    downs: set[str] = set()
+    for path in sorted(versions.glob("*.py")):
+        found = dict(_REVISION.findall(path.read_text()))
+        if "revision" not in found or "down_revision" not in found:
+            return None
+        revisions.append(found["revision"].strip("\"'"))
+        if found["down_revision"] != "None":
+            downs.add(found["down_revision"].strip("\"'"))
+    heads = set(revisions) - downs
+    return heads.pop() if len(heads) == 1 and len(set(revisions)) == len(revisions) else None
+
+
+async def at_head(engine: AsyncEngine) -> bool:
+    """Whether the database records the migrations' head (nothing to migrate); False
+    when it cannot tell (no version table yet, the database away: alembic then runs)."""
+    head = head_revision()
+    if head is None:
+        return False
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
+    except Exception:
+        return False
+    return [r[0] for r in rows] == [head]

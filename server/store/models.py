@@ -11,12 +11,14 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Double,
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -286,3 +288,40 @@ class Erasure(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PasskeyUser(Base):
+    """A player's WebAuthn user handle (v1.4): random bytes, the same for all their
+    passkeys (what a discoverable credential gives back as `userHandle`)."""
+
+    __tablename__ = "passkey_users"
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    handle: Mapped[str] = mapped_column(String(88), unique=True)  # base64url
+
+
+class Passkey(Base):
+    """A passkey (v1.4): a WebAuthn credential of a player. Its id and public key are
+    not secrets; the sign count grows with every sign-in (else a clone: refused)."""
+
+    __tablename__ = "passkeys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)  # base64url
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)  # COSE
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    label: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    removed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class PasskeyChallenge(Base):
+    """A WebAuthn challenge issued (v1.4), kept as its SHA-256: used once, within five
+    minutes, for its purpose (and, to register, by its player)."""
+
+    __tablename__ = "passkey_challenges"
+    challenge_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    used: Mapped[bool] = mapped_column(Boolean, default=False)

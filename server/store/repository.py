@@ -71,9 +71,10 @@ class Store(Coordination, Players):
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
         """Connect (and upgrade the schema to head unless migrate=False)."""
-        if migrate:
+        engine = db.make_engine(url)
+        if migrate and not await db.at_head(engine):  # at head: no alembic to import
             await asyncio.to_thread(db.migrate, url)
-        return cls(db.make_engine(url))
+        return cls(engine)
 
     async def close(self) -> None:
         await self.writer.close()

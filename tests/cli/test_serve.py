@@ -27,6 +27,9 @@ def serve(capsys: pytest.CaptureFixture[str], url: str, *argv: str) -> tuple[int
         (("--idle-timeout", "nan"), "--idle-timeout is 0 (none) or more seconds"),
         (("--trusted-proxy", "not-a-network"), "--trusted-proxy:"),
         (("--beacon-relay", "ftp://relay"), "is not an http(s) URL"),
+        (("--public-origin", "play.example"), "--public-origin: an origin is http"),
+        (("--public-origin", "https://play.example/app"), "--public-origin: an origin is a"),
+        (("--max-sign-ins-per-minute", "-1"), "--max-sign-ins-per-minute is 0"),
     ],
 )
 def test_bad_flags_are_one_line_and_status_2(
@@ -64,3 +67,15 @@ def test_the_limits_the_flags_ask_for() -> None:
     args.max_registrations_per_minute = -1
     with pytest.raises(UsageError, match="--max-registrations-per-minute"):
         _serve_limits(args)
+
+
+def test_the_passkey_flags() -> None:
+    """v1.4: --public-origin is kept as an origin (lower case, no default port, no
+    slash); --max-sign-ins-per-minute defaults to 60 (a classroom behind one address)."""
+    args = build_parser().parse_args(["serve", "--public-origin", "HTTPS://Play.Example:443/"])
+    args.max_sign_ins_per_minute = 60  # (the test run's environment lifts it to 0)
+    limits = _serve_limits(args)
+    assert limits.public_origin == "https://play.example"
+    assert limits.max_sign_ins_per_minute == 60
+    args = build_parser().parse_args(["serve", "--public-origin", "http://localhost:8000"])
+    assert _serve_limits(args).public_origin == "http://localhost:8000"

@@ -26,6 +26,7 @@ def test_the_quick_chaos_run_loses_nothing_and_leaves_nothing(tmp_path: Path) ->
     out = json.loads(done.stdout.strip().splitlines()[-1])
     print(out)
     assert out["kills"] >= 1 and out["restarts"] >= 1 and out["acknowledged"] > 0, out
+    assert not out["bench_errors"], out
     assert out["lost"] == 0, out
     assert out["stale"] == 0, out
     assert out["orphans"] == 0, out

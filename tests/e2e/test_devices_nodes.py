@@ -3,6 +3,7 @@ revoked on one node signs its connections out on another at once."""
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 
 from tests.e2e.test_nodes import client
@@ -31,3 +32,28 @@ async def test_a_device_revoked_on_node_a_is_signed_out_on_node_b(
         await on_b.err("unauthorized", type="auth", token=lost["token"])
         await keeper.ok(type="devices")  # another player's connection is not touched
         assert other["player"]["name"] == "fay"
+
+
+async def test_a_device_revoked_while_it_signs_in_on_other_nodes_stays_out(
+    nodes: list[ServerProcess],
+) -> None:
+    """Connections on nodes B and C sign in with a device at the very moment node A
+    revokes it: each either is refused or is told `signed_out`; none is left signed in,
+    and the token signs in nowhere afterwards."""
+    a, b, c = nodes
+    async with AsyncExitStack() as stack:
+        on_a = await stack.enter_async_context(client(a))
+        racers = [await stack.enter_async_context(client(n)) for n in (b, c) * 6]
+        reg = await on_a.ok(type="register", name="gil", device="lost")
+        revoke = on_a.req(type="revoke_device", device=reg["device"]["id"])
+        answers = await asyncio.gather(
+            revoke, *(r.req(type="auth", token=reg["token"]) for r in racers)
+        )
+        assert answers[0]["type"] == "device_revoked"
+        for racer, answer in zip(racers, answers[1:], strict=True):
+            if answer["type"] == "authed":  # signed in before the revocation committed
+                assert (await racer.push("signed_out", timeout=15)) == {"type": "signed_out"}
+            else:
+                assert answer["code"] == "unauthorized", answer
+            await racer.err("unauthorized", type="devices")
+            await racer.err("unauthorized", type="auth", token=reg["token"])

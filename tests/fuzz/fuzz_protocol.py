@@ -114,6 +114,14 @@ COMPETITION: Any = _Parts(
         ttl_s=600,
     ),
     accounts=_Parts(delete=_refuse("bad_request")),
+    passkeys=_Parts(
+        register_options=_refuse("bad_request"),
+        login_options=_refuse("bad_request"),
+        register=_refuse("unauthorized"),
+        login=_refuse("unauthorized"),
+        listed=lambda *_: asyncio.sleep(0, []),
+        remove=_refuse("not_found"),
+    ),
 )
 FANOUT: Any = _Parts(
     subscribe=lambda *_: None, unsubscribe=lambda *_: None, watching=lambda *_: False

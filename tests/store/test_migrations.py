@@ -29,6 +29,7 @@ TABLES |= {"pars"}  # 0008 (par)
 TABLES |= {"devices"}  # 0010 (accounts)
 TABLES |= {"link_codes", "link_guesses"}  # 0011
 TABLES |= {"erased_names", "erasures"}  # 0012
+TABLES |= {"passkey_users", "passkeys", "passkey_challenges"}  # 0013
 
 
 async def _tables_and_diff(url: str) -> tuple[set[str], list[object]]:

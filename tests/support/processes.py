@@ -167,40 +167,31 @@ def healthz(port: int, timeout: float = 30) -> tuple[int, float]:
     return status, time.monotonic() - start
 
 
-class PostgresCluster:
-    """The machine's PostgreSQL as a Debian cluster that pg_ctlcluster restarts for real
-    (CI's; .ci/run starts it the same way)."""
+class DatabaseRestart:
+    """What a restart of PostgreSQL does to the nodes of ONE database, simulated on that
+    database alone (the machine's PostgreSQL is shared: other tests, other helpers): new
+    connections refused (`ALLOW_CONNECTIONS false`), every session of the database ended
+    (`pg_terminate_backend`, as a fast shutdown does), and connections allowed again after
+    `refuse_s`. The chaos bench does the same (bench/chaos.py)."""
 
-    def __init__(self, version: str, name: str, port: int) -> None:
-        self.version, self.name, self.port = version, name, port
+    def __init__(self, admin_dsn: str, database: str) -> None:
+        self.admin_dsn, self.database = admin_dsn, database
         self.restarts = 0
+        self.ended = 0  # sessions ended, all told
 
-    @classmethod
-    def find(cls, port: int) -> PostgresCluster | None:
-        """The online cluster listening on `port`, when pg_ctlcluster can restart it."""
-        import shutil
+    async def restart(self, refuse_s: float = 2.0) -> None:
+        import asyncpg
 
-        if shutil.which("pg_ctlcluster") is None or shutil.which("pg_lsclusters") is None:
-            return None
-        if os.geteuid() != 0:
-            return None
-        listed = subprocess.run(
-            ["pg_lsclusters", "--no-header"], capture_output=True, text=True, timeout=30
-        )
-        for line in listed.stdout.splitlines():
-            fields = line.split()
-            if len(fields) >= 4 and fields[2] == str(port) and fields[3] == "online":
-                return cls(fields[0], fields[1], port)
-        return None
-
-    def restart(self) -> None:
-        """Restart it (fast shutdown: every session is ended) and wait until it is up."""
-        done = subprocess.run(
-            ["pg_ctlcluster", "--skip-systemctl-redirect", self.version, self.name, "restart"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if done.returncode:
-            raise RuntimeError(f"pg_ctlcluster restart failed: {done.stderr.strip()}")
+        conn = await asyncpg.connect(self.admin_dsn, timeout=10)
+        try:
+            await conn.execute(f'ALTER DATABASE "{self.database}" ALLOW_CONNECTIONS false')
+            self.ended += await conn.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = $1 AND pid <> pg_backend_pid()",
+                self.database,
+            )
+            await asyncio.sleep(refuse_s)
+        finally:
+            await conn.execute(f'ALTER DATABASE "{self.database}" ALLOW_CONNECTIONS true')
+            await conn.close()
         self.restarts += 1

@@ -61,7 +61,9 @@ async def test_lobby_register_join_the_demo_and_play_gaps(browser: Any, tmp_path
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         card = page.locator(".tcard", has_text="Demo Gaps")
         await card.wait_for()
-        assert re.search(r"[0-9a-f]{64}", await card.locator(".commit").inner_text())
+        assert re.search(
+            r"[0-9a-f]{64}", await card.locator(".commit").text_content() or ""
+        )  # under "audit"
         assert "closes in" in await card.locator(".countdown").inner_text()
         await shot(page, "lobby")
         await register(page, base, "alice")
