@@ -14,6 +14,7 @@ import { cellName, describe } from "./actionwords.js";
 import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, takesText, variantLegend } from "./variantwords.js";
 import { closedPanel } from "./verifypage.js";
 import { t as tr, tn } from "./i18n.js";
+import { addToCalendar } from "./calendarlinks.js";
 
 const END_KEYS = { won: "web.play.end.won", lost: "web.play.end.lost", resigned: "web.play.end.resigned", timed_out: "web.play.end.timed_out" };
 
@@ -100,7 +101,8 @@ class PlayPage {
       h("p.meta", optionsText(t.game, t.options), " · ", tn("web.entrants", t.entrants),
         t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : "",
         [" · ", h("a.rules-link", { href: rulesHref(t.options, t.game), "data-nav": "" }, tr("web.play.rules"))],
-        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status })),
+        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status }),
+        t.status === "scheduled" ? [" · ", addToCalendar(t.id)] : null),
       h("details.audit.small", h("summary", tr("web.audit.summary")),
         h("p.commit", tr("web.commitment.label"), " ", h("code", { translate: "no" }, t.commitment), t.seed ? [" · ", tr("web.seed.label"), " ", h("code", { translate: "no" }, t.seed)] : null),
         h("p.muted", tr(t.seed ? "web.seed.explain" : "web.commitment.explain"))), beaconLine(t));
