@@ -141,9 +141,10 @@ def test_operator_mistakes_get_one_line_and_exit_2(db: str) -> None:
     for args, says in [
         (("--options", "{redeals: 2}"), "--options is not JSON"),
         (("--options", "[1, 2]"), "--options must be a JSON object"),
-        (("--starts-at", "tomorrow"), "--starts-at is not an ISO 8601 time"),
-        (("--ends-at", "2026-13-45"), "--ends-at is not an ISO 8601 time"),
-        (("--join-until", "soon"), "--join-until is not an ISO 8601 time"),
+        (("--starts-at", "tomorrow"), "--at is a time like 18:00, 21:00-03:00 or 2026-"),
+        (("--ends-at", "2026-13-45"), "--ends-at is a time like"),
+        (("--join-until", "soon"), "--join-until is a time like"),
+        (("--duration", "an hour"), "--duration is a span like"),
     ]:
         done = cli(db, "tournament", "create", "--json", "--name", "Oops", *args)
         assert done.returncode == 2, done.stderr
