@@ -10,7 +10,6 @@ import gc
 import logging
 import re
 import signal
-import time
 import urllib.parse
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from server.net.limits import (
 )
 from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.ratings_http import RatingsHttp
+from server.net.response_cache import ResponseCache
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, WsServer
 from server.ops import faults
@@ -60,7 +60,7 @@ LIMITS = Limits()  # 64 KiB messages, 32 queued, pings every 20 s (see transport
 GC_THRESHOLDS = (100_000, 50, 100)
 BUNDLE_PATH = re.compile(r"^/tournaments/(\d{1,10})/bundle\.json$")
 STANDINGS_PATH = re.compile(r"^/tournaments/(\d{1,10})/standings\.json$")
-STANDINGS_CACHE_S = 1.0  # a page of standings.json may be up to a second old
+
 TOO_MANY_TEXT = "too many connections\n"
 ALLOW = "GET, HEAD, OPTIONS"  # the methods every path answers
 # On every answer that is not a page (pages.py sends its own, with the page's CSP).
@@ -82,13 +82,12 @@ class App:
     metrics: Metrics = field(default_factory=Metrics)
     inflight: int = 0  # messages being answered
     drained: asyncio.Future[None] | None = None  # a shutdown waiting for inflight to be 0
-    pages_cache: dict[tuple[int, int, int], tuple[float, str]] = field(default_factory=dict)
+    response_cache: ResponseCache = field(default_factory=ResponseCache)  # standings, ratings
     listener: Listener | None = None  # the other nodes' notices (PostgreSQL)
     serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
     sign_ins: Registrations = field(default_factory=lambda: Registrations(0))  # v1.4 passkeys
     ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
-    monotonic: Callable[[], float] = time.monotonic  # the pages cache's time (tests drive it)
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -217,7 +216,7 @@ class App:
 
     def _ratings_http(self) -> RatingsHttp:
         if self.ratings_http is None:
-            self.ratings_http = RatingsHttp(self.competition)
+            self.ratings_http = RatingsHttp(self.competition, self.response_cache)
         return self.ratings_http
 
     async def _bundle(self, conn: WsConnection, tournament_id: int, request: Request) -> Response:
@@ -243,25 +242,23 @@ class App:
 
     async def _standings(self, conn: WsConnection, tournament_id: int, target: str) -> Response:
         """GET /tournaments/ID/standings.json?offset=O&limit=L: a `standings` page as
-        JSON, cached for up to STANDINGS_CACHE_S."""
+        JSON, cached for up to a second (ResponseCache)."""
         try:
             offset, limit = _page_query(target)
         except ValueError as exc:
             return conn.respond(HTTPStatus.BAD_REQUEST, f"{exc}\n")
-        key = (tournament_id, offset, limit)
-        cached = self.pages_cache.get(key)
-        now = self.monotonic()
-        if cached is None or cached[0] <= now:
-            try:
-                view = await self.competition.standings.page(tournament_id, offset, limit)
-            except CompetitionError as exc:
-                return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
-            if len(self.pages_cache) > 10_000:
-                self.pages_cache.clear()
+
+        async def page() -> tuple[str, str]:
+            view = await self.competition.standings.page(tournament_id, offset, limit)
             body = orjson.dumps(protocol.standings_message(tournament_id, view)).decode()
-            cached = self.pages_cache[key] = (now + STANDINGS_CACHE_S, body)
-        response = _typed(conn.respond(HTTPStatus.OK, cached[1]), "application/json")
-        response.headers["Cache-Control"] = f"max-age={int(STANDINGS_CACHE_S)}"
+            return "application/json", body
+
+        try:
+            kind, body = await self.response_cache.get(("s", tournament_id, offset, limit), page)
+        except CompetitionError as exc:
+            return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
+        response = _typed(conn.respond(HTTPStatus.OK, body), kind)
+        response.headers["Cache-Control"] = f"max-age={int(self.response_cache.ttl_s)}"
         return response
 
 
