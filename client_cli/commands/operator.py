@@ -5,7 +5,6 @@ command line's too (server/domain/tournament_options.py)."""
 from __future__ import annotations
 
 import argparse
-import os
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -25,13 +24,13 @@ from server.domain.tournament_options import (
     request_from,
     request_message,
 )
-from server.i18n import from_environment
+from server.i18n.terminal import lang, t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    add_create_arguments(command(sub, "create", run, help="create a tournament (admin)"))
-    p = command(sub, "close", run, help="close a tournament now (admin)")
-    p.add_argument("id", type=int)
+    add_create_arguments(command(sub, "create", run, help=t("cli.create.help")))
+    p = command(sub, "close", run, help=t("cli.close.help"))
+    p.add_argument("id", type=int, help=t("cli.tournament_id_help"))
     add_json_flag(p, "the closed tournament")
 
 
@@ -47,23 +46,21 @@ async def create(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as exc:
         raise CliError(str(exc), code=2) from None
     async with authed(args) as conn:
-        t = (await conn.call("create_tournament", **msg))["tournament"]
-    return show(t, args, out)
+        made = (await conn.call("create_tournament", **msg))["tournament"]
+    return show(made, args, out)
 
 
 async def close(args: argparse.Namespace, out: TextIO) -> int:
     async with authed(args) as conn:
-        t = (await conn.call("close_tournament", tournament=args.id))["tournament"]
-    return show(t, args, out)
+        closed = (await conn.call("close_tournament", tournament=args.id))["tournament"]
+    return show(closed, args, out)
 
 
-def show(t: dict[str, Any], args: argparse.Namespace, out: TextIO) -> int:
+def show(summary: dict[str, Any], args: argparse.Namespace, out: TextIO) -> int:
     """The tournament in words (the local zone, the user's language), or its SUMMARY as
     JSON with --json."""
     if args.json:
-        write_json(t, None, out)
+        write_json(summary, None, out)
     else:
-        print(
-            tournament_line(from_environment(getattr(args, "lang", None), os.environ), t), file=out
-        )
+        print(tournament_line(lang(), summary), file=out)
     return 0

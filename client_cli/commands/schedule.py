@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -16,7 +15,7 @@ from client_cli.connection import Connection
 from server.domain.organiser_words import schedule_lines
 from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
 from server.domain.tournament_options import add_json_flag
-from server.i18n import from_environment
+from server.i18n.terminal import lang, t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -24,16 +23,15 @@ def add_parser(sub: Subparsers[Any]) -> None:
         sub,
         "schedule",
         run,
-        help="recurring tournaments: create, list, cancel (create/cancel: admin)",
-        description="Schedules make 'NAME #k' tournaments every period; each occurrence's "
-        "commitment is published at least one period before it opens.",
+        help=t("cli.schedule.help"),
+        description=t("cli.schedule.description"),
     )
     p_sub = p.add_subparsers(dest="schedule_command", required=True)
-    add_create_arguments(p_sub.add_parser("create", help="create a schedule (admin)"))
-    ls = p_sub.add_parser("list", help="schedules and their next occurrences")
-    ls.add_argument("--json", action="store_true", help="the SCHEDULE objects as JSON")
-    x = p_sub.add_parser("cancel", help="cancel a schedule; created tournaments stay (admin)")
-    x.add_argument("id", type=int, help="the schedule's id")
+    add_create_arguments(p_sub.add_parser("create", help=t("cli.schedule.create_help")))
+    ls = p_sub.add_parser("list", help=t("cli.schedule.list_help"))
+    ls.add_argument("--json", action="store_true", help=t("cli.schedule.json_help"))
+    x = p_sub.add_parser("cancel", help=t("cli.schedule.cancel_help"))
+    x.add_argument("id", type=int, help=t("cli.schedule.id_help"))
     add_json_flag(x, "the schedule")
 
 
@@ -63,7 +61,7 @@ async def schedule(args: argparse.Namespace, out: TextIO) -> int:
         request = ("cancel_schedule", {"schedule": args.id})
     saved = config.token_for(args.server)
     if saved is None:
-        raise SystemExit(f"no saved token for {args.server}: run `samedeal register NAME` first")
+        raise SystemExit(f"samedeal: {t('cli.no_token', server=args.server)}")
     async with Connection(args.server, token=saved[1]) as conn:
         s = (await conn.call(request[0], **request[1]))["schedule"]
     if args.json:
@@ -74,5 +72,6 @@ async def schedule(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def describe(s: dict[str, Any], args: argparse.Namespace) -> str:
-    """One schedule and its next occurrences, for people (organiser_words.py)."""
-    return "\n".join(schedule_lines(from_environment(getattr(args, "lang", None), os.environ), s))
+    """One schedule and its next occurrences, for people (organiser_words.py: the same
+    words as samedeal-server's)."""
+    return "\n".join(schedule_lines(lang(), s))

@@ -30,27 +30,26 @@ from server.domain.tournament_options import (
     add_json_flag,
     request_from,
 )
+from server.i18n.terminal import t, tn
 from server.net.protocol import summary
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    a = command(sub, "admin", run, help="operator roles")
-    g = command(subcommands(a, "admin_command"), "grant", run, help=GRANT_HELP)
-    g.add_argument("name")
-    t = command(sub, "tournament", run, help="operate tournaments from the command line")
-    t_sub = subcommands(t, "tournament_command")
-    c = command(t_sub, "create", run, help="create a tournament (prints its summary)")
+    a = command(sub, "admin", run, help=t("server.admin.help"))
+    g = command(subcommands(a, "admin_command"), "grant", run, help=t("server.admin.grant_help"))
+    g.add_argument("name", help=t("server.admin.name_help"))
+    tm = command(sub, "tournament", run, help=t("server.tournament.help"))
+    t_sub = subcommands(tm, "tournament_command")
+    c = command(t_sub, "create", run, help=t("server.tournament.create_help"))
     add_create_arguments(c, networks_default=os.environ.get("SAMEDEAL_BEACON_NETWORKS"))
-    cl = command(t_sub, "close", run, help="close a tournament now and reveal its seed")
-    cl.add_argument("id", type=int)
+    cl = command(t_sub, "close", run, help=t("server.tournament.close_help"))
+    cl.add_argument("id", type=int, help=t("cli.tournament_id_help"))
     add_json_flag(cl, "the closed tournament")
-    add_json_flag(command(t_sub, "list", run, help="list tournaments"), "one SUMMARY a line")
-    r = command(sub, "ratings", run, help="ratings (docs/COMPETITION.md)")
-    command(subcommands(r, "ratings_command"), "rebuild", run, help=REBUILD_HELP)
-
-
-GRANT_HELP = "give a registered player the admin role"
-REBUILD_HELP = "recompute every placing and rating from the closed tournaments"
+    ls = command(t_sub, "list", run, help=t("server.tournament.list_help"))
+    add_json_flag(ls, "one SUMMARY a line")
+    r = command(sub, "ratings", run, help=t("server.ratings.help"))
+    rebuild_help = t("server.ratings.rebuild_help")
+    command(subcommands(r, "ratings_command"), "rebuild", run, help=rebuild_help)
 
 
 def run(args: argparse.Namespace, database: Database) -> int:
@@ -64,9 +63,9 @@ def run_admin(args: argparse.Namespace, database: Database) -> int:
 
     async def grant(competition: Competition) -> int:
         if await competition.players.grant_admin(args.name):
-            print(f"{args.name} is now an admin")
+            print(t("server.admin.granted", name=args.name))
             return 0
-        return fail(f"no player named {args.name!r} (register first)", 1)
+        return fail(t("server.admin.no_player", name=args.name), 1)
 
     return on_competition(database, grant)
 
@@ -123,14 +122,13 @@ def run_ratings(args: argparse.Namespace, database: Database) -> int:
 
     async def rebuilt(competition: Competition) -> int:
         done = await competition.ratings.rebuild()
-        print(
-            f"rebuilt from {done.tournaments} closed tournaments: {done.ratings} ratings; "
-            + (
-                "the stored ratings were exact"
-                if not done.changed
-                else f"{done.changed} stored rows differed from the recomputation and were replaced"
-            )
+        rebuilt = tn("server.ratings.rebuilt", done.tournaments, ratings=done.ratings)
+        changed = (
+            t("server.ratings.exact")
+            if not done.changed
+            else tn("server.ratings.changed", done.changed)
         )
+        print(f"{rebuilt}; {changed}")
         return 0
 
     return on_competition(database, rebuilt)

@@ -25,6 +25,7 @@ from server.domain.organiser_words import schedule_lines
 from server.domain.schedule import NewSchedule
 from server.domain.schedule_options import add_create_arguments, schedule_from
 from server.domain.tournament_options import add_json_flag
+from server.i18n.terminal import t
 from server.net.replies import schedule_item
 
 
@@ -33,16 +34,15 @@ def add_parser(sub: Subparsers[Any]) -> None:
         sub,
         "schedule",
         run,
-        help="recurring tournaments: create, list, cancel",
-        description="Schedules make 'NAME #k' tournaments every period; each occurrence's "
-        "commitment is published at least one period before it opens.",
+        help=t("server.schedule.help"),
+        description=t("cli.schedule.description"),
     )
     p_sub = subcommands(p, "schedule_command")
-    add_create_arguments(command(p_sub, "create", run, help="create a schedule (prints it)"))
-    ls = command(p_sub, "list", run, help="list schedules with their next occurrences")
+    add_create_arguments(command(p_sub, "create", run, help=t("server.schedule.create_help")))
+    ls = command(p_sub, "list", run, help=t("server.schedule.list_help"))
     add_json_flag(ls, "one SCHEDULE a line")
-    x = command(p_sub, "cancel", run, help="cancel a schedule (tournaments created stay)")
-    x.add_argument("id", type=int, help="the schedule's id")
+    x = command(p_sub, "cancel", run, help=t("server.schedule.cancel_help"))
+    x.add_argument("id", type=int, help=t("cli.schedule.id_help"))
     add_json_flag(x, "the schedule")
 
 

@@ -10,7 +10,6 @@ import gc
 import logging
 import re
 import signal
-import urllib.parse
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,7 +25,7 @@ from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
-from server.competition.standings import MAX_PAGE, Standings
+from server.competition.standings import Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.accounts import RelyingParty, relying_party
 from server.domain.timing import utcnow
@@ -42,7 +41,7 @@ from server.net.limits import (
     raise_nofile,
 )
 from server.net.metrics import CONTENT_TYPE, Metrics
-from server.net.ratings_http import RatingsHttp
+from server.net.ratings_http import RatingsHttp, page_query
 from server.net.response_cache import ResponseCache
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, WsServer
@@ -207,12 +206,11 @@ class App:
         series = await schedule_http.respond(self.competition, conn, path, request)
         if series is not None:
             return series
-        rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
+        rated = await self._ratings_http().respond(conn, path, lambda: page_query(request.path))
         if rated is not None:
             return rated
-        etags = request.headers.get("If-None-Match")
-        found_page = pages.page(path) or pages.catalogue(path, etags)
-        return found_page or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        page = pages.page(path, request.headers.get("If-None-Match"))
+        return page or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
 
     def _ratings_http(self) -> RatingsHttp:
         if self.ratings_http is None:
@@ -244,7 +242,7 @@ class App:
         """GET /tournaments/ID/standings.json?offset=O&limit=L: a `standings` page as
         JSON, cached for up to a second (ResponseCache)."""
         try:
-            offset, limit = _page_query(target)
+            offset, limit = page_query(target)
         except ValueError as exc:
             return conn.respond(HTTPStatus.BAD_REQUEST, f"{exc}\n")
 
@@ -260,19 +258,6 @@ class App:
         response = _typed(conn.respond(HTTPStatus.OK, body), kind)
         response.headers["Cache-Control"] = f"max-age={int(self.response_cache.ttl_s)}"
         return response
-
-
-def _page_query(target: str) -> tuple[int, int]:
-    """(offset, limit) from a query string; ValueError saying what is wrong."""
-    query = urllib.parse.parse_qs(urllib.parse.urlsplit(target).query, max_num_fields=8)
-    try:
-        offset = int(query.get("offset", ["0"])[-1])
-        limit = int(query.get("limit", [str(MAX_PAGE)])[-1])
-    except ValueError:
-        raise ValueError("offset and limit are whole numbers") from None
-    if not 0 <= offset <= 2**31 - 1 or not 1 <= limit <= MAX_PAGE:
-        raise ValueError(f"offset is 0 or more; limit is 1 to {MAX_PAGE}")
-    return offset, limit
 
 
 def _typed(response: Response, content_type: str) -> Response:

@@ -50,8 +50,11 @@ CSP = (
 )
 
 
-def page(path: str) -> Response | None:
-    """The file for `path`, or None when no page or static file has that path."""
+def page(path: str, if_none_match: str | None = None) -> Response | None:
+    """The file for `path` (or a language's catalogue, `catalogue`), or None when no page,
+    static file or catalogue has that path."""
+    if path.startswith("/i18n/"):
+        return catalogue(path, if_none_match)
     if PAGE_PATHS.match(path):
         return _file("index.html")
     found = STATIC_PATH.match(path)

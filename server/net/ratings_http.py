@@ -6,6 +6,7 @@ Anonymous, and cached as standings.json is, in the same ResponseCache."""
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from urllib.parse import unquote
@@ -15,6 +16,7 @@ from websockets.http11 import Response
 
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
+from server.competition.standings import MAX_PAGE
 from server.domain.names import name_key
 from server.net import replies
 from server.net.connection import WsConnection
@@ -99,3 +101,17 @@ async def _leaderboard(competition: Competition, game: str, offset: int, limit: 
 async def _player(competition: Competition, name: str) -> str:
     page = await competition.ratings.player(name)
     return orjson.dumps(replies.player_message(page)).decode()
+
+
+def page_query(target: str) -> tuple[int, int]:
+    """(offset, limit) from a request target's query string (standings.json and the
+    ratings' pages); ValueError saying what is wrong."""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(target).query, max_num_fields=8)
+    try:
+        offset = int(query.get("offset", ["0"])[-1])
+        limit = int(query.get("limit", [str(MAX_PAGE)])[-1])
+    except ValueError:
+        raise ValueError("offset and limit are whole numbers") from None
+    if not 0 <= offset <= 2**31 - 1 or not 1 <= limit <= MAX_PAGE:
+        raise ValueError(f"offset is 0 or more; limit is 1 to {MAX_PAGE}")
+    return offset, limit

@@ -59,6 +59,8 @@ async def test_an_organiser_schedules_lists_and_cancels_over_the_protocol(
 
 
 def test_the_server_command_line_schedules_on_the_database(sqlite_url) -> None:
+    # the operator's commands open an existing database only (migrate or serve makes it)
+    assert cli(sqlite_url, "migrate").returncode == 0
     done = cli(
         sqlite_url, "schedule", "create", "--json", "--name", "Hourly", "--at",
         "2099-01-01T00:00:00Z", "--every", "1h", "--duration", "45m", "--redeals", "1",
