@@ -21,7 +21,6 @@ from server.domain.accounts import pseudonym
 from server.domain.model import PlayerInfo
 from server.games.base import Status
 from server.store import accounts as stored
-from server.store import clubs as stored_clubs
 from server.store import passkeys as stored_passkeys
 from server.store.repository import Store
 
@@ -54,7 +53,6 @@ class Accounts:
             raise CompetitionError("bad_request", TEXTS["confirm"], reason="confirm_name")
         renamed = PlayerInfo(player.id, pseudonym(player.id), False, player.bot)
         erased = await stored.erase(self.store, player.id, renamed.name, self.now())
-        await stored_clubs.remove_player(self.store, player.id)  # its clubs pass on (v1.4)
         await stored_passkeys.remove(self.store, player.id, None, self.now())  # first: a
         await self.devices.revoke_all(renamed)  # sign-in in flight then revokes its own
         for tid in erased.open_ids:

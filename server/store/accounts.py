@@ -11,7 +11,7 @@ from typing import NamedTuple
 from sqlalchemy import delete, select, update
 
 from server.domain.names import name_key
-from server.store import cluster
+from server.store import clubs, cluster
 from server.store.models import Device, Entry, ErasedName, Erasure, Player, Tournament
 from server.store.repository import Store
 
@@ -64,6 +64,7 @@ async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> 
             (erased.closed_ids if status == "closed" else erased.open_ids).append(tid)
         for tid in erased.closed_ids:
             s.add(Erasure(tournament_id=tid, player_id=player_id, at=now))
+        await clubs.remove_player(s, player_id)  # v1.4: out of its clubs, owned ones pass on
         lines = [cluster.renamed_line(t) for t in erased.open_ids + erased.closed_ids]
         await store._notify(s, lines)
         await s.commit()

@@ -13,7 +13,7 @@ import { account, receipts } from "./store.js";
 import { cellName } from "./actionwords.js";
 import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, takesText, variantLegend } from "./variantwords.js";
 import { closedPanel } from "./verifypage.js";
-import { t as tr, tn } from "./i18n.js";
+import { dateOnly, timeOnly, t as tr, tn } from "./i18n.js";
 import { addToCalendar } from "./calendarlinks.js";
 import { hintWords, touchScreen } from "./hintwords.js";
 
@@ -435,7 +435,9 @@ class PlayPage {
 export function closedText(closedAt, endsAt) {
   if (!closedAt) return tr("web.closed_at", { when: localTime(endsAt) });
   const early = Date.parse(closedAt) < Date.parse(endsAt) - 1000;
-  return early ? tr("web.closed_early_at", { when: localTime(closedAt), end: localTime(endsAt) }) : tr("web.closed_at", { when: localTime(closedAt) });
+  const end = dateOnly(closedAt) === dateOnly(endsAt) ? timeOnly(endsAt) : localTime(endsAt); // the day said once
+  const key = dateOnly(closedAt) === dateOnly(endsAt) ? "web.closed_early_at_time" : "web.closed_early_at";
+  return early ? tr(key, { when: localTime(closedAt), end }) : tr("web.closed_at", { when: localTime(closedAt) });
 }
 
 /** Why a game is over. A game that timed out before its deadline was ended by the
