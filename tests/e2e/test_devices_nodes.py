@@ -70,9 +70,16 @@ async def _refused(c: Client, error: str, **msg: Any) -> dict[str, Any]:
     return reply
 
 
-async def test_a_deletion_on_node_a_holds_on_b_and_c(
+async def test_deletion_and_linking_hold_across_nodes(
     pg_url: str, nodes: list[ServerProcess]
 ) -> None:
+    """One set of three processes (their start is most of the time) for both parts; the
+    deletion first: the guesses after it limit the address (127.0.0.1) for a minute."""
+    await _a_deletion_on_node_a_holds_on_b_and_c(pg_url, nodes)
+    await _a_link_across_nodes_and_guesses_counted_across_nodes(nodes)
+
+
+async def _a_deletion_on_node_a_holds_on_b_and_c(pg_url: str, nodes: list[ServerProcess]) -> None:
     """An operator deletes their account on node A: their connection on B is signed out
     and the token refused there; a device linked (approved on A) but not yet polled gets
     `not_found` on C; their live entry shows resigned under the pseudonym on C; the admin
@@ -110,7 +117,7 @@ async def test_a_deletion_on_node_a_holds_on_b_and_c(
         assert (row["name"], row["admin"]) == (gone, False)
 
 
-async def test_a_link_across_nodes_and_guesses_counted_across_nodes(
+async def _a_link_across_nodes_and_guesses_counted_across_nodes(
     nodes: list[ServerProcess],
 ) -> None:
     """A code started on A is approved on B and polled on C. Wrong codes guessed by one
