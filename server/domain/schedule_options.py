@@ -23,6 +23,7 @@ from server.domain.tournament_options import (
     parse_conditions,
     parse_span,
 )
+from server.i18n.terminal import t
 
 TIME_OF_DAY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?Z$")
 GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
@@ -66,29 +67,29 @@ def game_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def add_create_arguments(p: argparse.ArgumentParser) -> None:
     """The flags of `schedule create`, each with its help."""
-    p.add_argument("--name", required=True, help="the series' name; occurrence k is 'NAME #k'")
-    p.add_argument("--game", choices=["gaps", "klondike"], default="gaps", help="the game")
+    p.add_argument("--name", required=True, help=t("opt.series_name_help"))
+    p.add_argument("--game", choices=["gaps", "klondike"], default="gaps", help=t("opt.game_help"))
     p.add_argument(
         "--at",
         required=True,
-        help="first start: a UTC time of day like 18:00Z (the next one) or ISO 8601",
+        help=t("opt.at_help"),
     )
     p.add_argument(
-        "--every", default="1d", help="period: 1d, 12h, 90m, 60s (at least 60s; default 1d)"
+        "--every", default="1d", help=t("opt.every_help")
     )
-    p.add_argument("--duration", default="1h", help="how long each occurrence runs (default 1h)")
-    p.add_argument("--join-for", help="entries close this long after the start (default: end)")
-    p.add_argument("--time-limit", help="per-player time limit, e.g. 30m (default: none)")
+    p.add_argument("--duration", default="1h", help=t("opt.duration_help"))
+    p.add_argument("--join-for", help=t("opt.join_for_help"))
+    p.add_argument("--time-limit", help=t("opt.time_limit_schedule_help"))
     add_variant_flag(p)
-    p.add_argument("--redeals", type=int, help="Gaps: redeals allowed (default 2; addiction: 3)")
-    p.add_argument("--draw", type=int, choices=[1, 3], help="Klondike: cards per draw")
-    p.add_argument("--passes", type=int, help="Klondike: passes through the stock")
-    p.add_argument("--guaranteed", action="store_true", help="Klondike: only deals proven winnable")
-    p.add_argument("--hints", action="store_true", help="Klondike: allow hints")
-    p.add_argument("--options", default=None, help="raw game options as JSON (flags win)")
+    p.add_argument("--redeals", type=int, help=t("opt.redeals_help"))
+    p.add_argument("--draw", type=int, choices=[1, 3], help=t("opt.draw_help"))
+    p.add_argument("--passes", type=int, help=t("opt.passes_help"))
+    p.add_argument("--guaranteed", action="store_true", help=t("opt.guaranteed_help"))
+    p.add_argument("--hints", action="store_true", help=t("opt.hints_help"))
+    p.add_argument("--options", default=None, help=t("opt.raw_options_help"))
     add_condition_arguments(p)
-    p.add_argument("--unrated", action="store_true", help="occurrences do not count for ratings")
-    add_beacon_flags(p, "each occurrence takes its deal from its own drand round")
+    p.add_argument("--unrated", action="store_true", help=t("opt.unrated_schedule_help"))
+    add_beacon_flags(p, t("opt.beacon_what_schedule"))
 
 
 def schedule_from(args: argparse.Namespace, now: datetime) -> NewSchedule:

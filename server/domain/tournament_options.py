@@ -19,6 +19,7 @@ from typing import Any
 
 from server.domain import timing
 from server.games.gaps_options import VARIANT_NAMES
+from server.i18n.terminal import t
 
 GAMES = ("gaps", "klondike")
 ISO_EXAMPLE = "2026-12-01T09:00+01:00"
@@ -47,17 +48,17 @@ class TournamentRequest:
 def add_create_arguments(p: argparse.ArgumentParser, networks_default: str | None = None) -> None:
     """The flags of both command lines' `create` (`networks_default`: --beacon-networks'
     default, the server's from SAMEDEAL_BEACON_NETWORKS)."""
-    p.add_argument("--name", required=True, help="the tournament's name")
-    p.add_argument("--game", choices=GAMES, default="gaps", help="the game (default gaps)")
+    p.add_argument("--name", required=True, help=t("opt.name_help"))
+    p.add_argument("--game", choices=GAMES, default="gaps", help=t("opt.game_help"))
     p.add_argument("--options", default="{}", help="JSON, e.g. '{\"redeals\": 2}'")
     add_variant_flag(p)
-    p.add_argument("--starts-at", default=None, help="ISO 8601 (default now)")
-    p.add_argument("--ends-at", default=None, help="ISO 8601 (default: --hours from start)")
-    p.add_argument("--hours", type=float, default=1.0, help="how long it runs (default 1)")
-    p.add_argument("--time-limit-s", type=int, default=None, help="per-player time limit")
-    p.add_argument("--join-until", default=None, help="ISO 8601: entries close then")
+    p.add_argument("--starts-at", default=None, help=t("opt.starts_at_help"))
+    p.add_argument("--ends-at", default=None, help=t("opt.ends_at_help"))
+    p.add_argument("--hours", type=float, default=1.0, help=t("opt.hours_help"))
+    p.add_argument("--time-limit-s", type=int, default=None, help=t("opt.time_limit_help"))
+    p.add_argument("--join-until", default=None, help=t("opt.join_until_help"))
     add_condition_arguments(p)
-    p.add_argument("--unrated", action="store_true", help="it does not count for ratings")
+    p.add_argument("--unrated", action="store_true", help=t("opt.unrated_help"))
     add_beacon_flags(p, networks_default=networks_default)
 
 
@@ -67,9 +68,7 @@ def add_variant_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--variant",
         choices=VARIANT_NAMES,
-        help="Gaps: the family variant (default gaps; montana: the 2s fixed in column 0, "
-        "addiction: the aces make the gaps at each redeal, free_parking: a gap also takes "
-        "the card below its right neighbour)",
+        help=t("opt.variant_help"),
     )
 
 
@@ -85,11 +84,11 @@ def with_variant(options: dict[str, Any], game: str, variant: str | None) -> dic
 
 def add_condition_arguments(p: argparse.ArgumentParser) -> None:
     """Entry conditions (docs/COMPETITION.md), for a tournament or a schedule's."""
-    p.add_argument("--min-account-age", help="entry condition: account at least this old")
-    p.add_argument("--min-rated", type=int, help="entry condition: at least N rated tournaments")
-    p.add_argument("--min-rating", type=float, help="entry condition: rating at least R")
-    p.add_argument("--max-rating", type=float, help="entry condition: rating at most R")
-    p.add_argument("--no-bots", action="store_true", help="entry condition: keep bots out")
+    p.add_argument("--min-account-age", help=t("opt.min_account_age_help"))
+    p.add_argument("--min-rated", type=int, help=t("opt.min_rated_help"))
+    p.add_argument("--min-rating", type=float, help=t("opt.min_rating_help"))
+    p.add_argument("--max-rating", type=float, help=t("opt.max_rating_help"))
+    p.add_argument("--no-bots", action="store_true", help=t("opt.no_bots_help"))
 
 
 def add_beacon_flags(
@@ -99,14 +98,13 @@ def add_beacon_flags(
     p.add_argument(
         "--beacon",
         metavar="NETWORK",
-        help="a public drand beacon (quicknet, default, or a --beacon-networks one): "
-        + (what or "the deal comes from a round nobody knows at creation (docs/GENERATOR.md)"),
+        help=t("opt.beacon_help", what=what or t("opt.beacon_what")),
     )
     p.add_argument(
         "--beacon-networks",
         metavar="FILE",
         default=networks_default,
-        help="JSON drand networks beyond quicknet and default, to name with --beacon",
+        help=t("opt.beacon_networks_help"),
     )
 
 
