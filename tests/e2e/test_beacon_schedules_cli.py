@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from server.i18n import terminal
 from tests.support.beacon import KeyedNetwork
 from tests.support.harness import ws_client
 from tests.support.processes import ServerProcess, cli, samedeal
@@ -117,7 +118,8 @@ async def test_create_and_schedule_with_a_beacon_from_the_terminal_client(site: 
     assert code == 0 and json.loads(out)[0]["beacon"] == {"network": NET.network.name}
     code, out, _ = await samedeal(site.env, "schedule", "list")
     assert code == 0 and f"beacon {NET.network.name}" in out.splitlines()[0]
-    assert f"Beacon Minutely #1: {one['starts_at']} open commitment" in out
+    starts = terminal.local(one["starts_at"], today=False)  # local time, in words
+    assert f"Beacon Minutely #1: {starts} open commitment" in out
     assert f"round {round_}" in out
 
 
