@@ -104,7 +104,7 @@ def http_url(ws_url: str, path: str) -> str:
 def write_json(data: Any, target: str | None, out: TextIO) -> None:
     """`data` as JSON into the file `target`, or onto `out` when there is none or it is
     `-` (standard output, as for most command-line tools)."""
-    text = json.dumps(data, indent=1)
+    text = json.dumps(data, indent=1, ensure_ascii=False)  # UTF-8, accents as they are
     if target and target != "-":
         try:
             Path(target).write_text(text + "\n", encoding="utf-8")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import io
 import socket
 import sys
@@ -29,6 +30,7 @@ TEXTS = Texts(
         "description",
         "label_help",
         "token_help",
+        "token_prompt",
         "replace_help",
         "kept",
         "show",
@@ -91,13 +93,21 @@ async def _login(args: argparse.Namespace, out: TextIO) -> int:
         raise LoginError(text, code=2)
     async with Connection(args.server, retries=2) as conn:
         if args.token:
-            reply = await _by_token(conn, sys.stdin.readline().strip())
+            reply = await _by_token(conn, _read_token())
         else:
             reply = await _by_link(conn, args.label or _default_label(), out)
     path = config.save_token(args.server, reply["player"]["name"], reply["token"])
     device = reply["device"]["label"] or reply["device"]["id"]
     print(TEXTS["saved"].format(name=reply["player"]["name"], device=device, path=path), file=out)
     return 0
+
+
+def _read_token() -> str:
+    """The token from standard input: at a terminal, after a short prompt on stderr and
+    not echoed (getpass); piped, the first line, with no prompt."""
+    if sys.stdin.isatty():
+        return getpass.getpass(TEXTS["token_prompt"], stream=sys.stderr).strip()
+    return sys.stdin.readline().strip()
 
 
 async def _by_token(conn: Connection, token: str) -> dict[str, Any]:

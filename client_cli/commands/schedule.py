@@ -12,10 +12,10 @@ from typing import Any, TextIO
 from client_cli import config
 from client_cli.commands.common import Subparsers, command, known_beacon, run_async
 from client_cli.connection import Connection
-from client_cli.tui import render
+from server.domain.organiser_words import schedule_lines
 from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
-from server.i18n import terminal
-from server.i18n.terminal import t
+from server.domain.tournament_options import add_json_flag
+from server.i18n.terminal import lang, t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -32,6 +32,7 @@ def add_parser(sub: Subparsers[Any]) -> None:
     ls.add_argument("--json", action="store_true", help=t("cli.schedule.json_help"))
     x = p_sub.add_parser("cancel", help=t("cli.schedule.cancel_help"))
     x.add_argument("id", type=int, help=t("cli.schedule.id_help"))
+    add_json_flag(x, "the schedule")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -44,9 +45,9 @@ async def schedule(args: argparse.Namespace, out: TextIO) -> int:
         async with Connection(args.server, token=saved[1] if saved else None) as conn:
             items = (await conn.call("schedules"))["items"]
         if args.json:
-            print(json.dumps(items, indent=1), file=out)
+            print(json.dumps(items, indent=1, ensure_ascii=False), file=out)
         for s in [] if args.json else items:
-            print(describe(s), file=out)
+            print(describe(s, args), file=out)
         return 0
     if args.schedule_command == "create":
         try:
@@ -63,28 +64,14 @@ async def schedule(args: argparse.Namespace, out: TextIO) -> int:
         raise SystemExit(f"samedeal: {t('cli.no_token', server=args.server)}")
     async with Connection(args.server, token=saved[1]) as conn:
         s = (await conn.call(request[0], **request[1]))["schedule"]
-    print(json.dumps(s, indent=1), file=out)
+    if args.json:
+        print(json.dumps(s, indent=1, ensure_ascii=False), file=out)
+    else:
+        print(describe(s, args), file=out)
     return 0
 
 
-def describe(s: dict[str, Any]) -> str:
-    """One schedule and its next occurrences, for people."""
-    state = (
-        t("cli.schedule.cancelled")
-        if s["cancelled"]
-        else t("cli.schedule.every", every=terminal.span(s["every_s"]))
-    )
-    beacon = t("cli.schedule.beacon", network=s["beacon"]["network"]) if s.get("beacon") else ""
-    game = render.game_words(s["game"], s.get("options"))
-    each = t("cli.schedule.each", duration=terminal.span(s["duration_s"]))
-    lines = [f"#{s['id']} {s['name']} ({game}, {state}, {each}{beacon})"]
-    for o in s["next"]:
-        starts = terminal.local(o["starts_at"], today=False)
-        if "commitment" in o:
-            round_ = t("cli.schedule.round", round=o["beacon"]["round"]) if o.get("beacon") else ""
-            status = render.status_word(o["status"])
-            commitment = t("cli.schedule.commitment", commitment=o["commitment"])
-            lines.append(f"  {o['name']}: {starts} {status} {commitment}{round_}")
-        else:
-            lines.append(f"  {o['name']}: {starts} ({t('cli.schedule.not_published')})")
-    return "\n".join(lines)
+def describe(s: dict[str, Any], args: argparse.Namespace) -> str:
+    """One schedule and its next occurrences, for people (organiser_words.py: the same
+    words as samedeal-server's)."""
+    return "\n".join(schedule_lines(lang(), s))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -113,6 +114,17 @@ def missing(database: Database) -> int | None:
     return fail(
         say("server.database.missing", database=db.describe(database.url, database.given)), 1
     )
+
+
+def language() -> str:
+    """The command line's language (server/i18n/terminal.py: --lang, else the environment)."""
+    return terminal.lang()
+
+
+def emit(item: dict[str, Any], as_json: bool, words: Callable[[str, dict[str, Any]], str]) -> None:
+    """One object on standard output: a JSON line (UTF-8, not escaped) with --json, else
+    `words(language, item)`."""
+    print(json.dumps(item, ensure_ascii=False) if as_json else words(language(), item))
 
 
 def say(key: str, **params: object) -> str:

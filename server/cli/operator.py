@@ -5,7 +5,6 @@ do (a tournament created here opens on a server's clock)."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from datetime import datetime
 from typing import Any
@@ -14,6 +13,7 @@ from server.cli.common import (
     Database,
     Subparsers,
     command,
+    emit,
     fail,
     on_competition,
     subcommands,
@@ -22,10 +22,12 @@ from server.cli.schedule import beacon_config
 from server.competition.catalogue import TournamentSpec
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.organiser_words import tournament_line
 from server.domain.schedule import SeriesFields
 from server.domain.tournament_options import (
     TournamentRequest,
     add_create_arguments,
+    add_json_flag,
     request_from,
 )
 from server.i18n.terminal import t, tn
@@ -42,7 +44,9 @@ def add_parser(sub: Subparsers[Any]) -> None:
     add_create_arguments(c, networks_default=os.environ.get("SAMEDEAL_BEACON_NETWORKS"))
     cl = command(t_sub, "close", run, help=t("server.tournament.close_help"))
     cl.add_argument("id", type=int, help=t("cli.tournament_id_help"))
-    command(t_sub, "list", run, help=t("server.tournament.list_help"))
+    add_json_flag(cl, "the closed tournament")
+    ls = command(t_sub, "list", run, help=t("server.tournament.list_help"))
+    add_json_flag(ls, "one SUMMARY a line")
     r = command(sub, "ratings", run, help=t("server.ratings.help"))
     rebuild_help = t("server.ratings.rebuild_help")
     command(subcommands(r, "ratings_command"), "rebuild", run, help=rebuild_help)
@@ -67,8 +71,8 @@ def run_admin(args: argparse.Namespace, database: Database) -> int:
 
 
 def run_tournament(args: argparse.Namespace, database: Database) -> int:
-    """`tournament create|close|list`: each prints the tournaments' summaries as JSON
-    lines, as the protocol has them."""
+    """`tournament create|close|list`: each prints the tournaments in words, a line each,
+    or with --json their summaries as JSON lines, as the protocol has them."""
     request, now = None, timing.utcnow()
     if args.tournament_command == "create":
         try:
@@ -81,17 +85,17 @@ def run_tournament(args: argparse.Namespace, database: Database) -> int:
         catalogue = competition.catalogue
         if args.tournament_command == "list":
             for t in await catalogue.summaries():
-                print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
+                emit(summary(t, await catalogue.revealed_seed(t)), args.json, tournament_line)
             return 0
         if args.tournament_command == "close":
             t = await competition.lifecycle.close(args.id)
             await competition.ratings.settle()  # a rating waiting its turn (ratings.py)
-            print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
+            emit(summary(t, await catalogue.revealed_seed(t)), args.json, tournament_line)
             return 0
         assert request is not None
         catalogue.beacon_config = beacons
         t = await catalogue.create(tournament_spec(request, now))
-        print(json.dumps(summary(t, None)))
+        emit(summary(t, None), args.json, tournament_line)
         return 0
 
     return on_competition(database, operate)

@@ -21,11 +21,13 @@ from server.domain.accounts import pseudonym
 from server.domain.model import PlayerInfo
 from server.games.base import Status
 from server.store import accounts as stored
-from server.store import clubs as stored_clubs
 from server.store import passkeys as stored_passkeys
 from server.store.repository import Store
 
-TEXTS = {"confirm": "to delete your account, send your name exactly as confirm"}
+TEXTS = {
+    "confirm": "to delete your account, send your name exactly as confirm",
+    "deleted": "this account is deleted: sign in again",
+}
 RESIGN = {"kind": "resign"}
 RESIGN_TRIES = 50  # out_of_sync means another action was stored: each try sees a later seq
 log = logging.getLogger("samedeal.accounts")
@@ -54,7 +56,8 @@ class Accounts:
             raise CompetitionError("bad_request", TEXTS["confirm"], reason="confirm_name")
         renamed = PlayerInfo(player.id, pseudonym(player.id), False, player.bot)
         erased = await stored.erase(self.store, player.id, renamed.name, self.now())
-        await stored_clubs.remove_player(self.store, player.id)  # its clubs pass on (v1.4)
+        if erased is None:  # deleted meanwhile (another connection, another node)
+            raise CompetitionError("unauthorized", TEXTS["deleted"], reason="unknown_token")
         await stored_passkeys.remove(self.store, player.id, None, self.now())  # first: a
         await self.devices.revoke_all(renamed)  # sign-in in flight then revokes its own
         for tid in erased.open_ids:

@@ -93,6 +93,9 @@ async function route() {
   } else {
     fill(main, h("h1", t("web.notfound.title")), h("p", h("a", { href: "/", "data-nav": "" }, t("web.notfound.lobby"))));
   }
+  // the tab's title in the page's language: its heading, then the product's name
+  const heading = main.querySelector("h1");
+  document.title = heading && heading.textContent.trim() ? `${heading.textContent.trim()} · samedeal` : "samedeal";
   document.body.dataset.ready = "1";
 }
 

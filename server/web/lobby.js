@@ -7,6 +7,7 @@ import { $, clock, fill, h, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { passkeySignIn } from "./passkeys.js";
 import { upcomingSection } from "./series.js";
+import { addToCalendar } from "./calendarlinks.js";
 import { account } from "./store.js";
 import { dateRange, t as tr, tn } from "./i18n.js";
 
@@ -77,7 +78,8 @@ function card(t, link) {
   return h(`li.tcard.st-${t.status}`, { "data-id": String(t.id) },
     h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "", translate: "no" }, t.name), h("span.tags", h(`span.tag.st-${t.status}`, tr(`web.status.${t.status}`)), t.void ? [" ", h("span.tag.void", tr("web.tag.void"))] : null)),
     h("p.meta", optionsText(t.game, t.options), " · ", tn("web.entrants", t.entrants),
-      t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : ""),
+      t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : "",
+      t.status === "scheduled" ? [" · ", addToCalendar(t.id)] : ""),
     h("p.meta.small", h("span.countdown", { "data-status": t.status, "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "" }),
       ` · ${dateRange(t.starts_at, t.closed_at || t.ends_at)}`,
       t.closed_at && Date.parse(t.closed_at) < Date.parse(t.ends_at) - 1000 ? [" ", tr("web.lobby.closed_early")] : ""),

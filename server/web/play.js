@@ -10,10 +10,12 @@ import { $, clock, fill, h, localTime, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { StandingsPanel } from "./standings.js";
 import { account, receipts } from "./store.js";
-import { cellName, describe } from "./actionwords.js";
+import { cellName } from "./actionwords.js";
 import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, takesText, variantLegend } from "./variantwords.js";
 import { closedPanel } from "./verifypage.js";
-import { t as tr, tn } from "./i18n.js";
+import { dateOnly, timeOnly, t as tr, tn } from "./i18n.js";
+import { addToCalendar } from "./calendarlinks.js";
+import { hintWords, touchScreen } from "./hintwords.js";
 
 const END_KEYS = { won: "web.play.end.won", lost: "web.play.end.lost", resigned: "web.play.end.resigned", timed_out: "web.play.end.timed_out" };
 
@@ -100,7 +102,8 @@ class PlayPage {
       h("p.meta", optionsText(t.game, t.options), " · ", tn("web.entrants", t.entrants),
         t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : "",
         [" · ", h("a.rules-link", { href: rulesHref(t.options, t.game), "data-nav": "" }, tr("web.play.rules"))],
-        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status })),
+        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status }),
+        t.status === "scheduled" ? [" · ", addToCalendar(t.id)] : null),
       h("details.audit.small", h("summary", tr("web.audit.summary")),
         h("p.commit", tr("web.commitment.label"), " ", h("code", { translate: "no" }, t.commitment), t.seed ? [" · ", tr("web.seed.label"), " ", h("code", { translate: "no" }, t.seed)] : null),
         h("p.muted", tr(t.seed ? "web.seed.explain" : "web.commitment.explain"))), beaconLine(t));
@@ -255,7 +258,7 @@ class PlayPage {
     const acesFell = acesJustFell(options, st.events);
     return h("div.gaps-play",
       gapsBoard(v, { selected: st.status === "playing" ? sel : null, onCell: st.status === "playing" ? (r, c, code) => this.clickCell(r, c, code) : null, highlight: (st.events || []).filter((e) => e.type === "moved").map((e) => e.card), options, acesFell }),
-      h("p.legend.small", tr("web.gaps.legend"),
+      h("p.legend.small", tr(touchScreen() ? "web.gaps.legend_touch" : "web.gaps.legend"),
         variantLegend(options)), acesFell ? acesFellNote() : null, this.status(st, figures, actions));
   }
 
@@ -388,7 +391,7 @@ class PlayPage {
     const figures = h("span", tr("web.klondike.figures", { home: p.cards_home, score: p.score, moves: p.moves, recycles: left }), " · ");
     return h("div.klondike-play",
       klondikeBoard(v, { sel: this.sel, on, hint: this.hint }),
-      h("p.legend.small", tr(hints ? "web.klondike.legend_hints" : "web.klondike.legend")),
+      h("p.legend.small", tr((hints ? "web.klondike.legend_hints" : "web.klondike.legend") + (touchScreen() ? "_touch" : ""))),
       this.status(st, figures, actions));
   }
 
@@ -420,7 +423,7 @@ class PlayPage {
     try {
       const reply = await this.link.call("hint", { tournament: this.id });
       this.hint = reply.action;
-      this.note = reply.action ? tr("web.klondike.hint_is", { action: describe(reply.action) }) : tr("web.klondike.no_moves");
+      this.note = reply.action ? tr("web.klondike.hint_is", { action: hintWords(reply.action, this.state && this.state.view) }) : tr("web.klondike.no_moves");
     } catch (exc) {
       this.note = exc.message;
     }
@@ -432,7 +435,9 @@ class PlayPage {
 export function closedText(closedAt, endsAt) {
   if (!closedAt) return tr("web.closed_at", { when: localTime(endsAt) });
   const early = Date.parse(closedAt) < Date.parse(endsAt) - 1000;
-  return early ? tr("web.closed_early_at", { when: localTime(closedAt), end: localTime(endsAt) }) : tr("web.closed_at", { when: localTime(closedAt) });
+  const end = dateOnly(closedAt) === dateOnly(endsAt) ? timeOnly(endsAt) : localTime(endsAt); // the day said once
+  const key = dateOnly(closedAt) === dateOnly(endsAt) ? "web.closed_early_at_time" : "web.closed_early_at";
+  return early ? tr(key, { when: localTime(closedAt), end }) : tr("web.closed_at", { when: localTime(closedAt) });
 }
 
 /** Why a game is over. A game that timed out before its deadline was ended by the

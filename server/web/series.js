@@ -6,6 +6,7 @@ import { beaconLine } from "./beaconline.js";
 import { optionsText } from "./boards.js";
 import { fill, h, localTime, relative } from "./dom.js";
 import { duration, t, tn } from "./i18n.js";
+import { calendarFeed } from "./calendarlinks.js";
 
 export function upcomingSection(link) {
   const box = h("section.series", h("h2", t("web.series.title")), h("p.muted", t("web.series.loading")));
@@ -13,7 +14,7 @@ export function upcomingSection(link) {
     try {
       const items = (await link.call("schedules")).items.filter((s) => !s.cancelled);
       fill(box, h("h2", t("web.series.title"), h("span.count", String(items.length))),
-        items.length ? h("ul.schedules", items.map(row)) : h("p.muted", t("web.series.none")));
+        items.length ? h("ul.schedules", items.map(row)) : h("p.muted", t("web.series.none")), h("p.small", calendarFeed()));
       tick();
     } catch (exc) {
       fill(box, h("h2", t("web.series.title")), h("p.muted", t("web.series.unavailable", { error: exc.message })));

@@ -96,7 +96,7 @@ export class StandingsPanel {
     const resets = t(`web.standings.resets.${g}`);
     const progress = [t(`web.standings.progress.${g}`), t(`web.standings.progress_short.${g}`), t(`web.standings.progress_title.${g}`)];
     table.append(h("thead", h("tr", h("th", "#"), h("th", t("web.standings.player")), heading("th", t("web.standings.status"), "", t("web.standings.status_title")),
-      heading("th.num", ...progress), heading("th.num", resets, t(`web.standings.resets_short.${g}`), resets),
+      heading("th.num", ...progress), heading("th.num", t(`web.standings.resets_head.${g}`), t(`web.standings.resets_short.${g}`), resets),
       h("th.num", t("web.standings.time")), heading("th.num", t("web.standings.score"), t("web.standings.score_short"), t("web.standings.score_title")))));
     const body = h("tbody");
     // where the window leaves rows out: `gap_after` rows come before the gap (ranks alone

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
@@ -223,3 +223,34 @@ async def test_a_deleted_account_leaves_its_clubs(comp: Competition) -> None:
     async with comp.store._session() as s:
         club = await s.get(Club, alone.id)
         assert club is not None and club.invite_hash is None
+
+
+async def test_a_list_costs_the_same_queries_whatever_its_length(comp: Competition) -> None:
+    """The public `clubs` list reads its page in a fixed number of statements (a count;
+    not one round per club): a list of 100 costs what a list of 1 does."""
+    players = await _players(comp, "Ana", "Bo", "Cy")
+    for i, p in enumerate(players * 2):
+        made = await comp.clubs.create(p, f"C{i}", None)
+        assert made.invite is not None
+        await comp.clubs.join(players[(i + 1) % 3], made.invite)
+    await comp.clubs.set_leader(players[0], 1, "Bo", True)
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        statements.append(statement)
+
+    engine = comp.store.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        total, items = await comp.clubs.listed(players[0], 0, 1, False)
+        one = len(statements)
+        statements.clear()
+        total, items = await comp.clubs.listed(players[0], 0, 100, False)
+        assert len(statements) == one and total == 6 and len(items) == 6
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert [(c.name, c.owner, c.leaders, c.members, c.role) for c in items[:2]] == [
+        ("C0", "Ana", ("Bo",), 2, Role.OWNER),
+        ("C1", "Bo", (), 2, None),
+    ]
+    assert items[2].role is Role.MEMBER  # Cy's club, which Ana joined

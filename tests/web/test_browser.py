@@ -315,7 +315,7 @@ async def test_restart_reconnects_and_resends_the_action_in_flight(
     """A real server process killed and started again: the offline banner shows, the move
     made while offline goes out with its seq once the server is back, the game resumes."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
-    done = cli(url, "tournament", "create", "--name", "Restart Gaps", "--hours", "1")
+    done = cli(url, "tournament", "create", "--json", "--name", "Restart Gaps", "--hours", "1")
     assert done.returncode == 0, done.stderr
     tid = json.loads(done.stdout)["id"]
     server = Killable(url, free_port(), tmp_path / "killable.log")
