@@ -274,9 +274,11 @@ def resets_label(game: str | None) -> str:
 
 
 def standings_header(game: str | None = None) -> str:
+    rank, player, status = t("cli.col.rank"), t("cli.col.player"), t("cli.col.status")
+    progress, time_, score = t("cli.col.progress"), t("cli.col.time"), t("cli.col.score")
     return (
-        f"{'rank':>4}  {'player':<20} {'status':<10} {'progress':>8} "
-        f"{resets_label(game):>8} {'time':>8} {'score':>6}"
+        f"{rank:>4}  {player:<20} {status:<10} {progress:>8} "
+        f"{resets_label(game):>8} {time_:>8} {score:>6}"
     )
 
 
@@ -291,9 +293,9 @@ def shown_rank(r: dict[str, Any]) -> str:
 def standings_row(r: dict[str, Any]) -> str:
     reason = r.get("disqualified")
     return (
-        f"{shown_rank(r):>4}  {r['player'][:20]:<20} {r['status']:<10} "
+        f"{shown_rank(r):>4}  {r['player'][:20]:<20} {status_word(r['status'])[:10]:<10} "
         f"{r['progress']:>8} {r['resets']:>8} {duration(r['time_ms']):>8} "
-        f"{r['score']:>6}" + (f"  disqualified: {reason}" if reason else "")
+        f"{r['score']:>6}" + ("  " + t("cli.disqualified", why=reason) if reason else "")
     )
 
 
