@@ -8,6 +8,8 @@ import sys
 
 from client_cli import config
 from client_cli.commands.registry import build_parser
+from server.i18n import terminal
+from server.i18n.terminal import t
 
 __all__ = ["build_parser", "main"]
 
@@ -15,7 +17,10 @@ __all__ = ["build_parser", "main"]
 def main(argv: list[str] | None = None) -> int:
     """Run one command. Whatever fails says so in one line on stderr, never a traceback
     (SAMEDEAL_DEBUG=1 shows the traceback of an unexpected error)."""
-    args = build_parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    terminal.choose(terminal.option_in(given))  # before the parser: its help is in it too
+    terminal.install_argparse()
+    args = build_parser().parse_args(given)
     try:
         code = _run(args)
         sys.stdout.flush()
@@ -23,13 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return _reader_gone()
     except KeyboardInterrupt:
-        print("samedeal: interrupted", file=sys.stderr)
+        print(f"samedeal: {t('cli.interrupted')}", file=sys.stderr)
         return 130
     except Exception as exc:
         if os.environ.get("SAMEDEAL_DEBUG"):
             raise
         where = f"{type(exc).__name__}: {str(exc)[:160]}".replace("\n", " ")
-        print(f"samedeal: unexpected error ({where}); please report it", file=sys.stderr)
+        print(f"samedeal: {t('cli.unexpected', where=where)}", file=sys.stderr)
         return 3
 
 

@@ -14,6 +14,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from client_cli.config import ReceiptBook
+from server import i18n
+from server.i18n import terminal
+from server.i18n.terminal import t
 
 
 class ServerError(Exception):
@@ -29,23 +32,29 @@ class ServerError(Exception):
 def failure(url: str, exc: BaseException) -> str:
     """One line saying why `url` could not be reached (or was lost), for a person."""
     if isinstance(exc, ConnectionRefusedError):
-        why = "connection refused (is the server running on that port?)"
+        why = t("cli.connect.refused")
     elif isinstance(exc, socket.gaierror):
-        why = "unknown host"
+        why = t("cli.connect.unknown_host")
     elif isinstance(exc, TimeoutError):
-        why = "no answer in time"
+        why = t("cli.connect.timeout")
     elif isinstance(exc, InvalidStatus):
-        why = (
-            f"HTTP {exc.response.status_code} instead of a WebSocket "
-            "(not a samedeal server, or not its /ws address)"
-        )
+        why = t("cli.connect.http_status", status=exc.response.status_code)
     elif isinstance(exc, WebSocketException):
-        why = "not a samedeal WebSocket server"
+        why = t("cli.connect.not_samedeal")
     elif isinstance(exc, ConnectionError | ConnectionClosed):
-        why = "the connection was lost"
+        why = t("cli.connect.lost")
     else:
         why = (getattr(exc, "strerror", None) or str(exc) or type(exc).__name__)[:120]
-    return f"cannot connect to {url}: {why}"
+    return t("cli.connect.cannot", url=url, why=why)
+
+
+def server_error_line(exc: ServerError) -> str:
+    """A refusal of the server in one line for a person: in English its code and its own
+    message (as detailed as the server says it), in another language the catalogue's
+    sentence for its `reason` (the English message when the reason is not known here)."""
+    if terminal.lang() == i18n.ENGLISH:
+        return f"{exc.code}: {exc.message}"
+    return terminal.error_text(exc.reply)
 
 
 class Connection:

@@ -21,6 +21,7 @@ from server.audit.records import BUNDLE_FORMAT
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_json, show
 from server.audit.verify import NotABundle, verify_bundle_file, verify_document
 from server.domain.names import name_key
+from server.i18n.terminal import t
 
 EXIT_OK = 0  # every check holds
 EXIT_MISMATCH = 1  # a difference (or the receipt's log is not there unchanged)
@@ -88,12 +89,11 @@ def run(
     try:
         status = _verdict(path, lines, receipt, player, limits, networks)
     except KeyboardInterrupt:
-        lines.append("interrupted")
+        lines.append(t("cli.interrupted"))
         status = EXIT_INTERRUPTED
     except Exception as exc:  # a bug, not a verdict on the file: say so in one line
         lines.append(
-            f"error: the verifier failed ({type(exc).__name__}: {one_line(str(exc), 200)}); "
-            "this is a bug in samedeal verify, not a verdict on the file"
+            t("cli.verify.bug", why=f"{type(exc).__name__}: {one_line(str(exc), 200)}")
         )
         status = EXIT_INTERNAL
     try:
@@ -127,10 +127,10 @@ def _verdict(
     try:
         networks = read_networks(networks_file)
     except Unreadable as exc:
-        lines.append(f"unreadable: {exc}")
+        lines.append(t("cli.verify.unreadable", why=exc))
         return EXIT_UNREADABLE
     if player is not None and receipt is None:
-        lines.append("usage: --player goes with --receipt")
+        lines.append(t("cli.verify.player_needs_receipt"))
         return EXIT_UNREADABLE
     try:
         streamed = _streamed(path, lines, receipt, player, limits, networks)
@@ -139,7 +139,7 @@ def _verdict(
         data = parse_json(read_file(path, limits), limits)  # no name keeps the bytes alive
         is_bundle = isinstance(data, dict) and data.get("format") == BUNDLE_FORMAT
         if receipt is not None and is_bundle and player is None:
-            lines.append("usage: a receipt on a bundle needs --player NAME")
+            lines.append(t("cli.verify.receipt_needs_player"))
             return EXIT_UNREADABLE
         gc.freeze()  # the parsed file lives to the verdict: full collections skip it
         try:
@@ -147,22 +147,28 @@ def _verdict(
         finally:
             gc.unfreeze()
     except OSError as exc:
-        lines.append(f"cannot open: {path}: {exc.strerror or exc}")
+        lines.append(t("cli.verify.cannot_open", path=path, why=exc.strerror or exc))
         return EXIT_UNREADABLE
     except Unreadable as exc:
-        lines.append(f"unreadable: {path}: {exc}")
+        lines.append(t("cli.verify.unreadable", why=f"{path}: {exc}"))
         return EXIT_UNREADABLE
-    lines.extend(f"ok   {line}" for line in report.checked)
-    lines.extend(f"note {line}" for line in report.notes)
+    _report_lines(report, lines)
     ok = report.ok
-    if report.error is not None:
-        lines.append(f"FAIL {report.error}")
     if receipt is not None:
         ok = _receipt_line(data, is_bundle, receipt, player, lines) and ok
     if not ok:
         return EXIT_MISMATCH
-    lines.append(f"verified: {path}")
+    lines.append(t("cli.verify.verified", path=path))
     return EXIT_OK
+
+
+def _report_lines(report: Any, lines: list[str]) -> None:
+    """What was checked, noted and found different, a line each (the checks' own words
+    are the verifier's, in English: docs/I18N.md)."""
+    lines.extend(t("cli.verify.ok_line", line=line) for line in report.checked)
+    lines.extend(t("cli.verify.note_line", line=line) for line in report.notes)
+    if report.error is not None:
+        lines.append(t("cli.verify.fail_line", line=report.error))
 
 
 def _streamed(
@@ -178,23 +184,20 @@ def _streamed(
     if not os.path.isfile(path) or os.path.getsize(path) <= limits.stream_from:
         return None
     if receipt is not None and player is None:
-        lines.append("usage: a receipt on a bundle needs --player NAME")
+        lines.append(t("cli.verify.receipt_needs_player"))
         return EXIT_UNREADABLE
     try:
         report, kept = verify_bundle_file(path, limits, player, networks)
     except NotABundle:
         return None
-    lines.extend(f"ok   {line}" for line in report.checked)
-    lines.extend(f"note {line}" for line in report.notes)
+    _report_lines(report, lines)
     ok = report.ok
-    if report.error is not None:
-        lines.append(f"FAIL {report.error}")
     if receipt is not None:
         shell = {"format": BUNDLE_FORMAT, "records": [] if kept is None else [kept]}
         ok = _receipt_line(shell, True, receipt, player, lines) and ok
     if not ok:
         return EXIT_MISMATCH
-    lines.append(f"verified: {path}")
+    lines.append(t("cli.verify.verified", path=path))
     return EXIT_OK
 
 
@@ -212,15 +215,16 @@ def _receipt_line(
         assert player is not None
         record = record_of_player(data, player)
     owner = record["player"]["name"] if record is not None else player
-    what = f"receipt: the log {show(owner)} acknowledged at seq {seq}"
     if record is None:
-        why: str | None = f"the bundle has no record of {show(player)}"
+        why: str | None = t("cli.verify.no_record_of", name=show(player))
     elif player is not None and name_key(str(owner)) != name_key(player):
-        why = f"the record is {show(owner)}'s, not {show(player)}'s"
+        why = t("cli.verify.record_of_other", owner=show(owner), name=show(player))
     else:
         why = check_receipt(record, seq, digest)
     if why is None:
-        lines.append(f"ok   {what} is in the {'bundle' if is_bundle else 'record'}, unchanged")
+        key = "cli.verify.receipt_in_bundle" if is_bundle else "cli.verify.receipt_in_record"
+        lines.append(t("cli.verify.ok_line", line=t(key, name=show(owner), seq=seq)))
         return True
-    lines.append(f"FAIL {what} is not there unchanged: {why}")
+    what = t("cli.verify.receipt_missing", name=show(owner), seq=seq, why=why)
+    lines.append(t("cli.verify.fail_line", line=what))
     return False

@@ -9,13 +9,18 @@ import sys
 
 from server.cli.common import Database, fail, say
 from server.cli.registry import build_parser
+from server.i18n import terminal
+from server.i18n.terminal import t
 from server.store import db
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command. Whatever fails says so in one line on stderr, never a traceback
     (SAMEDEAL_DEBUG=1 shows the traceback of an unexpected error)."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    terminal.choose(terminal.option_in(words))  # before the parser: its help is in it too
+    terminal.install_argparse()
+    args = build_parser().parse_args(words)
     serving = args.command == "serve"
     logging.basicConfig(
         level=logging.INFO if serving else logging.WARNING,
@@ -40,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     except db.BadDatabaseUrl as exc:
         return fail(str(exc), 2)
     except KeyboardInterrupt:
-        return fail("interrupted", 130)
+        return fail(t("cli.interrupted"), 130)
     except Exception as exc:
         if os.environ.get("SAMEDEAL_DEBUG"):
             raise
@@ -52,8 +57,8 @@ def _unexpected(exc: BaseException, url: str) -> str:
     module = type(exc).__module__.split(".")[0]
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
     if module in ("sqlalchemy", "asyncpg", "sqlite3", "aiosqlite", "alembic"):
-        return f"the database ({db.describe(url, url)}) failed: {first}"
-    return f"unexpected error ({type(exc).__name__}: {first}); please report it"
+        return t("server.database_failed", database=db.describe(url, url), why=first)
+    return t("cli.unexpected", where=f"{type(exc).__name__}: {first}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ DATA = Path(__file__).parent / "data"
 
 # Servers the tests start as processes run load from one address (loopback): the
 # per-address limits are lifted there (0), as for benches; tests of the limits pass
-# the flags themselves (README, "Limits").
+# the flags themselves (docs/LIMITS.md).
 os.environ.setdefault("SAMEDEAL_MAX_CONNECTIONS_PER_IP", "0")
 os.environ.setdefault("SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE", "0")
 os.environ.setdefault("SAMEDEAL_MAX_SIGN_INS_PER_MINUTE", "0")

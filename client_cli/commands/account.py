@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from client_cli import config
 from client_cli.commands.common import CLI_RETRIES, CliError, Subparsers, command, run_async
 from client_cli.connection import Connection
+from server.i18n.terminal import t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -15,13 +16,11 @@ def add_parser(sub: Subparsers[Any]) -> None:
         sub,
         "register",
         run,
-        help="create a player and save its token",
-        description="Create a player and save its token (the only key to the player: keep "
-        "a copy of the tokens file it names). A token already saved for the server is not "
-        "replaced without --replace.",
+        help=t("cli.register.help"),
+        description=t("cli.register.description"),
     )
     p.add_argument("name")
-    p.add_argument("--replace", action="store_true", help="replace the token already saved")
+    p.add_argument("--replace", action="store_true", help=t("cli.register.replace_help"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -32,18 +31,20 @@ async def register(args: argparse.Namespace, out: TextIO) -> int:
     kept = config.token_for(args.server)
     if kept is not None and not args.replace:
         raise CliError(
-            f"a token for {kept[0]} is already saved for {args.server}; registering "
-            f"{args.name} would replace it, and a lost token cannot be recovered: keep a "
-            f"copy of {config.tokens_path()}, then add --replace",
+            t(
+                "cli.register.kept",
+                kept=kept[0],
+                server=args.server,
+                name=args.name,
+                path=config.tokens_path(),
+            ),
             code=2,
         )
     async with Connection(args.server, retries=CLI_RETRIES) as conn:
         reply = await conn.call("register", name=args.name)
     path = config.save_token(args.server, reply["player"]["name"], reply["token"])
     print(
-        f"registered {reply['player']['name']} (id {reply['player']['id']}); token saved in "
-        f"{path}\nkeep a copy of that file: the token is the only key to this player, and "
-        "the server cannot recover it",
+        t("cli.register.done", name=reply["player"]["name"], id=reply["player"]["id"], path=path),
         file=out,
     )
     return 0

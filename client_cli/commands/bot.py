@@ -11,10 +11,11 @@ from client_cli import config
 from client_cli.bots import run_bots
 from client_cli.commands.common import CLI_RETRIES, CliError, Subparsers, command, run_async
 from client_cli.connection import Connection
+from server.i18n.terminal import t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    p = command(sub, "bot", run, help="run bot players in a tournament")
+    p = command(sub, "bot", run, help=t("cli.bot.help"))
     p.add_argument("--tournament", type=int, required=True)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")

@@ -17,10 +17,11 @@ from typing import Any, NoReturn, TextIO, TypeVar
 from websockets.exceptions import WebSocketException
 
 from client_cli import config
-from client_cli.connection import Connection, ServerError, failure
+from client_cli.connection import Connection, ServerError, failure, server_error_line
 from client_cli.verify import read_networks
 from server.audit.beacon import BeaconError, network_named
 from server.audit.untrusted import Unreadable
+from server.i18n.terminal import t
 
 Subparsers = argparse._SubParsersAction  # what `add_parser(sub)` receives
 Run = Callable[[argparse.Namespace, TextIO], int]
@@ -30,7 +31,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (and exit status 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: {message} ({t('cli.see_help', prog=self.prog)})\n")
 
 
 def command(sub: Subparsers[Any], name: str, run: Run, **kwargs: Any) -> argparse.ArgumentParser:
@@ -52,10 +53,7 @@ class CliError(Exception):
 
 
 def no_token(server: str) -> CliError:
-    return CliError(
-        f"no token saved for {server}: `samedeal register NAME` first (or --server with "
-        "the address you registered on)"
-    )
+    return CliError(t("cli.no_token", server=server))
 
 
 async def sign_in(conn: Connection, token: str, server: str) -> None:
@@ -66,8 +64,7 @@ async def sign_in(conn: Connection, token: str, server: str) -> None:
         if exc.code != "unauthorized":
             raise
         raise CliError(
-            f"the server at {server} does not accept the token saved for it in "
-            f"{config.tokens_path()} (a different or reset server?)"
+            t("cli.token_refused", server=server, path=config.tokens_path())
         ) from None
     conn.token, conn.player = token, reply["player"]
 
@@ -95,7 +92,7 @@ async def maybe_authed(args: argparse.Namespace) -> AsyncIterator[Connection]:
             try:
                 await sign_in(conn, saved[1], args.server)
             except CliError as exc:
-                print(f"note: {exc}; watching anonymously", file=sys.stderr)
+                print(t("cli.anonymous", why=exc), file=sys.stderr)
         yield conn
 
 
@@ -107,13 +104,13 @@ def http_url(ws_url: str, path: str) -> str:
 def write_json(data: Any, target: str | None, out: TextIO) -> None:
     """`data` as JSON into the file `target`, or onto `out` when there is none or it is
     `-` (standard output, as for most command-line tools)."""
-    text = json.dumps(data, indent=1)
+    text = json.dumps(data, indent=1, ensure_ascii=False)  # UTF-8, accents as they are
     if target and target != "-":
         try:
             Path(target).write_text(text + "\n", encoding="utf-8")
         except OSError as exc:
-            raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
-        print(f"written: {target}", file=out)
+            raise CliError(t("cli.cannot_write", path=target, why=exc.strerror or exc)) from None
+        print(t("cli.written", path=target), file=out)
     else:
         print(text, file=out)
 
@@ -135,7 +132,7 @@ def run_command(work: Coroutine[Any, Any, T], server: str) -> T | int:
         print(f"samedeal: {exc}", file=sys.stderr)
         return exc.code
     except ServerError as exc:
-        print(f"samedeal: {exc.code}: {exc.message}", file=sys.stderr)
+        print(f"samedeal: {server_error_line(exc)}", file=sys.stderr)
         return 1
     except BrokenPipeError as exc:
         if stdout_closed():

@@ -10,20 +10,10 @@ from typing import Any, TextIO
 
 from client_cli import config
 from client_cli.commands.common import CliError, Subparsers, authed, command, run_async
+from server.i18n.terminal import Texts
 
-# Every text a person reads here (kept together so that it can move into catalogues).
-TEXTS = {
-    "help": "delete your account (your results stay under a pseudonym)",
-    "description": "Delete the account whose token is saved for this server. Its results "
-    "stay, under deleted-<id>; every entry still playing is resigned; every device is "
-    "signed out; the name can never be registered again. Type the name on standard input "
-    "to confirm.",
-    "ask": "This deletes {name}'s account for good: results stay under a pseudonym, the "
-    "name is never registrable again. Type the name to confirm: ",
-    "mismatch": "the name typed is not {name}: nothing was deleted",
-    "done": "account deleted; its results stay under deleted-{id}; the token saved for "
-    "{server} was removed",
-}
+# Every text a person reads here: the catalogue's `cli.delete.*` (docs/I18N.md).
+TEXTS = Texts("cli.delete", ("help", "description", "ask", "mismatch", "done"))
 
 
 def add_parser(sub: Subparsers[Any]) -> None:

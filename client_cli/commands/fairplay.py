@@ -8,17 +8,18 @@ import json
 from typing import Any, TextIO
 
 from client_cli.commands.common import Subparsers, authed, command, run_async
+from server.i18n.terminal import t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    p = command(sub, "disqualify", run, help="disqualify a player's entry (admin)")
+    p = command(sub, "disqualify", run, help=t("cli.disqualify.help"))
     p.add_argument("tournament", type=int)
     p.add_argument("player")
-    p.add_argument("--reason", required=True, help="why (shown in standings and the bundle)")
-    p = command(sub, "fairplay", run, help="the fair-play report of a tournament (admin)")
+    p.add_argument("--reason", required=True, help=t("cli.disqualify.reason_help"))
+    p = command(sub, "fairplay", run, help=t("cli.fairplay.help"))
     p.add_argument("tournament", type=int)
-    p.add_argument("--moves", type=int, default=20, help="identical opening moves (20)")
-    p.add_argument("--json", action="store_true", help="the findings as JSON lines")
+    p.add_argument("--moves", type=int, default=20, help=t("server.fairplay.moves_help"))
+    p.add_argument("--json", action="store_true", help=t("server.fairplay.json_help"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import io
 import socket
 import sys
@@ -18,25 +19,27 @@ import segno
 from client_cli import config
 from client_cli.commands.common import Subparsers, command, run_async
 from client_cli.connection import Connection, ServerError
+from server.i18n import terminal
+from server.i18n.terminal import Texts
 
-# Every text a person reads here (kept together so that it can move into catalogues).
-TEXTS = {
-    "help": "sign this terminal in to your account (a device link, or --token)",
-    "description": "Without --token: start a device link, show its code (and a QR code of "
-    "the page that approves it), and wait while you approve it in a browser where you are "
-    "signed in; the token is then saved. With --token: read a token from standard input.",
-    "label_help": "this device's name as your other devices will list it",
-    "token_help": "read a token from standard input instead of linking",
-    "replace_help": "replace the token already saved for this server",
-    "kept": "a token for {name} is already saved for {server}; add --replace to sign in "
-    "anew (keep a copy of {path} first)",
-    "show": "To sign this terminal in, open {url}\nwhere you are signed in, or enter the "
-    "code {code} on your account page. Waiting (the code expires at {expires})...",
-    "no_token": "no token on standard input",
-    "expired": "the code expired before it was approved: run samedeal login again",
-    "gone": "this link was refused or revoked: run samedeal login again",
-    "saved": "signed in as {name} (device {device}); token saved in {path}",
-}
+# Every text a person reads here: the catalogue's `cli.login.*` (docs/I18N.md).
+TEXTS = Texts(
+    "cli.login",
+    (
+        "help",
+        "description",
+        "label_help",
+        "token_help",
+        "token_prompt",
+        "replace_help",
+        "kept",
+        "show",
+        "no_token",
+        "expired",
+        "gone",
+        "saved",
+    ),
+)
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -90,13 +93,21 @@ async def _login(args: argparse.Namespace, out: TextIO) -> int:
         raise LoginError(text, code=2)
     async with Connection(args.server, retries=2) as conn:
         if args.token:
-            reply = await _by_token(conn, sys.stdin.readline().strip())
+            reply = await _by_token(conn, _read_token())
         else:
             reply = await _by_link(conn, args.label or _default_label(), out)
     path = config.save_token(args.server, reply["player"]["name"], reply["token"])
     device = reply["device"]["label"] or reply["device"]["id"]
     print(TEXTS["saved"].format(name=reply["player"]["name"], device=device, path=path), file=out)
     return 0
+
+
+def _read_token() -> str:
+    """The token from standard input: at a terminal, after a short prompt on stderr and
+    not echoed (getpass); piped, the first line, with no prompt."""
+    if sys.stdin.isatty():
+        return getpass.getpass(TEXTS["token_prompt"], stream=sys.stderr).strip()
+    return sys.stdin.readline().strip()
 
 
 async def _by_token(conn: Connection, token: str) -> dict[str, Any]:
@@ -110,7 +121,8 @@ async def _by_link(conn: Connection, label: str, out: TextIO) -> dict[str, Any]:
     link = await conn.call("link_start", label=label)
     url = approval_url(conn.url, link["code"])
     print(qr_text(url), file=out)
-    print(TEXTS["show"].format(url=url, code=link["code"], expires=link["expires_at"]), file=out)
+    expires = terminal.local(link["expires_at"])
+    print(TEXTS["show"].format(url=url, code=link["code"], expires=expires), file=out)
     out.flush()
     while True:
         await asyncio.sleep(link["interval_s"])

@@ -17,13 +17,21 @@ from client_cli.commands.common import (
     run_async,
     write_json,
 )
-from server.domain.tournament_options import add_create_arguments, request_from, request_message
+from server.domain.organiser_words import tournament_line
+from server.domain.tournament_options import (
+    add_create_arguments,
+    add_json_flag,
+    request_from,
+    request_message,
+)
+from server.i18n.terminal import lang, t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    add_create_arguments(command(sub, "create", run, help="create a tournament (admin)"))
-    p = command(sub, "close", run, help="close a tournament now (admin)")
-    p.add_argument("id", type=int)
+    add_create_arguments(command(sub, "create", run, help=t("cli.create.help")))
+    p = command(sub, "close", run, help=t("cli.close.help"))
+    p.add_argument("id", type=int, help=t("cli.tournament_id_help"))
+    add_json_flag(p, "the closed tournament")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -38,13 +46,21 @@ async def create(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as exc:
         raise CliError(str(exc), code=2) from None
     async with authed(args) as conn:
-        t = (await conn.call("create_tournament", **msg))["tournament"]
-    write_json(t, None, out)
-    return 0
+        made = (await conn.call("create_tournament", **msg))["tournament"]
+    return show(made, args, out)
 
 
 async def close(args: argparse.Namespace, out: TextIO) -> int:
     async with authed(args) as conn:
-        t = (await conn.call("close_tournament", tournament=args.id))["tournament"]
-    write_json(t, None, out)
+        closed = (await conn.call("close_tournament", tournament=args.id))["tournament"]
+    return show(closed, args, out)
+
+
+def show(summary: dict[str, Any], args: argparse.Namespace, out: TextIO) -> int:
+    """The tournament in words (the local zone, the user's language), or its SUMMARY as
+    JSON with --json."""
+    if args.json:
+        write_json(summary, None, out)
+    else:
+        print(tournament_line(lang(), summary), file=out)
     return 0

@@ -8,11 +8,12 @@ from typing import Any, TextIO
 
 from client_cli import config
 from client_cli.commands.common import Subparsers, authed, command, run_command
+from server.i18n.terminal import t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    p = command(sub, "play", run, help="play a tournament in the terminal")
-    p.add_argument("id", type=int)
+    p = command(sub, "play", run, help=t("cli.play.help"))
+    p.add_argument("id", type=int, help=t("cli.tournament_id_help"))
 
 
 async def _can_play(args: argparse.Namespace) -> str:

@@ -9,17 +9,20 @@ from typing import Any, TextIO
 
 from client_cli.commands.common import Subparsers, command, run_async
 from client_cli.connection import Connection
+from client_cli.tui import render
+from server.i18n import terminal
+from server.i18n.terminal import t, tn
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    p = command(sub, "leaderboard", run, help="a game's leaderboard (ratings)")
+    p = command(sub, "leaderboard", run, help=t("cli.leaderboard.help"))
     p.add_argument("game", choices=["gaps", "klondike"])
-    p.add_argument("--offset", type=int, default=0, help="rows to skip (paging)")
-    p.add_argument("--limit", type=int, default=20, help="rows to show (at most 100)")
-    p.add_argument("--json", action="store_true")
-    p = command(sub, "player", run, help="a player's ratings, recent results and streaks")
-    p.add_argument("name")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--offset", type=int, default=0, help=t("cli.leaderboard.offset_help"))
+    p.add_argument("--limit", type=int, default=20, help=t("cli.leaderboard.limit_help"))
+    p.add_argument("--json", action="store_true", help=t("cli.json_help"))
+    p = command(sub, "player", run, help=t("cli.player.help"))
+    p.add_argument("name", help=t("server.admin.name_help"))
+    p.add_argument("--json", action="store_true", help=t("cli.json_help"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -45,9 +48,11 @@ def leaderboard_text(msg: dict[str, Any]) -> str:
 def player_text(msg: dict[str, Any]) -> str:
     """A player's page as text: ratings per game, streaks, recent results."""
     p = msg["player"]
-    lines = [f"{p['name']}{' (bot)' if p['bot'] else ''} — registered {p['created_at']}"]
+    bot = " " + t("cli.player.bot") if p["bot"] else ""
+    since = terminal.local(p["created_at"], today=False)
+    lines = [f"{p['name']}{bot} — " + t("cli.player.registered", at=since)]
     if not msg["ratings"]:
-        lines.append("  not rated" + (" (bots never are)" if p["bot"] else " yet"))
+        lines.append("  " + t("cli.player.bot_unrated" if p["bot"] else "cli.player.unrated"))
     for game, r in sorted(msg["ratings"].items()):
         lines.append(
             f"  {game:<9} rating {r['rating']:.2f} (#{r['rank']}) mu {r['mu']:.2f} "
@@ -55,16 +60,16 @@ def player_text(msg: dict[str, Any]) -> str:
             + (", provisional" if r["provisional"] else "")
         )
     for game, n in sorted(msg["streak"].items()):
-        lines.append(f"  streak in {game}: {n} in a row in the top half")
+        lines.append("  " + tn("cli.player.streak", n, game=game))
     if msg["recent"]:
-        lines.append("recent results:")
+        lines.append(t("cli.player.recent"))
         lines.append(f"  {'id':>5} {'tournament':<24} {'game':<9} {'rank':>11} {'pct':>6}  status")
         for r in msg["recent"]:
             rank = "–" if r["rank"] is None else f"{r['rank']}/{r['entrants']}"
             pct = "–" if r["percentile"] is None else f"{r['percentile']:.1f}"
             lines.append(
                 f"  {r['tournament']:>5} {r['name'][:24]:<24} {r['game']:<9} {rank:>11} "
-                f"{pct:>6}  {r['status']}"
+                f"{pct:>6}  {render.status_word(r['status'])}"
             )
     return "\n".join(lines)
 

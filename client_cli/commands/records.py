@@ -24,6 +24,7 @@ from client_cli.commands.common import (
 from client_cli.connection import failure
 from server.audit.receipts import check_receipt, record_of_player
 from server.domain.names import name_key
+from server.i18n.terminal import t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -31,22 +32,18 @@ def add_parser(sub: Subparsers[Any]) -> None:
         sub,
         "record",
         run,
-        help="fetch a player's record (after the close)",
-        description="Fetch a player's record. When a receipt is kept for that player in "
-        "that tournament on this server, say on stderr whether the acknowledged log is in "
-        "the record unchanged (exit 1 when it is not).",
+        help=t("cli.record.help"),
+        description=t("cli.record.description"),
     )
-    p.add_argument("id", type=int)
-    p.add_argument("player")
-    p.add_argument("-o", "--output")
+    p.add_argument("id", type=int, help=t("cli.tournament_id_help"))
+    p.add_argument("player", help=t("server.admin.name_help"))
+    p.add_argument("-o", "--output", help=t("cli.output_help"))
     p = command(
         sub,
         "bundle",
         run,
-        help="fetch a tournament's bundle (after the close)",
-        description="Fetch a tournament's bundle. For every receipt kept in that tournament "
-        "on this server, say on stderr whether the acknowledged log is in the bundle "
-        "unchanged (exit 1 when one is not).",
+        help=t("cli.bundle.help"),
+        description=t("cli.bundle.description"),
     )
     p.add_argument("id", type=int)
     p.add_argument("-o", "--output")

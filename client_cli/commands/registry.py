@@ -23,8 +23,10 @@ from client_cli.commands import (
     verify,
 )
 from client_cli.commands.common import OneLineParser
+from server.i18n.terminal import t
 
 DESCRIPTION = "samedeal: the command-line client for players, organisers and auditors."
+"""(the English of `cli.description`)"""
 GROUPS = (
     account,
     tournaments,
@@ -43,12 +45,13 @@ GROUPS = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="samedeal", description=DESCRIPTION)
+    parser = OneLineParser(prog="samedeal", description=t("cli.description"))
     parser.add_argument(
         "--server",
         default=None,
-        help=f"server URL (env SAMEDEAL_SERVER; default {config.DEFAULT_SERVER})",
+        help=t("cli.server_help", default=config.DEFAULT_SERVER),
     )
+    parser.add_argument("--lang", default=None, metavar="LANG", help=t("cli.lang_help"))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for group in GROUPS:
         group.add_parser(sub)

@@ -12,8 +12,10 @@ from typing import Any, TextIO
 from client_cli import config
 from client_cli.commands.common import Subparsers, command, known_beacon, run_async
 from client_cli.connection import Connection
-from client_cli.tui import render
+from server.domain.organiser_words import schedule_lines
 from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
+from server.domain.tournament_options import add_json_flag
+from server.i18n.terminal import lang, t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -21,16 +23,16 @@ def add_parser(sub: Subparsers[Any]) -> None:
         sub,
         "schedule",
         run,
-        help="recurring tournaments: create, list, cancel (create/cancel: admin)",
-        description="Schedules make 'NAME #k' tournaments every period; each occurrence's "
-        "commitment is published at least one period before it opens.",
+        help=t("cli.schedule.help"),
+        description=t("cli.schedule.description"),
     )
     p_sub = p.add_subparsers(dest="schedule_command", required=True)
-    add_create_arguments(p_sub.add_parser("create", help="create a schedule (admin)"))
-    ls = p_sub.add_parser("list", help="schedules and their next occurrences")
-    ls.add_argument("--json", action="store_true", help="the SCHEDULE objects as JSON")
-    x = p_sub.add_parser("cancel", help="cancel a schedule; created tournaments stay (admin)")
-    x.add_argument("id", type=int, help="the schedule's id")
+    add_create_arguments(p_sub.add_parser("create", help=t("cli.schedule.create_help")))
+    ls = p_sub.add_parser("list", help=t("cli.schedule.list_help"))
+    ls.add_argument("--json", action="store_true", help=t("cli.schedule.json_help"))
+    x = p_sub.add_parser("cancel", help=t("cli.schedule.cancel_help"))
+    x.add_argument("id", type=int, help=t("cli.schedule.id_help"))
+    add_json_flag(x, "the schedule")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -43,9 +45,9 @@ async def schedule(args: argparse.Namespace, out: TextIO) -> int:
         async with Connection(args.server, token=saved[1] if saved else None) as conn:
             items = (await conn.call("schedules"))["items"]
         if args.json:
-            print(json.dumps(items, indent=1), file=out)
+            print(json.dumps(items, indent=1, ensure_ascii=False), file=out)
         for s in [] if args.json else items:
-            print(describe(s), file=out)
+            print(describe(s, args), file=out)
         return 0
     if args.schedule_command == "create":
         try:
@@ -59,26 +61,17 @@ async def schedule(args: argparse.Namespace, out: TextIO) -> int:
         request = ("cancel_schedule", {"schedule": args.id})
     saved = config.token_for(args.server)
     if saved is None:
-        raise SystemExit(f"no saved token for {args.server}: run `samedeal register NAME` first")
+        raise SystemExit(f"samedeal: {t('cli.no_token', server=args.server)}")
     async with Connection(args.server, token=saved[1]) as conn:
         s = (await conn.call(request[0], **request[1]))["schedule"]
-    print(json.dumps(s, indent=1), file=out)
+    if args.json:
+        print(json.dumps(s, indent=1, ensure_ascii=False), file=out)
+    else:
+        print(describe(s, args), file=out)
     return 0
 
 
-def describe(s: dict[str, Any]) -> str:
-    """One schedule and its next occurrences, for people."""
-    state = "cancelled" if s["cancelled"] else f"every {s['every_s']} s"
-    beacon = f", beacon {s['beacon']['network']}" if s.get("beacon") else ""
-    game = render.game_words(s["game"], s.get("options"))
-    lines = [f"#{s['id']} {s['name']} ({game}, {state}, {s['duration_s']} s each{beacon})"]
-    for o in s["next"]:
-        if "commitment" in o:
-            round_ = f" round {o['beacon']['round']}" if o.get("beacon") else ""
-            lines.append(
-                f"  {o['name']}: {o['starts_at']} {o['status']} commitment {o['commitment']}"
-                + round_
-            )
-        else:
-            lines.append(f"  {o['name']}: {o['starts_at']} (commitment not yet published)")
-    return "\n".join(lines)
+def describe(s: dict[str, Any], args: argparse.Namespace) -> str:
+    """One schedule and its next occurrences, for people (organiser_words.py: the same
+    words as samedeal-server's)."""
+    return "\n".join(schedule_lines(lang(), s))

@@ -21,6 +21,7 @@ from client_cli.commands.common import (
 )
 from client_cli.connection import Connection, ServerError
 from client_cli.tui import render
+from server.i18n.terminal import t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -28,22 +29,16 @@ def add_parser(sub: Subparsers[Any]) -> None:
         sub,
         "standings",
         run,
-        help="show standings (--follow: live, --all: every row)",
-        description="Without options: one window, the top rows and the rows around your "
-        "own (the saved player's; anonymous without a token: the top only). --follow: live; "
-        "in a terminal a viewer that also pages through the whole table (PgUp/PgDn, "
-        "Home/End, m: your page, q: quit), otherwise the window redrawn (--json: one line "
-        "per message) until the close. --all: every row, fetched 100 at a time.",
+        help=t("cli.standings.help"),
+        description=t("cli.standings.description"),
     )
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=int, help=t("cli.tournament_id_help"))
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--follow", action="store_true", help="live, until the close (or q)")
-    how.add_argument("--all", action="store_true", help="the whole table, page by page")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--top", type=int, metavar="N", help="rows from the top (server default 10)")
-    p.add_argument(
-        "--around", type=int, metavar="K", help="rows each side of yours (server default 5)"
-    )
+    how.add_argument("--follow", action="store_true", help=t("cli.standings.follow_help"))
+    how.add_argument("--all", action="store_true", help=t("cli.standings.all_help"))
+    p.add_argument("--json", action="store_true", help=t("cli.standings.json_help"))
+    p.add_argument("--top", type=int, metavar="N", help=t("cli.standings.top_help"))
+    p.add_argument("--around", type=int, metavar="K", help=t("cli.standings.around_help"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:

@@ -8,11 +8,12 @@ from typing import Any, TextIO
 
 from client_cli.commands.common import Subparsers, command, maybe_authed, run_async, write_json
 from client_cli.tui import render
+from server.i18n.terminal import t, tn
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    p = command(sub, "tournaments", run, help="list tournaments")
-    p.add_argument("--json", action="store_true")
+    p = command(sub, "tournaments", run, help=t("cli.tournaments.help"))
+    p.add_argument("--json", action="store_true", help=t("cli.json_help"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -26,12 +27,17 @@ async def tournaments(args: argparse.Namespace, out: TextIO) -> int:
         write_json(items, None, out)
         return 0
     now = datetime.now(UTC)
-    print(f"{'id':>4}  {'name':<24} {'game':<20} {'status':<9} {'entrants':>8}  when", file=out)
-    for t in items:
-        game = render.game_words(t["game"], t.get("options"))
+    name, game_, status = t("cli.col.name"), t("cli.col.game"), t("cli.col.status")
+    entrants, when = t("cli.col.entrants"), t("cli.col.when")
+    print(f"{'id':>4}  {name:<24} {game_:<20} {status:<9} {entrants:>8}  {when}", file=out)
+    for item in items:
+        game = render.game_words(item["game"], item.get("options"))
         print(
-            f"{t['id']:>4}  {t['name'][:24]:<24} {game:<20} {t['status']:<9} "
-            f"{t['entrants']:>8}  {render.schedule(t, now)}",
+            f"{item['id']:>4}  {item['name'][:24]:<24} {game:<20} "
+            f"{render.status_word(item['status']):<9} "
+            f"{item['entrants']:>8}  {render.schedule(item, now)}",
             file=out,
         )
+    if not args.json:
+        print(tn("cli.tournaments.count", len(items)), file=out)
     return 0

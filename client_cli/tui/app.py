@@ -23,9 +23,11 @@ from textual.widgets import Footer, Input, Static
 from websockets.exceptions import WebSocketException
 
 from client_cli.config import ReceiptBook
-from client_cli.connection import Connection, ServerError, failure
+from client_cli.connection import Connection, ServerError, failure, server_error_line
 from client_cli.tui import render
 from server.games import cards
+from server.i18n import terminal
+from server.i18n.terminal import t
 
 
 class PlayApp(App[None]):
@@ -36,9 +38,11 @@ class PlayApp(App[None]):
     #message { color: $error; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "select(-1)", "prev gap", priority=True),
-        Binding("right", "select(1)", "next gap", priority=True),
-        Binding("ctrl+q", "quit", "quit", priority=True),
+        # (their words in the language chosen before this module is imported: `samedeal`
+        # imports it only to play)
+        Binding("left", "select(-1)", t("cli.play.prev_gap"), priority=True),
+        Binding("right", "select(1)", t("cli.play.next_gap"), priority=True),
+        Binding("ctrl+q", "quit", t("cli.play.quit"), priority=True),
     ]
 
     def __init__(
@@ -61,7 +65,7 @@ class PlayApp(App[None]):
     def compose(self) -> ComposeResult:
         with Horizontal():
             with Vertical():
-                yield Static("connecting…", id="board")
+                yield Static(t("cli.play.connecting"), id="board")
                 yield Static("", id="status")
                 yield Static("", id="clock")
                 yield Static("", id="message")
@@ -78,7 +82,7 @@ class PlayApp(App[None]):
             self.me = self.conn.player["name"]
             await self._resync()
         except ServerError as exc:
-            self.failure = f"{exc.code}: {exc.message}"
+            self.failure = server_error_line(exc)
         except (OSError, ConnectionError, WebSocketException) as exc:
             self.failure = failure(self.server_url, exc)
         if self.failure is not None:
@@ -104,7 +108,7 @@ class PlayApp(App[None]):
         if self.game != self.state["game"]:
             self.game = self.state["game"]
             self.variant = await self._variant()
-            self.query_one("#cmd", Input).placeholder = HELP[self.state["game"]]
+            self.query_one("#cmd", Input).placeholder = t(f"cli.play.help.{self.state['game']}")
             self.call_after_refresh(self.refresh_bindings)  # gap keys in Gaps only
         self._select_default()
         self.refresh_view()
@@ -112,9 +116,9 @@ class PlayApp(App[None]):
     async def _variant(self) -> str:
         """The tournament's Gaps variant (its SUMMARY's options; `gaps` when absent)."""
         assert self.conn is not None
-        for t in (await self.conn.call("tournaments"))["items"]:
-            if t["id"] == self.tournament:
-                return str(t["options"].get("variant", "gaps"))
+        for item in (await self.conn.call("tournaments"))["items"]:
+            if item["id"] == self.tournament:
+                return str(item["options"].get("variant", "gaps"))
         return "gaps"
 
     async def _pushes(self) -> None:
@@ -124,7 +128,7 @@ class PlayApp(App[None]):
             if msg["type"] == "standings":
                 self.standings = msg
             elif msg["type"] == "closed":
-                self.message(f"tournament closed; seed {msg['seed'][:16]}…")
+                self.message(t("cli.play.closed", seed=msg["seed"][:16]))
                 await self._try_resync()
             self.refresh_view()
 
@@ -155,12 +159,18 @@ class PlayApp(App[None]):
         if st["status"] == "playing":
             used = (now - datetime.fromisoformat(st["started_at"])).total_seconds() * 1000
             left = (deadline - now).total_seconds() * 1000
-            text = (
-                f"time {render.duration(used)}   {render.duration(left)} left   "
-                f"deadline {render.local(deadline, seconds=True)}"
+            text = t(
+                "cli.play.clock",
+                used=render.duration(used),
+                left=render.duration(left),
+                deadline=render.local(deadline, seconds=True),
             )
         else:
-            text = f"time {render.duration(st['time_ms'])}   {render.game_over(st)}"
+            text = t(
+                "cli.play.clock_over",
+                used=render.duration(st["time_ms"]),
+                over=render.game_over(st),
+            )
         self.query_one("#clock", Static).update(text)
 
     def message(self, text: str) -> None:
@@ -200,7 +210,7 @@ class PlayApp(App[None]):
         try:
             action = self.parse_command(text)
         except Exception as exc:  # a bug here must not drop the player to the shell
-            self.message(f"cannot read {text[:30]!r} ({type(exc).__name__}); please report it")
+            self.message(t("cli.play.bug", text=repr(text[:30]), kind=type(exc).__name__))
             return
         if action is not None:
             await self.act(action)
@@ -211,13 +221,13 @@ class PlayApp(App[None]):
         low = text.lower()
         if self.confirming_resign:
             self.confirming_resign = False
-            if low in ("y", "yes"):
+            if low in ("y", "yes", t("cli.play.yes").lower()):
                 return {"kind": "resign"}
-            self.message("resign cancelled")
+            self.message(t("cli.play.resign_cancelled"))
             return None
         if low == "resign":
             self.confirming_resign = True
-            self.message("resign? type yes to confirm")
+            self.message(t("cli.play.resign_confirm", yes=t("cli.play.yes")))
             return None
         if self.state["game"] == "gaps":
             return self._gaps_command(text, low)
@@ -231,17 +241,17 @@ class PlayApp(App[None]):
         if not text:
             fits = [m for m in legal if self.selected and tuple(m["to"]) == self.selected]
             if not fits:
-                self.message("the selected gap takes nothing")
+                self.message(t("cli.play.gap_takes_nothing"))
                 return None
             return {"kind": "move", **fits[0]}
         try:
             code = cards.code(cards.parse(text))
-        except ValueError as exc:
-            self.message(str(exc))
+        except ValueError:
+            self.message(t("cli.play.bad_card", text=repr(text[:30])))
             return None
         moves = [m for m in legal if m["card"] == code]
         if not moves:
-            self.message(f"{code} fits no gap")
+            self.message(t("cli.play.fits_no_gap", card=terminal.card(code)))
             return None
         chosen = next((m for m in moves if tuple(m["to"]) == self.selected), moves[0])
         return {"kind": "move", **chosen}
@@ -256,14 +266,14 @@ class PlayApp(App[None]):
             asyncio.get_running_loop().create_task(self._hint())
             return None
         if len(words) not in (2, 3) or (len(words) == 3 and not words[2].isdigit()):
-            self.message(f"{low[:30]!r}? {HELP['klondike']}")
+            self.message(f"{low[:30]!r}? {t('cli.play.help.klondike')}")
             return None
         src, dst = _place(words[0]), _place(words[1])
         if dst == "f":
             dst = self._foundation_for(src)
         bad = next((w for w, p in ((words[0], src), (words[1], dst)) if p not in PLACES), None)
         if bad is not None:
-            self.message(f"no place {bad!r}: {PLACES_HELP}")
+            self.message(t("cli.play.no_place", place=repr(bad)))
             return None
         move: dict[str, Any] = {"kind": "move", "from": src, "to": dst}
         if len(words) == 3:
@@ -288,9 +298,12 @@ class PlayApp(App[None]):
         try:
             hint = await self.conn.call("hint", tournament=self.tournament)
         except ServerError as exc:
-            self.message(exc.message)
+            self.message(terminal.error_text(exc.reply))
             return
-        self.message(f"hint: {render.describe(hint['action'])}" if hint["action"] else "no moves")
+        if hint["action"]:
+            self.message(t("cli.play.hint", move=render.describe(hint["action"])))
+        else:
+            self.message(t("cli.play.no_moves"))
 
     async def act(self, action: dict[str, Any]) -> None:
         assert self.conn is not None and self.state is not None
@@ -300,11 +313,11 @@ class PlayApp(App[None]):
             )
             self.message("")
         except ServerError as exc:
-            self.message(exc.message)
+            self.message(terminal.error_text(exc.reply))
             if exc.code == "out_of_sync":
                 await self._try_resync()
         except (ConnectionError, OSError, WebSocketException):
-            self.message("connection lost; reconnecting…")
+            self.message(t("cli.play.reconnecting"))
             await self._try_resync()
         self._select_default()
         self.refresh_view()
@@ -314,9 +327,9 @@ class PlayApp(App[None]):
         try:
             await self._resync()
         except ServerError as exc:
-            self.message(f"{exc.code}: {exc.message}")
+            self.message(server_error_line(exc))
         except (ConnectionError, OSError, WebSocketException) as exc:
-            self.message(failure(self.server_url, exc) + "; the next action tries again")
+            self.message(t("cli.play.retry", why=failure(self.server_url, exc)))
 
 
 PLACES = {"waste", "fC", "fD", "fH", "fS", *(f"t{i}" for i in range(7))}

@@ -9,6 +9,10 @@ from typing import Any
 
 from rich.text import Text
 
+from server import i18n
+from server.i18n import terminal
+from server.i18n.terminal import t, tn
+
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED = {"D", "H"}
 GAME_WORDS = {"gaps": "Gaps", "klondike": "Klondike"}
@@ -41,7 +45,7 @@ def card_text(code: str) -> Text:
 
 def where(cell: tuple[int, int] | list[int]) -> str:
     """A Gaps cell as people count, from 1 (the protocol's [row, col] count from 0)."""
-    return f"row {cell[0] + 1} col {cell[1] + 1}"
+    return t("cli.gaps.cell", row=cell[0] + 1, col=cell[1] + 1)
 
 
 def gaps_grid(
@@ -70,7 +74,7 @@ def gaps_grid(
             out.append(" ")
         out.append("\n")
     if variant in VARIANT_RULE:
-        out.append("\n" + VARIANT_RULE[variant] + "\n", style="italic")
+        out.append("\n" + t(f"cli.variant_rule.{variant}") + "\n", style="italic")
     return out
 
 
@@ -87,16 +91,24 @@ def gaps_status(state: dict[str, Any], selected: tuple[int, int] | None) -> str:
     if state["status"] != "playing":
         here = game_over(state)
     elif view["blocked"]:
-        here = "blocked: type `redeal`" if view["redeals_left"] else "blocked, no redeal left"
+        here = t("cli.gaps.blocked" if view["redeals_left"] else "cli.gaps.blocked_no_redeal")
     elif selected is None:
-        here = "no gap selected"
+        here = t("cli.gaps.no_gap_selected")
     elif fits:
-        here = f"gap {where(selected)} takes {' or '.join(fits)} — Enter plays {fits[0]}"
+        here = t(
+            "cli.gaps.gap_takes",
+            gap=where(selected),
+            cards=t("cli.or").join(fits),
+            card=fits[0],
+        )
     else:
-        here = f"gap {where(selected)} is dead"
-    return (
-        f"{here}   |   in place {progress['cards_in_place']}/48   redeals left "
-        f"{view['redeals_left']}   score {progress['score']}"
+        here = t("cli.gaps.gap_dead", gap=where(selected))
+    return t(
+        "cli.gaps.status",
+        here=here,
+        in_place=progress["cards_in_place"],
+        redeals_left=view["redeals_left"],
+        score=progress["score"],
     )
 
 
@@ -123,45 +135,47 @@ def game_over(state: dict[str, Any]) -> str:
     """Why the game is over, in words (an early close says so, not "time is up")."""
     early = closed_early(state)
     if early is not None:
-        return f"game over: the organiser closed the tournament at {local(early)}"
-    return "game over: " + END_TEXT.get(state["status"], str(state["status"]))
+        return t("cli.game_over.closed_early", at=local(early))
+    status = str(state["status"])
+    return t("cli.game_over", why=t(f"cli.end.{status}") if status in END_TEXT else status)
 
 
 def local(when: datetime | str, seconds: bool = False) -> str:
-    """A moment in the user's local time: 14:05 today, else Tue 2 Dec 14:05."""
-    if isinstance(when, str):
-        when = datetime.fromisoformat(when)
-    mine = when.astimezone()
-    clock = mine.strftime("%H:%M:%S" if seconds else "%H:%M")
-    if mine.date() == datetime.now().astimezone().date():
-        return clock
-    return f"{mine.strftime('%a')} {mine.day} {mine.strftime('%b')} {clock}"
+    """A moment in the user's local time: 14:05 today, else Tue 2 Dec 14:05 (in the
+    language's words: "qua., 2 de dez. 14:05")."""
+    return terminal.local(when, seconds)
 
 
 def relative(seconds: float) -> str:
     """'in 51 min' or '4 min ago' (seconds from now, future positive)."""
     s = round(abs(seconds))
     if s < 90:
-        text = f"{s} s"
+        text = t("cli.span.s", n=s)
     elif s < 5400:
-        text = f"{round(s / 60)} min"
+        text = t("cli.span.min", n=round(s / 60))
     elif s < 172800:
-        text = f"{s // 3600} h {s % 3600 // 60} min"
+        text = t("cli.span.h_min", h=s // 3600, min=s % 3600 // 60)
     else:
-        text = f"{round(s / 86400)} days"
-    return f"in {text}" if seconds >= 0 else f"{text} ago"
+        text = tn("cli.span.days", round(s / 86400))
+    return t("cli.span.in", span=text) if seconds >= 0 else t("cli.span.ago", span=text)
 
 
-def schedule(t: dict[str, Any], now: datetime) -> str:
+def schedule(summary: dict[str, Any], now: datetime) -> str:
     """When a tournament (a SUMMARY) opens, closes or closed, local and relative."""
-    if t["status"] == "scheduled":
-        verb, at = "opens", t["starts_at"]
-    elif t["status"] == "open":
-        verb, at = "closes", t["ends_at"]
+    if summary["status"] == "scheduled":
+        verb, at = "cli.when.opens", summary["starts_at"]
+    elif summary["status"] == "open":
+        verb, at = "cli.when.closes", summary["ends_at"]
     else:
-        verb, at = "closed", t.get("closed_at") or t["ends_at"]
+        verb, at = "cli.when.closed", summary.get("closed_at") or summary["ends_at"]
     when = datetime.fromisoformat(at)
-    return f"{verb} {local(when)} ({relative((when - now).total_seconds())})"
+    return t(verb, at=local(when), relative=relative((when - now).total_seconds()))
+
+
+def status_word(status: str) -> str:
+    """A tournament's or a game's status in words (the protocol's word when unknown)."""
+    key = f"cli.status.{status}"
+    return t(key) if key in i18n.catalogue(i18n.ENGLISH) else status
 
 
 def duration(ms: float) -> str:
@@ -173,25 +187,28 @@ def duration(ms: float) -> str:
 def describe(action: dict[str, Any] | None) -> str:
     """An action in words, with the command that plays it (`t2 t5 3`, `w fH`, `d`)."""
     if not action:
-        return "no move"
+        return t("cli.no_move")
     kind = action.get("kind")
     if kind == "move" and "card" in action:
-        return f"move {label(action['card'])} to {where(action['to'])}"
+        return t("cli.describe.gaps", card=label(action["card"]), cell=where(action["to"]))
     if kind == "move":
         short = {"waste": "w"}
         src, dst = short.get(action["from"], action["from"]), short.get(action["to"], action["to"])
         count = int(action.get("count", 1))
         typed = f"{src} {dst}" + (f" {count}" if count > 1 else "")
-        cards = f"{count} cards " if count > 1 else ""
-        return f"move {cards}from {action['from']} to {action['to']} (type `{typed}`)"
-    return {"draw": "draw (type `d`)", "auto": "auto (type `a`)"}.get(str(kind), str(kind))
+        return tn(
+            "cli.describe.klondike", count, src=action["from"], dst=action["to"], typed=typed
+        )
+    if kind in ("draw", "auto"):
+        return t(f"cli.describe.{kind}")
+    return str(kind)
 
 
 def klondike_table(view: dict[str, Any]) -> Text:
     out = Text()
-    out.append("stock ", style="dim")
+    out.append(t("cli.klondike.stock") + " ", style="dim")
     out.append(f"[{view['stock']:>2}]  ")
-    out.append("waste ", style="dim")
+    out.append(t("cli.klondike.waste") + " ", style="dim")
     for code in view["waste"]:
         out.append_text(card_text(code))
     out.append(f"  ({view['waste_count']})     ", style="dim")
@@ -217,41 +234,51 @@ def klondike_table(view: dict[str, Any]) -> Text:
 
 def klondike_status(state: dict[str, Any]) -> str:
     p, v = state["progress"], state["view"]
-    left = "unlimited" if v["recycles_left"] is None else str(v["recycles_left"])
-    warn = "   NO MOVES" if v["no_moves"] else ""
-    head = "playing" if state["status"] == "playing" else game_over(state)
-    return (
-        f"{head}   home {p['cards_home']}/52   score {p['score']}   moves {p['moves']}   "
-        f"recycles left {left}{warn}"
+    left = t("cli.unlimited") if v["recycles_left"] is None else str(v["recycles_left"])
+    warn = "   " + t("cli.klondike.no_moves") if v["no_moves"] else ""
+    head = t("cli.playing") if state["status"] == "playing" else game_over(state)
+    status = t(
+        "cli.klondike.status",
+        head=head,
+        home=p["cards_home"],
+        score=p["score"],
+        moves=p["moves"],
+        left=left,
     )
+    return status + warn
 
 
 def standings_text(msg: dict[str, Any] | None, me: str, game: str | None = None) -> Text:
     """The side panel's short table: rank, player, progress, resets (in the game's word)."""
-    out = Text("standings" + (" (final)" if msg and msg["final"] else "") + "\n", style="bold")
-    what = "cards home" if game == "klondike" else "cards in place"
-    out.append(f"{'#':>3} {'player':<12} {'in':>3} {resets_label(game)} status\n")
+    title = t("cli.standings.final" if msg and msg["final"] else "cli.standings.title")
+    out = Text(title + "\n", style="bold")
+    what = t("cli.standings.cards_home" if game == "klondike" else "cli.standings.cards_in_place")
+    player, in_, status = t("cli.col.player"), t("cli.col.in"), t("cli.col.status")
+    out.append(f"{'#':>3} {player:<12} {in_:>3} {resets_label(game)} {status}\n")
     for row in (msg or {}).get("rows", [])[:20]:
         style = "reverse" if row["player"] == me else ""
         out.append(
             f"{shown_rank(row):>3} {row['player'][:12]:<12} {row['progress']:>3} "
-            f"{row['resets']:>{len(resets_label(game))}} {row['status'][:9]}\n",
+            f"{row['resets']:>{len(resets_label(game))}} {status_word(row['status'])[:9]}\n",
             style=style,
         )
-    out.append(f"in: {what}", style="dim")
+    out.append(t("cli.standings.in_is", what=what), style="dim")
     return out
 
 
 # -- standings tables (samedeal standings, the standings viewer) --------------------
 def resets_label(game: str | None) -> str:
     """What a row's `resets` counts, in the game's own word."""
-    return {"gaps": "redeals", "klondike": "recycles"}.get(game or "", "resets")
+    key = {"gaps": "cli.col.redeals", "klondike": "cli.col.recycles"}.get(game or "")
+    return t(key or "cli.col.resets")
 
 
 def standings_header(game: str | None = None) -> str:
+    rank, player, status = t("cli.col.rank"), t("cli.col.player"), t("cli.col.status")
+    progress, time_, score = t("cli.col.progress"), t("cli.col.time"), t("cli.col.score")
     return (
-        f"{'rank':>4}  {'player':<20} {'status':<10} {'progress':>8} "
-        f"{resets_label(game):>8} {'time':>8} {'score':>6}"
+        f"{rank:>4}  {player:<20} {status:<10} {progress:>8} "
+        f"{resets_label(game):>8} {time_:>8} {score:>6}"
     )
 
 
@@ -266,9 +293,9 @@ def shown_rank(r: dict[str, Any]) -> str:
 def standings_row(r: dict[str, Any]) -> str:
     reason = r.get("disqualified")
     return (
-        f"{shown_rank(r):>4}  {r['player'][:20]:<20} {r['status']:<10} "
+        f"{shown_rank(r):>4}  {r['player'][:20]:<20} {status_word(r['status'])[:10]:<10} "
         f"{r['progress']:>8} {r['resets']:>8} {duration(r['time_ms']):>8} "
-        f"{r['score']:>6}" + (f"  disqualified: {reason}" if reason else "")
+        f"{r['score']:>6}" + ("  " + t("cli.disqualified", why=reason) if reason else "")
     )
 
 

@@ -16,7 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.audit import receipts
-from server.domain.model import Figures, Status
+from server.domain import timing
+from server.domain.model import Figures, Status, TournamentInfo
 
 RECORD_FORMAT = "samedeal-record/1"
 BUNDLE_FORMAT = "samedeal-bundle/1"
@@ -244,3 +245,22 @@ def _log_hash(record: dict[str, Any]) -> str:
         record["player"]["id"],
         ((a["seq"], a["at_ms"], a["action"]) for a in record["actions"]),
     )
+
+
+def record_tournament(t: TournamentInfo, seed: str) -> dict[str, Any]:
+    """The tournament object of records and bundles (RECORD.md), with `closed_at`."""
+    return {
+        "id": t.id,
+        "name": t.name,
+        "game": t.game,
+        "options": t.options,
+        "commitment": t.commitment,
+        "seed": seed,
+        "starts_at": timing.iso(t.starts_at),
+        "ends_at": timing.iso(t.ends_at),
+        "time_limit_s": t.time_limit_s,
+        "deal_attempt": t.deal_attempt,
+        "solution": t.solution,
+        "closed_at": timing.iso(t.closed_at) if t.closed_at else None,
+        **({"beacon": t.beacon} if t.beacon is not None else {}),
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
+import json
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -17,6 +17,8 @@ from sqlalchemy.engine import make_url
 from server import i18n
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
+from server.i18n import terminal
+from server.i18n.terminal import t
 from server.store import db
 from server.store.repository import Store
 
@@ -27,7 +29,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (and exit status 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: {message} ({t('cli.see_help', prog=self.prog)})\n")
 
 
 class UsageError(Exception):
@@ -62,7 +64,7 @@ def subcommands(p: argparse.ArgumentParser, dest: str) -> Subparsers[Any]:
 def database_flag(p: argparse.ArgumentParser) -> None:
     """--database-url and -v/--verbose after a subcommand's name too (the top-level ones
     are the defaults)."""
-    p.add_argument("--database-url", default=argparse.SUPPRESS, help="SQLAlchemy URL")
+    p.add_argument("--database-url", default=argparse.SUPPRESS, help=t("server.url_help"))
     verbose_flag(p, argparse.SUPPRESS)
 
 
@@ -73,7 +75,7 @@ def verbose_flag(p: argparse.ArgumentParser, default: object) -> None:
         "--verbose",
         action="store_true",
         default=default,
-        help="say which database the command opens (one line on stderr)",
+        help=t("server.verbose_help"),
     )
 
 
@@ -81,6 +83,14 @@ def fail(message: str, code: int) -> int:
     """Say what failed in one line on stderr; the exit status."""
     print(f"samedeal-server: {message}", file=sys.stderr)
     return code
+
+
+def refusal(exc: CompetitionError) -> str:
+    """A refusal in one line: in English the code and the competition's own message, in
+    another language the catalogue's sentence for its reason (docs/I18N.md)."""
+    if terminal.lang() == i18n.ENGLISH:
+        return f"{exc.code}: {exc.message}"
+    return terminal.error_text({"reason": exc.reason, "params": exc.params, "message": exc.message})
 
 
 def unreachable(url: str) -> int | None:
@@ -106,10 +116,21 @@ def missing(database: Database) -> int | None:
     )
 
 
+def language() -> str:
+    """The command line's language (server/i18n/terminal.py: --lang, else the environment)."""
+    return terminal.lang()
+
+
+def emit(item: dict[str, Any], as_json: bool, words: Callable[[str, dict[str, Any]], str]) -> None:
+    """One object on standard output: a JSON line (UTF-8, not escaped) with --json, else
+    `words(language, item)`."""
+    print(json.dumps(item, ensure_ascii=False) if as_json else words(language(), item))
+
+
 def say(key: str, **params: object) -> str:
-    """A catalogue's text in the command line's language (docs/I18N.md: LC_ALL,
-    LC_MESSAGES, LANG, else English)."""
-    return i18n.translate(i18n.from_environment(None, os.environ), key, **params)
+    """A catalogue's text in the command line's language (docs/I18N.md: --lang, LC_ALL,
+    LC_MESSAGES, LANG, else English; server/i18n/terminal.py)."""
+    return t(key, **params)
 
 
 def on_competition(database: Database, work: Callable[[Competition], Awaitable[int]]) -> int:
@@ -128,6 +149,6 @@ async def _on_competition(url: str, work: Callable[[Competition], Awaitable[int]
     try:
         return await work(Competition.build(store))
     except CompetitionError as exc:
-        return fail(f"{exc.code}: {exc.message}", 1)
+        return fail(refusal(exc), 1)
     finally:
         await store.close()

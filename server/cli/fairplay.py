@@ -11,23 +11,24 @@ from typing import Any
 from server.audit.fairplay import Thresholds
 from server.cli.common import Database, Subparsers, command, on_competition, subcommands
 from server.competition.service import Competition
+from server.i18n.terminal import t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    d = command(sub, "disqualify", run, help="disqualify a player's entry (fair play)")
+    d = command(sub, "disqualify", run, help=t("server.disqualify.help"))
     d.add_argument("tournament", type=int)
     d.add_argument("player")
     d.add_argument("--reason", required=True)
-    f = command(sub, "fairplay", run, help="fair play: the organiser's report")
+    f = command(sub, "fairplay", run, help=t("server.fairplay.help"))
     fr = command(
         subcommands(f, "fairplay_command"),
         "report",
         run,
-        help="entries worth a look, with why (never acts)",
+        help=t("server.fairplay.report_help"),
     )
     fr.add_argument("tournament", type=int)
-    fr.add_argument("--moves", type=int, default=20, help="identical opening moves (20)")
-    fr.add_argument("--json", action="store_true", help="one JSON object per finding")
+    fr.add_argument("--moves", type=int, default=20, help=t("server.fairplay.moves_help"))
+    fr.add_argument("--json", action="store_true", help=t("server.fairplay.json_help"))
 
 
 def run(args: argparse.Namespace, database: Database) -> int:

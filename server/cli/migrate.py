@@ -6,11 +6,12 @@ import argparse
 from typing import Any
 
 from server.cli.common import Database, Subparsers, command, unreachable
+from server.i18n.terminal import t
 from server.store import db
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    command(sub, "migrate", run, help="upgrade the database schema to head and exit")
+    command(sub, "migrate", run, help=t("server.migrate.help"))
 
 
 def run(args: argparse.Namespace, database: Database) -> int:

@@ -5,7 +5,6 @@ do (a tournament created here opens on a server's clock)."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from datetime import datetime
 from typing import Any
@@ -14,6 +13,7 @@ from server.cli.common import (
     Database,
     Subparsers,
     command,
+    emit,
     fail,
     on_competition,
     subcommands,
@@ -22,32 +22,34 @@ from server.cli.schedule import beacon_config
 from server.competition.catalogue import TournamentSpec
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.organiser_words import tournament_line
 from server.domain.schedule import SeriesFields
 from server.domain.tournament_options import (
     TournamentRequest,
     add_create_arguments,
+    add_json_flag,
     request_from,
 )
+from server.i18n.terminal import t, tn
 from server.net.protocol import summary
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    a = command(sub, "admin", run, help="operator roles")
-    g = command(subcommands(a, "admin_command"), "grant", run, help=GRANT_HELP)
-    g.add_argument("name")
-    t = command(sub, "tournament", run, help="operate tournaments from the command line")
-    t_sub = subcommands(t, "tournament_command")
-    c = command(t_sub, "create", run, help="create a tournament (prints its summary)")
+    a = command(sub, "admin", run, help=t("server.admin.help"))
+    g = command(subcommands(a, "admin_command"), "grant", run, help=t("server.admin.grant_help"))
+    g.add_argument("name", help=t("server.admin.name_help"))
+    tm = command(sub, "tournament", run, help=t("server.tournament.help"))
+    t_sub = subcommands(tm, "tournament_command")
+    c = command(t_sub, "create", run, help=t("server.tournament.create_help"))
     add_create_arguments(c, networks_default=os.environ.get("SAMEDEAL_BEACON_NETWORKS"))
-    cl = command(t_sub, "close", run, help="close a tournament now and reveal its seed")
-    cl.add_argument("id", type=int)
-    command(t_sub, "list", run, help="list tournaments")
-    r = command(sub, "ratings", run, help="ratings (docs/COMPETITION.md)")
-    command(subcommands(r, "ratings_command"), "rebuild", run, help=REBUILD_HELP)
-
-
-GRANT_HELP = "give a registered player the admin role"
-REBUILD_HELP = "recompute every placing and rating from the closed tournaments"
+    cl = command(t_sub, "close", run, help=t("server.tournament.close_help"))
+    cl.add_argument("id", type=int, help=t("cli.tournament_id_help"))
+    add_json_flag(cl, "the closed tournament")
+    ls = command(t_sub, "list", run, help=t("server.tournament.list_help"))
+    add_json_flag(ls, "one SUMMARY a line")
+    r = command(sub, "ratings", run, help=t("server.ratings.help"))
+    rebuild_help = t("server.ratings.rebuild_help")
+    command(subcommands(r, "ratings_command"), "rebuild", run, help=rebuild_help)
 
 
 def run(args: argparse.Namespace, database: Database) -> int:
@@ -61,16 +63,16 @@ def run_admin(args: argparse.Namespace, database: Database) -> int:
 
     async def grant(competition: Competition) -> int:
         if await competition.players.grant_admin(args.name):
-            print(f"{args.name} is now an admin")
+            print(t("server.admin.granted", name=args.name))
             return 0
-        return fail(f"no player named {args.name!r} (register first)", 1)
+        return fail(t("server.admin.no_player", name=args.name), 1)
 
     return on_competition(database, grant)
 
 
 def run_tournament(args: argparse.Namespace, database: Database) -> int:
-    """`tournament create|close|list`: each prints the tournaments' summaries as JSON
-    lines, as the protocol has them."""
+    """`tournament create|close|list`: each prints the tournaments in words, a line each,
+    or with --json their summaries as JSON lines, as the protocol has them."""
     request, now = None, timing.utcnow()
     if args.tournament_command == "create":
         try:
@@ -83,17 +85,17 @@ def run_tournament(args: argparse.Namespace, database: Database) -> int:
         catalogue = competition.catalogue
         if args.tournament_command == "list":
             for t in await catalogue.summaries():
-                print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
+                emit(summary(t, await catalogue.revealed_seed(t)), args.json, tournament_line)
             return 0
         if args.tournament_command == "close":
             t = await competition.lifecycle.close(args.id)
             await competition.ratings.settle()  # a rating waiting its turn (ratings.py)
-            print(json.dumps(summary(t, await catalogue.revealed_seed(t))))
+            emit(summary(t, await catalogue.revealed_seed(t)), args.json, tournament_line)
             return 0
         assert request is not None
         catalogue.beacon_config = beacons
         t = await catalogue.create(tournament_spec(request, now))
-        print(json.dumps(summary(t, None)))
+        emit(summary(t, None), args.json, tournament_line)
         return 0
 
     return on_competition(database, operate)
@@ -120,14 +122,13 @@ def run_ratings(args: argparse.Namespace, database: Database) -> int:
 
     async def rebuilt(competition: Competition) -> int:
         done = await competition.ratings.rebuild()
-        print(
-            f"rebuilt from {done.tournaments} closed tournaments: {done.ratings} ratings; "
-            + (
-                "the stored ratings were exact"
-                if not done.changed
-                else f"{done.changed} stored rows differed from the recomputation and were replaced"
-            )
+        rebuilt = tn("server.ratings.rebuilt", done.tournaments, ratings=done.ratings)
+        changed = (
+            t("server.ratings.exact")
+            if not done.changed
+            else tn("server.ratings.changed", done.changed)
         )
+        print(f"{rebuilt}; {changed}")
         return 0
 
     return on_competition(database, rebuilt)

@@ -8,6 +8,7 @@ import argparse
 
 from server.cli import fairplay, migrate, operator, schedule, serve
 from server.cli.common import OneLineParser, verbose_flag
+from server.i18n.terminal import t
 from server.store import db
 
 DESCRIPTION = (  # --help's first lines
@@ -18,12 +19,13 @@ GROUPS = (serve, migrate, operator, fairplay, schedule)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="samedeal-server", description=DESCRIPTION)
+    parser = OneLineParser(prog="samedeal-server", description=t("server.description"))
     parser.add_argument(
         "--database-url",
         default=None,
-        help=f"SQLAlchemy URL (env SAMEDEAL_DATABASE_URL; default {db.DEFAULT_URL})",
+        help=t("server.database_help", default=db.DEFAULT_URL),
     )
+    parser.add_argument("--lang", default=None, metavar="LANG", help=t("cli.lang_help"))
     verbose_flag(parser, False)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for group in GROUPS:

@@ -5,17 +5,27 @@ once the occurrences already due; the servers' lifecycle creates the rest."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from typing import Any
 
 from server.audit.beacon import BeaconError, network_named
-from server.cli.common import Database, Subparsers, command, fail, on_competition, subcommands
+from server.cli.common import (
+    Database,
+    Subparsers,
+    command,
+    emit,
+    fail,
+    on_competition,
+    subcommands,
+)
 from server.competition.beacon import BeaconConfig, config_from
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.organiser_words import schedule_lines
 from server.domain.schedule import NewSchedule
 from server.domain.schedule_options import add_create_arguments, schedule_from
+from server.domain.tournament_options import add_json_flag
+from server.i18n.terminal import t
 from server.net.replies import schedule_item
 
 
@@ -24,17 +34,16 @@ def add_parser(sub: Subparsers[Any]) -> None:
         sub,
         "schedule",
         run,
-        help="recurring tournaments: create, list, cancel",
-        description="Schedules make 'NAME #k' tournaments every period; each occurrence's "
-        "commitment is published at least one period before it opens.",
+        help=t("server.schedule.help"),
+        description=t("cli.schedule.description"),
     )
     p_sub = subcommands(p, "schedule_command")
-    add_create_arguments(
-        command(p_sub, "create", run, help="create a schedule (prints it as JSON)")
-    )
-    command(p_sub, "list", run, help="list schedules with their next occurrences (JSON lines)")
-    x = command(p_sub, "cancel", run, help="cancel a schedule (tournaments created stay)")
-    x.add_argument("id", type=int, help="the schedule's id")
+    add_create_arguments(command(p_sub, "create", run, help=t("server.schedule.create_help")))
+    ls = command(p_sub, "list", run, help=t("server.schedule.list_help"))
+    add_json_flag(ls, "one SCHEDULE a line")
+    x = command(p_sub, "cancel", run, help=t("server.schedule.cancel_help"))
+    x.add_argument("id", type=int, help=t("cli.schedule.id_help"))
+    add_json_flag(x, "the schedule")
 
 
 def run(args: argparse.Namespace, database: Database) -> int:
@@ -52,7 +61,7 @@ def run(args: argparse.Namespace, database: Database) -> int:
         schedules = competition.series
         if args.schedule_command == "list":
             for listing in await schedules.listing():
-                print(json.dumps(schedule_item(listing)))
+                emit(schedule_item(listing), args.json, words)
             return 0
         if args.schedule_command == "cancel":
             s = await schedules.cancel(args.id)
@@ -60,10 +69,14 @@ def run(args: argparse.Namespace, database: Database) -> int:
             assert isinstance(new, NewSchedule)
             s = await schedules.create(new)
         [listing] = await schedules.listing([s])
-        print(json.dumps(schedule_item(listing)))
+        emit(schedule_item(listing), args.json, words)
         return 0
 
     return on_competition(database, operate)
+
+
+def words(lang: str, item: dict[str, Any]) -> str:
+    return "\n".join(schedule_lines(lang, item))
 
 
 def beacon_config(spec: dict[str, Any] | None, networks_file: str | None) -> BeaconConfig:

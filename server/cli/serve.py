@@ -219,7 +219,7 @@ def _env_int(name: str, default: int) -> int:
 
 
 def _limit_flags(s: argparse.ArgumentParser) -> None:
-    """serve's limits (README, "Limits"): 0 lifts a limit; each has an environment
+    """serve's limits (docs/LIMITS.md): 0 lifts a limit; each has an environment
     variable as its default, which --workers passes on to its processes."""
     d = ServeLimitsDefaults()
     s.add_argument(

@@ -24,7 +24,10 @@ from server.store import accounts as stored
 from server.store import passkeys as stored_passkeys
 from server.store.repository import Store
 
-TEXTS = {"confirm": "to delete your account, send your name exactly as confirm"}
+TEXTS = {
+    "confirm": "to delete your account, send your name exactly as confirm",
+    "deleted": "this account is deleted: sign in again",
+}
 RESIGN = {"kind": "resign"}
 RESIGN_TRIES = 50  # out_of_sync means another action was stored: each try sees a later seq
 log = logging.getLogger("samedeal.accounts")
@@ -53,6 +56,8 @@ class Accounts:
             raise CompetitionError("bad_request", TEXTS["confirm"], reason="confirm_name")
         renamed = PlayerInfo(player.id, pseudonym(player.id), False, player.bot)
         erased = await stored.erase(self.store, player.id, renamed.name, self.now())
+        if erased is None:  # deleted meanwhile (another connection, another node)
+            raise CompetitionError("unauthorized", TEXTS["deleted"], reason="unknown_token")
         await stored_passkeys.remove(self.store, player.id, None, self.now())  # first: a
         await self.devices.revoke_all(renamed)  # sign-in in flight then revokes its own
         for tid in erased.open_ids:

@@ -14,7 +14,8 @@ on it. The worker opens the same database (`Store.url`), reads the logs a batch 
 entries at a time (`Store.actions_of_entries`, one query per batch, not one per entry),
 turns them into bytes with the export functions (`record_of`, `record_tournament`, the
 ranking) and compresses them; the server's process only receives the two byte strings.
-The bytes are those of `orjson.dumps(Exports.bundle(...))`, written a record at a time.
+`bundle_bytes` is the one writer of bundles (`Exports.bundle` parses its bytes), writing
+them a record at a time.
 """
 
 from __future__ import annotations
@@ -30,10 +31,9 @@ from typing import Any
 import orjson
 
 from server.audit import receipts
-from server.audit.records import BUNDLE_FORMAT, record_of, result_of
+from server.audit.records import BUNDLE_FORMAT, record_of, record_tournament, result_of
 from server.competition.catalogue import Catalogue
 from server.competition.compute import Compute
-from server.competition.exports import record_tournament
 from server.competition.fairplay import BundleMarks
 from server.domain import timing
 from server.domain.model import EntryInfo, LoggedAction, TournamentInfo
@@ -159,7 +159,7 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
         logs = await store.actions_of_entries([e.id for e in batch])
         await marks.read_lines(store, [e.id for e in batch])  # par
         for e in batch:
-            record = marks.mark(e, _record(tournament, e, logs.get(e.id, ())))
+            record = marks.mark(e, entry_record(tournament, e, logs.get(e.id, ())))
             chains.append((e.player_id, record["log_hash"]))
             if len(chains) > 1:
                 out += b","
@@ -170,9 +170,11 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
     return bytes(out)
 
 
-def _record(
+def entry_record(
     tournament: dict[str, Any], e: EntryInfo, log: Sequence[LoggedAction]
 ) -> dict[str, Any]:
+    """The record (RECORD.md) of entry `e` of `tournament` (`record_tournament`), its
+    log `log`: the one place records are made, for a bundle and for one player."""
     actions = [{"seq": a.seq, "at_ms": a.at_ms, "action": a.action} for a in log]
     return record_of(
         tournament,

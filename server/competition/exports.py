@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from server.audit import receipts
-from server.audit.records import bundle_of, record_of, result_of
+from server.audit.records import record_tournament
 from server.competition import fairplay
+from server.competition.bundles import bundle_bytes, entry_record
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
-from server.domain import timing
 from server.domain.model import EntryInfo, LoggedAction, TournamentInfo
 from server.store.repository import Store
 
@@ -47,52 +49,17 @@ class Exports:
                 reason="no_entry_of",
                 params={"name": player_name[:32], "id": t.id},
             )
-        record = await self._record(t, seed, entry)
+        record = entry_record(record_tournament(t, seed), entry, await self.store.actions(entry.id))
         await fairplay.bundle_parts(self.store, t, [entry], [record])  # bot, disqualified
         return record
 
     async def bundle(self, tournament_id: int) -> dict[str, Any]:
-        """Every record, the final standings and the root of the receipts."""
+        """Every record, the final standings and the root of the receipts: the bundle's
+        bytes (`bundles.bundle_bytes`, the one writer of bundles) as an object."""
         t = await self.catalogue.find(tournament_id)
         seed = await self.catalogue.revealed(t)
-        entries = await self.store.entries(t.id)
-        records = [await self._record(t, seed, e) for e in entries]
-        # from the stored final figures, as a verifier ranks them, with fair play's marks
-        rows, amendments = await fairplay.bundle_parts(self.store, t, entries, records)
-        return bundle_of(record_tournament(t, seed), records, rows, amendments)
-
-    async def _record(self, t: TournamentInfo, seed: str, e: EntryInfo) -> dict[str, Any]:
-        actions = [
-            {"seq": a.seq, "at_ms": a.at_ms, "action": a.action}
-            for a in await self.store.actions(e.id)
-        ]
-        result = result_of(e.figures)
-        return record_of(
-            record_tournament(t, seed),
-            {"id": e.player_id, "name": e.player_name},
-            timing.iso(e.started_at),
-            actions,
-            result,
-        )
-
-
-def record_tournament(t: TournamentInfo, seed: str) -> dict[str, Any]:
-    """The tournament object of records and bundles (RECORD.md), with `closed_at`."""
-    return {
-        "id": t.id,
-        "name": t.name,
-        "game": t.game,
-        "options": t.options,
-        "commitment": t.commitment,
-        "seed": seed,
-        "starts_at": timing.iso(t.starts_at),
-        "ends_at": timing.iso(t.ends_at),
-        "time_limit_s": t.time_limit_s,
-        "deal_attempt": t.deal_attempt,
-        "solution": t.solution,
-        "closed_at": timing.iso(t.closed_at) if t.closed_at else None,
-        **({"beacon": t.beacon} if t.beacon is not None else {}),
-    }
+        bundle: dict[str, Any] = orjson.loads(await bundle_bytes(self.store, t, seed))
+        return bundle
 
 
 async def log_root_of(store: Store, t: TournamentInfo) -> str:

@@ -163,8 +163,10 @@ class Leaderboard(Reading):
     # -- structure -----------------------------------------------------------
     def _add(self, row: EntryRow, old: _Rec | None) -> _Rec:
         now, f = self._now, row.figures
+        named = old.key[3:] if old is not None else None  # the same player: its name key
         if f.status == PLAYING and row.deadline > now:
-            rec = _Rec(row, order_key(f.progress, f.resets, -row.started_at, row.player), True)
+            key = order_key(f.progress, f.resets, -row.started_at, row.player, named)
+            rec = _Rec(row, key, True)
             self._put(rec)
             g0, g1, neg_s = rec.key[0], rec.key[1], rec.key[2]
             self._watch_running(g0, g1, -neg_s, now)
@@ -179,7 +181,7 @@ class Leaderboard(Reading):
                     self._rebuild_caps()
         else:
             t = row.time_at(now)
-            rec = _Rec(row, order_key(f.progress, f.resets, t, row.player), False)
+            rec = _Rec(row, order_key(f.progress, f.resets, t, row.player, named), False)
             self._put(rec)
             self._watch_fixed(rec.key[0], rec.key[1], t, now)
         return rec
@@ -213,7 +215,7 @@ class Leaderboard(Reading):
         g0, g1 = rec.key[0], rec.key[1]
         self._take(rec)
         t, f = row.deadline - row.started_at, row.figures
-        self._put(_Rec(row, order_key(f.progress, f.resets, t, row.player), False))
+        self._put(_Rec(row, order_key(f.progress, f.resets, t, row.player, rec.key[3:]), False))
         if repair:
             s = self._next_running(g0, g1, row.started_at)
             if s is not None:

@@ -1,4 +1,4 @@
-"""Players: registration and authentication by token.
+"""Players: registration (signing in with a token is a device's: competition/devices.py).
 
 A token is 32 random bytes (URL-safe text) shown once; the store keeps only its SHA-256
 and a player is found by that hash. Looking up by hash leaks nothing useful through
@@ -37,7 +37,7 @@ def token_hash(token: str) -> str:
 class Players:
     """Register a name (a new token) for a player or a bot (PROTOCOL v1.3 `register` with
     `"bot": true`: a player like any other, marked so that ratings and leaderboards leave
-    it out), or find the player a token belongs to."""
+    it out)."""
 
     def __init__(self, store: Store, now: Callable[[], datetime]) -> None:
         self.store = store
@@ -72,10 +72,3 @@ class Players:
         """Make the player named `name` an operator (the operator's command line);
         False when no player has that name."""
         return await self.store.set_admin(name)
-
-    async def authenticate(self, token: str) -> PlayerInfo:
-        """The token's player; `unauthorized` when no player has it."""
-        player = await self.store.player_by_token_hash(token_hash(token))
-        if player is None:
-            raise CompetitionError("unauthorized", "unknown token", reason="unknown_token")
-        return player

@@ -6,6 +6,7 @@ and one event sink.
     links       v1.4 accounts: linking a new device         (links.py)
     accounts    v1.4 accounts: deleting one                 (accounts.py)
     passkeys    v1.4 accounts: passkeys (WebAuthn)          (passkeys.py)
+    clubs       v1.4 clubs: members, leaders, join codes    (clubs.py)
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
     games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
     play        join, state, act, hint, time out            (play.py)
@@ -35,6 +36,7 @@ from server.competition.accounts import Accounts
 from server.competition.beacons import Beacons
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
+from server.competition.clubs import Clubs
 from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
@@ -75,6 +77,7 @@ class Competition:
     links: Links
     accounts: Accounts
     passkeys: Passkeys
+    clubs: Clubs
 
     @classmethod
     def build(
@@ -119,4 +122,5 @@ class Competition:
             links=Links(store, devices, now),
             accounts=Accounts(store, devices, play, peers.renamed, now),
             passkeys=Passkeys(store, devices, now),
+            clubs=Clubs(store, now),
         )

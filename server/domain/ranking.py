@@ -43,9 +43,14 @@ def name_key(player: str) -> tuple[str, str]:
     return (names.name_key(player), player)
 
 
-def order_key(progress: int, resets: int, time_ms: int, player: str) -> OrderKey:
-    """The position of a row in the standings: its rank key, then its name key."""
-    return rank_key(progress, resets, time_ms) + name_key(player)
+def order_key(
+    progress: int, resets: int, time_ms: int, player: str, named: tuple[str, str] | None = None
+) -> OrderKey:
+    """The position of a row in the standings: its rank key, then its name key.
+
+    `named` is `name_key(player)` when the caller holds it already (a live row moving).
+    """
+    return rank_key(progress, resets, time_ms) + (named or name_key(player))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
 """The organiser's command-line words for schedules, shared by `samedeal-server schedule`
 and `samedeal schedule`: spans (`1d`, `12h`, `90m`, `60s`, `1h30m`), a time of day
-(`18:00Z`: the next such time) and named game options instead of raw JSON.
+(`18:00`, `18:00Z`, `21:00-03:00`: the next such time) and named game options instead of
+raw JSON.
 
 Pure: argparse declarations and parsing; every error is one line (ValueError). The words
 a schedule shares with one tournament (spans, --options, conditions, beacons) are
@@ -9,92 +10,55 @@ tournament_options.py's."""
 from __future__ import annotations
 
 import argparse
-import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from server.domain import timing
 from server.domain.schedule import NewSchedule
 from server.domain.tournament_options import (
+    TIME_HELP,
     add_beacon_flags,
     add_condition_arguments,
-    add_variant_flag,
-    options_json,
+    add_game_flags,
+    add_json_flag,
+    game_options,
     parse_conditions,
     parse_span,
+    parse_time,
+    positive_span,
 )
 
-TIME_OF_DAY = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?Z$")
-GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
-    "variant": (("gaps",), "variant"),
-    "redeals": (("gaps",), "redeals"),
-    "draw": (("klondike",), "draw"),
-    "passes": (("klondike",), "passes"),
-    "guaranteed": (("klondike",), "guaranteed"),
-    "hints": (("klondike",), "hints"),
-}
+__all__ = ["game_options", "parse_at", "parse_span"]  # the words schedules share
 
 
 def parse_at(text: str, now: datetime) -> datetime:
-    """`HH:MM[:SS]Z`: the next such UTC time at or after `now`; else an ISO 8601 time."""
-    found = TIME_OF_DAY.match(text.strip())
-    if found:
-        h, m, s = (int(g or 0) for g in found.groups())
-        at = now.astimezone(UTC).replace(hour=h, minute=m, second=s, microsecond=0)
-        return at if at >= now else at + timedelta(days=1)
-    try:
-        return timing.parse_iso(text)
-    except (ValueError, OverflowError):
-        raise ValueError(
-            f"--at is a UTC time of day like 18:00Z or an ISO 8601 time, not {text[:40]!r}"
-        ) from None
-
-
-def game_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
-    """--options JSON with the named flags laid over it; a flag of another game is an
-    error."""
-    options = options_json(args.options)
-    for flag, (games, name) in GAME_OPTIONS.items():
-        value = getattr(args, flag, None)
-        if value is None or value is False:
-            continue
-        if game not in games:
-            raise ValueError(f"--{flag} is an option of {', '.join(games)}, not of {game}")
-        options[name] = value
-    return options
+    """--at: the first start, a time of day (the next one) or an ISO 8601 time, with any
+    UTC offset or in the local zone (tournament_options.parse_time)."""
+    return parse_time(text, "--at", now)
 
 
 def add_create_arguments(p: argparse.ArgumentParser) -> None:
     """The flags of `schedule create`, each with its help."""
     p.add_argument("--name", required=True, help="the series' name; occurrence k is 'NAME #k'")
     p.add_argument("--game", choices=["gaps", "klondike"], default="gaps", help="the game")
-    p.add_argument(
-        "--at",
-        required=True,
-        help="first start: a UTC time of day like 18:00Z (the next one) or ISO 8601",
-    )
+    p.add_argument("--at", required=True, help=f"first start: {TIME_HELP}")
     p.add_argument(
         "--every", default="1d", help="period: 1d, 12h, 90m, 60s (at least 60s; default 1d)"
     )
     p.add_argument("--duration", default="1h", help="how long each occurrence runs (default 1h)")
     p.add_argument("--join-for", help="entries close this long after the start (default: end)")
-    p.add_argument("--time-limit", help="per-player time limit, e.g. 30m (default: none)")
-    add_variant_flag(p)
-    p.add_argument("--redeals", type=int, help="Gaps: redeals allowed (default 2; addiction: 3)")
-    p.add_argument("--draw", type=int, choices=[1, 3], help="Klondike: cards per draw")
-    p.add_argument("--passes", type=int, help="Klondike: passes through the stock")
-    p.add_argument("--guaranteed", action="store_true", help="Klondike: only deals proven winnable")
-    p.add_argument("--hints", action="store_true", help="Klondike: allow hints")
-    p.add_argument("--options", default=None, help="raw game options as JSON (flags win)")
+    p.add_argument("--time-limit", help="per-player time limit, e.g. 15m (default: none)")
+    add_game_flags(p)
     add_condition_arguments(p)
     p.add_argument("--unrated", action="store_true", help="occurrences do not count for ratings")
     add_beacon_flags(p, "each occurrence takes its deal from its own drand round")
+    add_json_flag(p, "the schedule")
 
 
 def schedule_from(args: argparse.Namespace, now: datetime) -> NewSchedule:
     """The schedule the flags describe; ValueError (one line) naming a bad flag."""
-    join_for_s = parse_span(args.join_for, "--join-for") if args.join_for else None
-    time_limit_s = parse_span(args.time_limit, "--time-limit") if args.time_limit else None
+    join_for_s = positive_span(args.join_for, "--join-for") if args.join_for else None
+    time_limit_s = positive_span(args.time_limit, "--time-limit") if args.time_limit else None
     return NewSchedule(
         name=args.name,
         game=args.game,

@@ -1,8 +1,11 @@
 """The organiser's words for one tournament, shared by `samedeal create` and
 `samedeal-server tournament create` (and, through `TournamentRequest` and
 `request_message`, the shape of the protocol's `create_tournament`): the game and its
-options as JSON, when it starts and ends (or how many hours it runs), the time limit,
-the join cutoff, entry conditions, rated or not, and a public beacon.
+options (named flags, or JSON), when it starts and ends (or how long it runs), the time
+limit, the join cutoff, entry conditions, rated or not, and a public beacon. One
+vocabulary (issue 39): spans are `1d`, `12h`, `90m`, `60s`, `1h30m` (--duration,
+--time-limit, --join-for, --every); times are ISO 8601 or a time of day (`18:00`: the next
+one), with any UTC offset (`18:00Z`, `21:00-03:00`) or none (the local zone, TZ).
 
 Pure: argparse declarations and parsing; every error is one line (ValueError) naming
 the flag. schedule_options.py builds on the same words for schedules."""
@@ -14,16 +17,27 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta, timezone
 from typing import Any
 
-from server.domain import timing
 from server.games.gaps_options import VARIANT_NAMES
 
 GAMES = ("gaps", "klondike")
 ISO_EXAMPLE = "2026-12-01T09:00+01:00"
 UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 SPAN = re.compile(r"^(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?(?:(\d{1,9})s)?$")
+TIME_OF_DAY = re.compile(
+    r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*(Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?$", re.I
+)
+TIME_HELP = "ISO 8601 or a time of day (18:00: the next one), any UTC offset (Z, -03:00) or local"
+GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
+    "variant": (("gaps",), "variant"),
+    "redeals": (("gaps",), "redeals"),
+    "draw": (("klondike",), "draw"),
+    "passes": (("klondike",), "passes"),
+    "guaranteed": (("klondike",), "guaranteed"),
+    "hints": (("klondike",), "hints"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,16 +63,50 @@ def add_create_arguments(p: argparse.ArgumentParser, networks_default: str | Non
     default, the server's from SAMEDEAL_BEACON_NETWORKS)."""
     p.add_argument("--name", required=True, help="the tournament's name")
     p.add_argument("--game", choices=GAMES, default="gaps", help="the game (default gaps)")
-    p.add_argument("--options", default="{}", help="JSON, e.g. '{\"redeals\": 2}'")
-    add_variant_flag(p)
-    p.add_argument("--starts-at", default=None, help="ISO 8601 (default now)")
-    p.add_argument("--ends-at", default=None, help="ISO 8601 (default: --hours from start)")
-    p.add_argument("--hours", type=float, default=1.0, help="how long it runs (default 1)")
-    p.add_argument("--time-limit-s", type=int, default=None, help="per-player time limit")
-    p.add_argument("--join-until", default=None, help="ISO 8601: entries close then")
+    add_game_flags(p)
+    p.add_argument("--at", "--starts-at", dest="starts_at", help=f"start: {TIME_HELP}; default now")
+    p.add_argument("--duration", help="how long it runs, e.g. 90m, 2h (default 1h)")
+    p.add_argument("--ends-at", help=f"the end instead of --duration: {TIME_HELP}")
+    p.add_argument("--time-limit", help="per-player time limit, e.g. 15m (default: none)")
+    p.add_argument("--join-for", help="entries close this long after the start, e.g. 30m")
+    p.add_argument("--join-until", help=f"entries close then: {TIME_HELP}")
+    p.add_argument("--hours", type=float, help=argparse.SUPPRESS)  # before --duration
+    p.add_argument("--time-limit-s", type=int, help=argparse.SUPPRESS)  # before --time-limit
     add_condition_arguments(p)
     p.add_argument("--unrated", action="store_true", help="it does not count for ratings")
     add_beacon_flags(p, networks_default=networks_default)
+    add_json_flag(p)
+
+
+def add_json_flag(p: argparse.ArgumentParser, what: str = "the result") -> None:
+    """--json: for scripts (UTF-8, not escaped); people get words by default."""
+    p.add_argument("--json", action="store_true", help=f"{what} as JSON, for scripts")
+
+
+def add_game_flags(p: argparse.ArgumentParser) -> None:
+    """The game's options by name (and --options JSON under them), of every command that
+    creates tournaments."""
+    add_variant_flag(p)
+    p.add_argument("--redeals", type=int, help="Gaps: redeals allowed (default 2; addiction: 3)")
+    p.add_argument("--draw", type=int, choices=[1, 3], help="Klondike: cards per draw")
+    p.add_argument("--passes", type=int, help="Klondike: passes through the stock")
+    p.add_argument("--guaranteed", action="store_true", help="Klondike: only deals proven winnable")
+    p.add_argument("--hints", action="store_true", help="Klondike: allow hints")
+    p.add_argument("--options", default=None, help="raw game options as JSON (flags win)")
+
+
+def game_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
+    """--options JSON with the named flags laid over it; a flag of another game is an
+    error."""
+    options = options_json(args.options)
+    for flag, (games, name) in GAME_OPTIONS.items():
+        value = getattr(args, flag, None)
+        if value is None or value is False:
+            continue
+        if game not in games:
+            raise ValueError(f"--{flag} is an option of {', '.join(games)}, not of {game}")
+        options[name] = value
+    return options
 
 
 def add_variant_flag(p: argparse.ArgumentParser) -> None:
@@ -112,28 +160,40 @@ def add_beacon_flags(
 
 def request_from(args: argparse.Namespace, now: datetime) -> TournamentRequest:
     """The tournament the flags describe; ValueError (one line) naming a bad flag."""
-    options = with_variant(options_json(args.options), args.game, args.variant)
-    if not math.isfinite(args.hours) or args.hours <= 0:
+    options = game_options(args.game, args)
+    if args.hours is not None and (not math.isfinite(args.hours) or args.hours <= 0):
         raise ValueError(f"--hours is a positive number of hours, not {args.hours}")
     if args.time_limit_s is not None and args.time_limit_s <= 0:
         raise ValueError("--time-limit-s is a positive number of seconds")
-    starts = parse_when(args.starts_at, "--starts-at") if args.starts_at else None
+    time_limit_s = args.time_limit_s
+    if args.time_limit is not None:
+        time_limit_s = positive_span(args.time_limit, "--time-limit")
+    starts = parse_time(args.starts_at, "--at", now) if args.starts_at else None
+    start = starts or now
     try:
-        ends = (
-            parse_when(args.ends_at, "--ends-at")
-            if args.ends_at
-            else (starts or now) + timedelta(hours=args.hours)
+        if args.ends_at:
+            ends = parse_time(args.ends_at, "--ends-at", start)
+        elif args.hours is not None:
+            ends = start + timedelta(hours=args.hours)
+        else:
+            ends = start + timedelta(seconds=positive_span(args.duration or "1h", "--duration"))
+        join_until = (
+            parse_time(args.join_until, "--join-until", start)
+            if args.join_until
+            else start + timedelta(seconds=positive_span(args.join_for, "--join-for"))
+            if args.join_for
+            else None
         )
     except OverflowError:
-        raise ValueError("--starts-at plus --hours ends past the year 9999") from None
+        raise ValueError("the tournament would end past the year 9999") from None
     return TournamentRequest(
         name=args.name,
         game=args.game,
         options=options,
         ends_at=ends,
         starts_at=starts,
-        time_limit_s=args.time_limit_s,
-        join_until=parse_when(args.join_until, "--join-until") if args.join_until else None,
+        time_limit_s=time_limit_s,
+        join_until=join_until,
         conditions=parse_conditions(args),
         rated=not args.unrated,
         beacon={"network": args.beacon} if args.beacon else None,
@@ -183,13 +243,69 @@ def options_json(text: str | None) -> dict[str, Any]:
 
 
 def parse_when(text: str, flag: str) -> datetime:
-    """An ISO 8601 time (one without a zone is UTC), or ValueError naming the flag."""
+    """An ISO 8601 time with any UTC offset, or none (the local zone); ValueError naming
+    the flag."""
     try:
-        return timing.parse_iso(text)
-    except (ValueError, OverflowError):
+        found = datetime.fromisoformat(text.strip().replace("z", "Z"))
+        return (found if found.tzinfo else found.astimezone()).astimezone(UTC)
+    except (ValueError, OverflowError, OSError):  # OSError: the C library's local time
         raise ValueError(
-            f"{flag} is not an ISO 8601 time (e.g. {ISO_EXAMPLE}) in range: {text[:40]!r}"
+            f"{flag} is a time like 18:00, 21:00-03:00 or {ISO_EXAMPLE}, not {text[:40]!r}"
         ) from None
+
+
+def parse_time(text: str, flag: str, now: datetime) -> datetime:
+    """A time of day (`18:00`, `18:00:30`, `18:00Z`, `21:00-03:00`: the next one at or
+    after `now`, in that offset or, without one, the local zone) or an ISO 8601 time
+    (`parse_when`); in UTC."""
+    found = TIME_OF_DAY.match(text.strip())
+    if found is None:
+        return parse_when(text, flag)
+    h, m, sec = (int(g or 0) for g in found.groups()[:3])
+    zone = offset(found.group(4))
+    day = now.astimezone(zone).date() if zone else now.astimezone().date()
+    for add in range(3):  # today, else tomorrow (a local day may lack that hour: DST)
+        at = at_time(day + timedelta(days=add), time(h, m, sec), zone)
+        if at >= now:
+            return at
+    raise ValueError(f"{flag}: no {text.strip()} in the next days")  # pragma: no cover
+
+
+def offset(text: str | None) -> timezone | None:
+    """`Z`, `+01`, `-03:00`, `+0530` as a zone; None (the local zone) for none."""
+    if not text:
+        return None
+    if text.upper() == "Z":
+        return UTC
+    digits = text[1:].replace(":", "")
+    span = timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
+    return timezone(span if text[0] == "+" else -span)
+
+
+def at_time(day: date, clock: time, zone: timezone | None) -> datetime:
+    """That day's time in `zone` (None: the local zone), in UTC."""
+    naive = datetime.combine(day, clock)
+    return (naive.replace(tzinfo=zone) if zone else naive.astimezone()).astimezone(UTC)
+
+
+def positive_span(text: str, flag: str) -> int:
+    """A span (`parse_span`) of at least one second."""
+    seconds = parse_span(text, flag)
+    if seconds <= 0:
+        raise ValueError(f"{flag} is a span longer than nothing, like 90m, not {text[:40]!r}")
+    return seconds
+
+
+def span_text(seconds: int) -> str:
+    """Seconds as the span flags write them: 86400 -> 1d, 5400 -> 1h30m, 45 -> 45s."""
+    if seconds <= 0:
+        return "0s"
+    out = ""
+    for unit, size in UNITS.items():
+        if seconds >= size:
+            out += f"{seconds // size}{unit}"
+            seconds %= size
+    return out
 
 
 def parse_span(text: str, flag: str) -> int:

@@ -166,10 +166,17 @@ def when(lang: str, moment: datetime, form: str = "medium") -> str:
 
 
 def when_pattern(lang: str, moment: datetime, skeleton: str) -> str:
-    """`moment` by a CLDR skeleton such as "EEEdMMMHHmm" ("qua., 2 de dez., 00:00")."""
+    """`moment` by a CLDR skeleton such as "MMMEd" ("qua., 2 de dez.") or "Hm" ("00:00"), in
+    the zone `moment` is in."""
     from babel.dates import format_skeleton
 
     return str(format_skeleton(skeleton, moment, tzinfo=moment.tzinfo, locale=_locale(lang)))
+
+
+def day_and_time(lang: str, moment: datetime, seconds: bool = False) -> str:
+    """The day and the time of `moment` as the language writes them: "qua., 2 de dez. 00:00"."""
+    clock = when_pattern(lang, moment, "Hms" if seconds else "Hm")
+    return f"{when_pattern(lang, moment, 'MMMEd')} {clock}"
 
 
 # -- the pseudo-language ------------------------------------------------------------------

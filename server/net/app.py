@@ -10,8 +10,6 @@ import gc
 import logging
 import re
 import signal
-import time
-import urllib.parse
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,7 +25,7 @@ from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
-from server.competition.standings import MAX_PAGE, Standings
+from server.competition.standings import Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.accounts import RelyingParty, relying_party
 from server.domain.timing import utcnow
@@ -43,7 +41,8 @@ from server.net.limits import (
     raise_nofile,
 )
 from server.net.metrics import CONTENT_TYPE, Metrics
-from server.net.ratings_http import RatingsHttp
+from server.net.ratings_http import RatingsHttp, page_query
+from server.net.response_cache import ResponseCache
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, WsServer
 from server.ops import faults
@@ -60,7 +59,7 @@ LIMITS = Limits()  # 64 KiB messages, 32 queued, pings every 20 s (see transport
 GC_THRESHOLDS = (100_000, 50, 100)
 BUNDLE_PATH = re.compile(r"^/tournaments/(\d{1,10})/bundle\.json$")
 STANDINGS_PATH = re.compile(r"^/tournaments/(\d{1,10})/standings\.json$")
-STANDINGS_CACHE_S = 1.0  # a page of standings.json may be up to a second old
+
 TOO_MANY_TEXT = "too many connections\n"
 ALLOW = "GET, HEAD, OPTIONS"  # the methods every path answers
 # On every answer that is not a page (pages.py sends its own, with the page's CSP).
@@ -82,13 +81,12 @@ class App:
     metrics: Metrics = field(default_factory=Metrics)
     inflight: int = 0  # messages being answered
     drained: asyncio.Future[None] | None = None  # a shutdown waiting for inflight to be 0
-    pages_cache: dict[tuple[int, int, int], tuple[float, str]] = field(default_factory=dict)
+    response_cache: ResponseCache = field(default_factory=ResponseCache)  # standings, ratings
     listener: Listener | None = None  # the other nodes' notices (PostgreSQL)
     serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
     sign_ins: Registrations = field(default_factory=lambda: Registrations(0))  # v1.4 passkeys
     ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
-    monotonic: Callable[[], float] = time.monotonic  # the pages cache's time (tests drive it)
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -208,16 +206,15 @@ class App:
         series = await schedule_http.respond(self.competition, conn, path, request)
         if series is not None:
             return series
-        rated = await self._ratings_http().respond(conn, path, lambda: _page_query(request.path))
+        rated = await self._ratings_http().respond(conn, path, lambda: page_query(request.path))
         if rated is not None:
             return rated
-        etags = request.headers.get("If-None-Match")
-        found_page = pages.page(path) or pages.catalogue(path, etags)
-        return found_page or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        page = pages.page(path, request.headers.get("If-None-Match"))
+        return page or conn.respond(HTTPStatus.NOT_FOUND, "not found\n")
 
     def _ratings_http(self) -> RatingsHttp:
         if self.ratings_http is None:
-            self.ratings_http = RatingsHttp(self.competition)
+            self.ratings_http = RatingsHttp(self.competition, self.response_cache)
         return self.ratings_http
 
     async def _bundle(self, conn: WsConnection, tournament_id: int, request: Request) -> Response:
@@ -243,39 +240,24 @@ class App:
 
     async def _standings(self, conn: WsConnection, tournament_id: int, target: str) -> Response:
         """GET /tournaments/ID/standings.json?offset=O&limit=L: a `standings` page as
-        JSON, cached for up to STANDINGS_CACHE_S."""
+        JSON, cached for up to a second (ResponseCache)."""
         try:
-            offset, limit = _page_query(target)
+            offset, limit = page_query(target)
         except ValueError as exc:
             return conn.respond(HTTPStatus.BAD_REQUEST, f"{exc}\n")
-        key = (tournament_id, offset, limit)
-        cached = self.pages_cache.get(key)
-        now = self.monotonic()
-        if cached is None or cached[0] <= now:
-            try:
-                view = await self.competition.standings.page(tournament_id, offset, limit)
-            except CompetitionError as exc:
-                return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
-            if len(self.pages_cache) > 10_000:
-                self.pages_cache.clear()
+
+        async def page() -> tuple[str, str]:
+            view = await self.competition.standings.page(tournament_id, offset, limit)
             body = orjson.dumps(protocol.standings_message(tournament_id, view)).decode()
-            cached = self.pages_cache[key] = (now + STANDINGS_CACHE_S, body)
-        response = _typed(conn.respond(HTTPStatus.OK, cached[1]), "application/json")
-        response.headers["Cache-Control"] = f"max-age={int(STANDINGS_CACHE_S)}"
+            return "application/json", body
+
+        try:
+            kind, body = await self.response_cache.get(("s", tournament_id, offset, limit), page)
+        except CompetitionError as exc:
+            return conn.respond(HTTPStatus.NOT_FOUND, exc.message + "\n")
+        response = _typed(conn.respond(HTTPStatus.OK, body), kind)
+        response.headers["Cache-Control"] = f"max-age={int(self.response_cache.ttl_s)}"
         return response
-
-
-def _page_query(target: str) -> tuple[int, int]:
-    """(offset, limit) from a query string; ValueError saying what is wrong."""
-    query = urllib.parse.parse_qs(urllib.parse.urlsplit(target).query, max_num_fields=8)
-    try:
-        offset = int(query.get("offset", ["0"])[-1])
-        limit = int(query.get("limit", [str(MAX_PAGE)])[-1])
-    except ValueError:
-        raise ValueError("offset and limit are whole numbers") from None
-    if not 0 <= offset <= 2**31 - 1 or not 1 <= limit <= MAX_PAGE:
-        raise ValueError(f"offset is 0 or more; limit is 1 to {MAX_PAGE}")
-    return offset, limit
 
 
 def _typed(response: Response, content_type: str) -> Response:

@@ -27,7 +27,7 @@ NOFILE_RESERVE = 256  # file descriptors kept for the database, logs and /health
 
 @dataclass(frozen=True, slots=True)
 class ServeLimits:
-    """The per-address and server-wide limits of `serve` (README, "Limits"); 0 lifts
+    """The per-address and server-wide limits of `serve` (docs/LIMITS.md); 0 lifts
     one. The defaults are those of the command line; a server built in-process (tests,
     benches) gets `ServeLimits.none()` unless it asks."""
 

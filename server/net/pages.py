@@ -2,9 +2,9 @@
 Content-Security-Policy (no inline script, same-origin WebSocket only).
 
 Files live in the package (`server/web/`); pages are `index.html` for `/`, `/t/ID`,
-`/t/ID/replay/NAME`, `/t/ID/analysis`, `/verify`, `/rules/gaps`, `/leaderboard/G`,
-`/players/NAME` and `/operator` (the page's script routes by path), and every other file
-under `/static/`.
+`/t/ID/replay/NAME`, `/t/ID/analysis`, `/verify`, `/rules/gaps`, `/rules/klondike`,
+`/leaderboard/G`, `/players/NAME` and `/operator` (the page's script routes by path), and
+every other file under `/static/`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PAGE_PATHS = re.compile(
     + NAME_SEGMENT  # v1.3: ratings' pages
     + r"|operator"  # v1.3 series hook: the operator's page (server/web/operator.js)
     r"|account"  # v1.4 accounts: devices, links (server/web/account.js)
-    r"|rules/gaps)$"  # v1.4: the rules of Gaps and its variants (server/web/rulespage.js)
+    r"|rules/gaps|rules/klondike)$"  # the rules of each game (server/web/rulespage.js)
 )
 STATIC_PATH = re.compile(r"^/static/([A-Za-z0-9_-]{1,64}(?:/[A-Za-z0-9_-]{1,64})*\.[a-z0-9]{1,8})$")
 TYPES: Final = {
@@ -50,8 +50,11 @@ CSP = (
 )
 
 
-def page(path: str) -> Response | None:
-    """The file for `path`, or None when no page or static file has that path."""
+def page(path: str, if_none_match: str | None = None) -> Response | None:
+    """The file for `path` (or a language's catalogue, `catalogue`), or None when no page,
+    static file or catalogue has that path."""
+    if path.startswith("/i18n/"):
+        return catalogue(path, if_none_match)
     if PAGE_PATHS.match(path):
         return _file("index.html")
     found = STATIC_PATH.match(path)

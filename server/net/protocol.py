@@ -37,6 +37,18 @@ from server.net.accounts_protocol import (
     RevokeDevice,
     RevokeOtherDevices,
 )
+from server.net.clubs_protocol import (
+    CLUB_MESSAGES,
+    ClubRequest,
+    ClubsRequest,
+    CreateClub,
+    JoinClub,
+    KickMember,
+    LeaveClub,
+    NewInvite,
+    SetLeader,
+    SetOwner,
+)
 
 ERROR_CODES = (
     "bad_request",
@@ -237,7 +249,16 @@ ClientMessage = Annotated[
     | PasskeyRegister
     | PasskeyLogin
     | PasskeysRequest
-    | RemovePasskey,
+    | RemovePasskey
+    | CreateClub
+    | ClubsRequest
+    | ClubRequest
+    | JoinClub
+    | LeaveClub
+    | SetOwner
+    | KickMember
+    | NewInvite
+    | SetLeader,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -264,6 +285,7 @@ MESSAGE_TYPES = frozenset(
         FairplayReport,
         *SERIES_MESSAGES,
         *ACCOUNT_MESSAGES,
+        *CLUB_MESSAGES,
     )
 )
 

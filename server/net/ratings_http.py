@@ -1,12 +1,12 @@
 """HTTP of ratings (PROTOCOL v1.3): `GET /leaderboard/G.json?offset=O&limit=L`,
 `GET /players/NAME.json`, `GET /tournaments/ID/results.csv` (after the reveal).
 
-Anonymous, and cached as standings.json is: a body may be up to CACHE_S old."""
+Anonymous, and cached as standings.json is, in the same ResponseCache."""
 
 from __future__ import annotations
 
 import re
-import time
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from urllib.parse import unquote
@@ -16,16 +16,16 @@ from websockets.http11 import Response
 
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
+from server.competition.standings import MAX_PAGE
 from server.domain.names import name_key
 from server.net import replies
 from server.net.connection import WsConnection
 from server.net.pages import NAME_SEGMENT
+from server.net.response_cache import ResponseCache
 
 LEADERBOARD_PATH = re.compile(r"^/leaderboard/([a-z]{1,16})\.json$")
 PLAYER_PATH = re.compile(r"^/players/(" + NAME_SEGMENT + r")\.json$")
 RESULTS_PATH = re.compile(r"^/tournaments/(\d{1,10})/results\.csv$")
-CACHE_S = 1.0
-MAX_CACHED = 10_000
 JSON = "application/json"
 CSV = "text/csv; charset=utf-8"
 STATUS = {"not_found": HTTPStatus.NOT_FOUND, "not_revealed": HTTPStatus.NOT_FOUND}
@@ -34,9 +34,9 @@ STATUS = {"not_found": HTTPStatus.NOT_FOUND, "not_revealed": HTTPStatus.NOT_FOUN
 class RatingsHttp:
     """The three routes with their cache of bodies."""
 
-    def __init__(self, competition: Competition) -> None:
+    def __init__(self, competition: Competition, cache: ResponseCache) -> None:
         self.competition = competition
-        self._cache: dict[str, tuple[float, str, str]] = {}  # key: (expires, type, body)
+        self.cache = cache  # shared with standings.json
 
     async def respond(
         self,
@@ -80,21 +80,16 @@ class RatingsHttp:
     async def _cached(
         self, conn: WsConnection, key: str, kind: str, make: Callable[[], Awaitable[str]]
     ) -> Response:
-        now = time.monotonic()
-        cached = self._cache.get(key)
-        if cached is None or cached[0] <= now:
-            try:
-                body = await make()
-            except CompetitionError as exc:
-                return conn.respond(
-                    STATUS.get(exc.code, HTTPStatus.BAD_REQUEST), exc.message + "\n"
-                )
-            if len(self._cache) > MAX_CACHED:
-                self._cache.clear()
-            cached = self._cache[key] = (now + CACHE_S, kind, body)
-        response = conn.respond(HTTPStatus.OK, cached[2])
-        response.headers["Content-Type"] = cached[1]
-        response.headers["Cache-Control"] = f"max-age={int(CACHE_S)}"
+        async def typed() -> tuple[str, str]:
+            return kind, await make()
+
+        try:
+            kind, body = await self.cache.get(key, typed)
+        except CompetitionError as exc:
+            return conn.respond(STATUS.get(exc.code, HTTPStatus.BAD_REQUEST), exc.message + "\n")
+        response = conn.respond(HTTPStatus.OK, body)
+        response.headers["Content-Type"] = kind
+        response.headers["Cache-Control"] = f"max-age={int(self.cache.ttl_s)}"
         return response
 
 
@@ -106,3 +101,17 @@ async def _leaderboard(competition: Competition, game: str, offset: int, limit: 
 async def _player(competition: Competition, name: str) -> str:
     page = await competition.ratings.player(name)
     return orjson.dumps(replies.player_message(page)).decode()
+
+
+def page_query(target: str) -> tuple[int, int]:
+    """(offset, limit) from a request target's query string (standings.json and the
+    ratings' pages); ValueError saying what is wrong."""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(target).query, max_num_fields=8)
+    try:
+        offset = int(query.get("offset", ["0"])[-1])
+        limit = int(query.get("limit", [str(MAX_PAGE)])[-1])
+    except ValueError:
+        raise ValueError("offset and limit are whole numbers") from None
+    if not 0 <= offset <= 2**31 - 1 or not 1 <= limit <= MAX_PAGE:
+        raise ValueError(f"offset is 0 or more; limit is 1 to {MAX_PAGE}")
+    return offset, limit

@@ -19,7 +19,7 @@ from server.domain import timing
 from server.domain.accounts import DeviceInfo, RelyingParty
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
-from server.net import access, accounts_session, protocol, replies, schedule_session
+from server.net import access, accounts_session, clubs_session, protocol, replies, schedule_session
 from server.net.accounts_protocol import SIGNED_OUT, device_brief
 from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
@@ -291,11 +291,14 @@ _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = (
     {
         kind: getattr(Session, f"_on_{kind}")
         for kind in protocol.MESSAGE_TYPES
-        if kind not in schedule_session.HANDLERS and kind not in accounts_session.HANDLERS
+        if kind not in schedule_session.HANDLERS
+        and kind not in accounts_session.HANDLERS
+        and kind not in clubs_session.HANDLERS
     }
     | schedule_session.HANDLERS
     | accounts_session.HANDLERS
-)  # series (v1.3), accounts (v1.4)
+    | clubs_session.HANDLERS
+)  # series (v1.3), accounts and clubs (v1.4)
 
 
 def _valid_id(value: Any) -> bool:

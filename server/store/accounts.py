@@ -9,9 +9,10 @@ from datetime import datetime
 from typing import NamedTuple
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
 
 from server.domain.names import name_key
-from server.store import cluster
+from server.store import clubs, cluster
 from server.store.models import Device, Entry, ErasedName, Erasure, Player, Tournament
 from server.store.repository import Store
 
@@ -40,14 +41,24 @@ async def withdraw(store: Store, player_id: int) -> None:
         await s.commit()
 
 
-async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> Erased:
+async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> Erased | None:
     """Rename the player to `pseudonym`, keep the old name's key, end the admin role, add
-    the erasures; every node is told to read the touched tournaments again."""
+    the erasures; every node is told to read the touched tournaments again. None, and
+    nothing changed, when the account is already deleted (a second deletion at once, from
+    another connection or node: the unique `erased_names.player_id` decides)."""
     async with store._session() as s:
         player = await s.get(Player, player_id)
-        assert player is not None
+        if player is None:
+            return None
+        done = await s.scalar(select(ErasedName.player_id).where(ErasedName.player_id == player_id))
+        if done is not None:
+            return None
         s.add(ErasedName(name_key=player.name_key, player_id=player_id, at=now))
-        await s.flush()
+        try:
+            await s.flush()
+        except IntegrityError:
+            await s.rollback()
+            return None
         await s.execute(
             update(Player)
             .where(Player.id == player_id)
@@ -64,6 +75,7 @@ async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> 
             (erased.closed_ids if status == "closed" else erased.open_ids).append(tid)
         for tid in erased.closed_ids:
             s.add(Erasure(tournament_id=tid, player_id=player_id, at=now))
+        await clubs.remove_player(s, player_id)  # v1.4: out of its clubs, owned ones pass on
         lines = [cluster.renamed_line(t) for t in erased.open_ids + erased.closed_ids]
         await store._notify(s, lines)
         await s.commit()

@@ -325,3 +325,41 @@ class PasskeyChallenge(Base):
     player_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     used: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Club(Base):
+    """A club (v1.4, PROTOCOL.md "Clubs"): its name (unique as player names are compared),
+    description, owner (null once nobody is left) and the hash of its current join code
+    (only the hash: the code itself is shown once, when it is made)."""
+
+    __tablename__ = "clubs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)  # server.domain.names.name_key
+    description: Mapped[str] = mapped_column(Text)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), unique=True)  # sha256
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ClubMember(Base):
+    """A member of a club (the owner too); the id orders members by joining. `leader`
+    is the owner's naming (never set on the owner's own row)."""
+
+    __tablename__ = "club_members"
+    __table_args__ = (UniqueConstraint("club_id", "player_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    leader: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CodeGuess(Base):
+    """A wrong code (v1.4 "Clubs": `join_club` answered `not_found`, a `join` with a wrong
+    entry code): guesses counted per player."""
+
+    __tablename__ = "code_guesses"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

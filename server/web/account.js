@@ -7,41 +7,43 @@ import { fill, h } from "./dom.js";
 import { ServerError } from "./net.js";
 import { passkeySection } from "./passkeys.js";
 import { account } from "./store.js";
+import { dateOnly, dateTime, t, tn } from "./i18n.js";
 
 // Every text a person reads here (kept together so that it can move into catalogues).
 const T = {
-  title: "Your account",
-  devices: "Devices signed in",
-  kinds: { token: "registered here", link: "linked", passkey: "passkey" },
-  unnamed: "unnamed device",
-  current: "this browser",
-  revoke: "Sign out",
-  revokeOthers: "Sign out every other device",
-  revokedOthers: (n) => `${n} other device${n === 1 ? "" : "s"} signed out.`,
-  since: (at) => `since ${at.slice(0, 10)}`,
-  seen: (at) => `last seen ${at.slice(0, 16).replace("T", " ")}`,
-  approveTitle: "Sign in another device",
-  approveHelp: "On the new device, choose to sign in with another device (or run samedeal login in a terminal); it shows a code. Enter it here.",
-  code: "Code",
-  next: "Continue",
-  ask: (label, name) => `Sign in “${label || "an unnamed device"}” as ${name}? Only approve a device you are holding: it will play as you.`,
-  approve: "Approve",
-  cancel: "Cancel",
-  approved: (label) => `“${label || "The device"}” is signed in. It is listed below.`,
-  linkTitle: "Sign in with another device",
-  linkHelp: "Start here, then approve the code on a device where you are signed in (its account page).",
-  start: "Show a code",
-  showCode: "Enter this code on your other device's account page:",
-  waiting: "Waiting for approval…",
-  expired: "The code expired. Start again.",
-  signedIn: (name) => `Signed in as ${name}.`,
-  signedOut: "This browser was signed out.",
-  deleteTitle: "Delete your account",
-  deleteHelp: (name) => `Your results stay, under a pseudonym (deleted- and your number); games you are playing are resigned; every device is signed out; nobody can ever register ${name} again. Type your name to confirm.`,
-  deleteName: "Your name",
-  deleteGo: "Delete my account",
-  deleted: "Your account was deleted. Its results stay under a pseudonym.",
-  browserLabel: () => `browser on ${navigator.platform || "this computer"}`.slice(0, 64),
+  get title() { return t("web.acct.title"); },
+  get devices() { return t("web.acct.devices"); },
+  kind: (kind) => (["token", "link", "passkey"].includes(kind) ? t(`web.acct.kind.${kind}`) : kind),
+  get unnamed() { return t("web.acct.unnamed"); },
+  get current() { return t("web.acct.current"); },
+  get revoke() { return t("web.signout.button"); },
+  get revokeOthers() { return t("web.acct.revoke_others"); },
+  revokedOthers: (n) => tn("web.acct.revoked_others", n),
+  since: (at) => t("web.acct.since", { when: dateOnly(at) }),
+  seen: (at) => t("web.acct.seen", { when: dateTime(at) }),
+  get approveTitle() { return t("web.acct.approve_title"); },
+  get approveHelp() { return t("web.acct.approve_help"); },
+  get code() { return t("web.acct.code"); },
+  get next() { return t("web.acct.next"); },
+  ask: (label, name) => t("web.acct.ask", { label: label || t("web.acct.an_unnamed"), name }),
+  get approve() { return t("web.acct.approve"); },
+  get cancel() { return t("web.cancel"); },
+  approved: (label) => (label ? t("web.acct.approved", { label }) : t("web.acct.approved_unnamed")),
+  get linkTitle() { return t("web.acct.link_title"); },
+  get linkHelp() { return t("web.acct.link_help"); },
+  get start() { return t("web.acct.start"); },
+  get showCode() { return t("web.acct.show_code"); },
+  get waiting() { return t("web.acct.waiting"); },
+  get expired() { return t("web.acct.expired"); },
+  signedIn: (name) => t("web.acct.signed_in", { name }),
+  get signedOut() { return t("web.acct.signed_out"); },
+  get deleteTitle() { return t("web.acct.delete_title"); },
+  deleteHelp: (name) => t("web.acct.delete_help", { name }),
+  get deleteName() { return t("web.acct.delete_name"); },
+  get deleteGo() { return t("web.acct.delete_go"); },
+  get deleted() { return t("web.acct.deleted"); },
+  // the device's label, sent to the server and shown on the other device: in the page's language
+  browserLabel: () => t("web.acct.browser_label", { platform: navigator.platform || t("web.acct.this_computer") }).slice(0, 64),
 };
 
 /** Render the page into `main`; returns what stops its timers. */
@@ -85,7 +87,7 @@ function deviceItem(d, link, refresh, render) {
     } else await refresh();
   } }, T.revoke);
   return h("li.device", { dataset: { id: String(d.id), current: d.current ? "1" : "" } },
-    h("strong.label", d.label || T.unnamed), " ", h("span.kind.muted", `(${T.kinds[d.kind] || d.kind})`),
+    h("strong.label", { translate: d.label ? "no" : null }, d.label || T.unnamed), " ", h("span.kind.muted", `(${T.kind(d.kind)})`),
     d.current ? h("span.current", ` — ${T.current}`) : null,
     h("span.small.muted", ` ${T.since(d.created_at)}, ${T.seen(d.last_seen_at)} `), revoke);
 }
@@ -112,7 +114,7 @@ function deleteBox(main, link, changed, stop) {
 
 function approveBox(link, refresh) {
   const msg = h("p.link-msg", { role: "status" });
-  const code = h("input#link-code", { name: "code", autocomplete: "off", maxlength: "9", placeholder: "BCDF-GHJK",
+  const code = h("input#link-code", { name: "code", autocomplete: "off", maxlength: "9", placeholder: t("web.acct.code_placeholder"),
     value: new URLSearchParams(location.search).get("code") || "" });
   const ask = h("div.link-ask");
   const form = h("form.link-approve", { onsubmit: async (e) => {

@@ -13,21 +13,26 @@ import { Stepper, dealMarks } from "./stepper.js";
 import { account } from "./store.js";
 import { canonical } from "./receipts.js";
 import { replayStates } from "./verify.js";
+import { percent, t as tr, tn } from "./i18n.js";
+import { statusWord } from "./replay.js";
+
+/** The viewer's own record in the room (its column is tagged "you"). */
+const mineOf = (room) => (room.viewer ? recordOf(room.bundle, room.viewer) : null);
 
 const COLUMNS = 6; // lines shown at first: the reference, the viewer's, the top entries'
 const PICKABLE = 500; // entries offered by the picker, best ranked first
 
 export async function analysisPage(main, link, id) {
-  fill(main, h("h1", "Analysis room"), h("p.muted", "loading the bundle…"));
+  fill(main, h("h1", tr("web.analysis.title")), h("p.muted", tr("web.analysis.loading")));
   let bundle;
   try {
     const res = await fetch(`/tournaments/${id}/bundle.json`);
     if (!res.ok) throw new Error((await res.text()).trim() || `HTTP ${res.status}`);
     bundle = await res.json();
   } catch (exc) {
-    return fill(main, h("h1", "Analysis room"),
-      h("p.error", `The analysis room opens after the close, from the published bundle: ${exc.message}`),
-      h("p", h("a", { href: `/t/${id}`, "data-nav": "" }, "back to the tournament")));
+    return fill(main, h("h1", tr("web.analysis.title")),
+      h("p.error", tr("web.analysis.after_close", { error: exc.message })),
+      h("p", h("a", { href: `/t/${id}`, "data-nav": "" }, tr("web.replay.back"))));
   }
   void link;
   const room = new Room(main, bundle, id, account.token ? account.name : null);
@@ -38,15 +43,15 @@ export async function analysisPage(main, link, id) {
 /** The lines shown side by side: [{title, tag, rec, own (the entry's record or null)}]. */
 function columnsOf(bundle, ref, viewer) {
   const mine = viewer ? recordOf(bundle, viewer) : null;
-  const refTitle = ref.kind === "par" ? `par of ${ref.owner}` : ref.owner;
-  const cols = [{ title: refTitle, tag: ref.kind === "par" ? "par" : "best found", rec: lineRecord(ref.record, ref.line), own: null, ref: true }];
+  const refTitle = ref.kind === "par" ? tr("web.analysis.par_of", { name: ref.owner }) : ref.owner;
+  const cols = [{ title: refTitle, tag: ref.kind === "par" ? tr("web.analysis.tag_par") : tr("web.analysis.tag_best"), rec: lineRecord(ref.record, ref.line), own: null, ref: true }];
   const shown = new Set(ref.kind === "best" ? [ref.record.player.name] : []);
   const add = (rec, tag) => {
     if (cols.length >= COLUMNS || shown.has(rec.player.name)) return;
     shown.add(rec.player.name);
     cols.push({ title: rec.player.name, tag, rec, own: rec });
   };
-  if (mine) add(mine, "you");
+  if (mine) add(mine, tr("web.analysis.tag_you"));
   for (const row of rankedRows(bundle.standings)) {
     if (cols.length >= COLUMNS) break;
     const rec = recordOf(bundle, row.player);
@@ -64,11 +69,11 @@ class Room {
 
   async start() {
     const t = this.t;
-    const head = [h("h1", "Analysis room: ", t.name),
-      h("p.meta", optionsText(t.game, t.options), ` · ${this.bundle.records.length} entries · `,
-        h("a", { href: `/t/${this.id}`, "data-nav": "" }, "tournament"), " · ",
-        h("a", { href: `/tournaments/${this.id}/bundle.json`, download: `tournament-${this.id}-bundle.json` }, "the bundle"))];
-    if (!this.ref) return fill(this.main, head, h("p.muted", "Nobody played this deal: there is nothing to compare."));
+    const head = [h("h1", tr("web.analysis.title_of"), " ", h("span", { translate: "no" }, t.name)),
+      h("p.meta", optionsText(t.game, t.options), " · ", tn("web.analysis.entries", this.bundle.records.length), " · ",
+        h("a", { href: `/t/${this.id}`, "data-nav": "" }, tr("web.replay.tournament")), " · ",
+        h("a", { href: `/tournaments/${this.id}/bundle.json`, download: `tournament-${this.id}-bundle.json` }, tr("web.analysis.bundle")))];
+    if (!this.ref) return fill(this.main, head, h("p.muted", tr("web.analysis.nobody")));
     this.cols = columnsOf(this.bundle, this.ref, this.viewer);
     await Promise.all(this.cols.map((col) => this.replayed(col)));
     const refLine = this.cols[0].rec.actions.map((a) => a.action);
@@ -96,7 +101,7 @@ class Room {
     const rec = recordOf(this.bundle, name);
     if (!rec || this.cols.some((c) => c.own === rec)) return;
     const row = this.bundle.standings.find((r) => r.player === rec.player.name);
-    const col = { title: rec.player.name, tag: row && row.rank ? `#${row.rank}` : "entry", rec, own: rec };
+    const col = { title: rec.player.name, tag: row && row.rank ? `#${row.rank}` : tr("web.analysis.tag_entry"), rec, own: rec };
     await this.replayed(col);
     this.cols.push(col);
     this.stepper.last = this.lastStep();
@@ -112,10 +117,10 @@ class Room {
     const rank = new Map(this.bundle.standings.map((r) => [r.player, r.rank]));
     const order = (n) => rank.get(n) ?? Infinity;
     const pick = names.sort((a, b) => order(a) - order(b) || (a < b ? -1 : 1)).slice(0, PICKABLE);
-    const select = h("select.add-line", { "aria-label": "add a player's line" }, h("option", { value: "" }, "add a player's line…"),
+    const select = h("select.add-line", { "aria-label": tr("web.analysis.add_line") }, h("option", { value: "" }, tr("web.analysis.add_line_option")),
       pick.map((n) => h("option", { value: n }, rank.get(n) ? `#${rank.get(n)} ${n}` : n)));
     select.addEventListener("change", () => select.value && this.addLine(select.value));
-    return h("p.picker", select, names.length > PICKABLE ? h("span.muted.small", ` (the first ${PICKABLE} of ${names.length})`) : null);
+    return h("p.picker", select, names.length > PICKABLE ? h("span.muted.small", " ", tr("web.analysis.first_of", { k: PICKABLE, n: names.length })) : null);
   }
 
   board(state, action) {
@@ -129,31 +134,33 @@ class Room {
     const ref = this.ref;
     const row = this.bundle.standings.find((r) => r.player === ref.owner);
     const who = `${ref.owner}${row && row.rank ? ` (#${row.rank})` : ""}`;
-    const how = this.t.game === "gaps" ? "the best line the search found with their own redeal cards" : "the guaranteed deal's solution";
+    const par = parOf(ref.record);
+    const figures = par ? tr("web.analysis.par_figures", { progress: tr(`web.par.progress.${this.t.game === "gaps" ? "gaps" : "klondike"}`, { n: par.progress }),
+      resets: tn(`web.par.resets.${this.t.game === "gaps" ? "gaps" : "klondike"}`, par.resets), actions: tn("web.par.actions", par.line.length) }) : "";
     const about = ref.kind === "par"
-      ? `The lines are compared with the par of ${who}, ${how}: ${parText(ref.record).slice("par: ".length)}.`
-      : `No par is computed for this tournament (yet): the lines are compared with the best line found among the players, that of ${who}.`;
-    return h("section.deal-room", h("h2", "The deal"), h("p.about-ref", about),
+      ? tr(this.t.game === "gaps" ? "web.analysis.about_par_gaps" : "web.analysis.about_par_klondike", { who, figures })
+      : tr("web.analysis.about_best", { who });
+    return h("section.deal-room", h("h2", tr("web.analysis.deal")), h("p.about-ref", about),
       this.board(this.cols[0].states[0], null),
-      this.t.game === "gaps" ? h("p.legend.small", "Every player starts from this layout; a redeal shuffles each player's cards with a stream of their own, drawn from the same seed, so after a redeal players' boards differ.") : null);
+      this.t.game === "gaps" ? h("p.legend.small", tr("web.analysis.deal_legend")) : null);
   }
 
   viewerEl() {
-    const box = h("section.you-room.notice", h("h2", "You"));
+    const box = h("section.you-room.notice", h("h2", tr("web.analysis.you")));
     const mine = this.viewer ? recordOf(this.bundle, this.viewer) : null;
     if (!mine) {
-      box.append(h("p.muted", this.viewer ? `${this.viewer} has no entry in this tournament.`
-        : "Sign in (in the lobby) as a player of this tournament to see where your line left the best line, and your percentile."));
+      box.append(h("p.muted", this.viewer ? tr("web.analysis.no_entry", { name: this.viewer })
+        : tr("web.analysis.sign_in")));
       return box;
     }
     const place = standing(this.bundle.standings, this.viewer);
     box.append(h("p.percentile", place
-      ? [h("strong", `rank ${place.rank} of ${place.of}`), place.of > 1
-        ? ` · percentile ${place.percentile}: ranked above ${place.below} of the ${place.of - 1} others` : " · the only ranked entry"]
-      : "not ranked (disqualified)"));
+      ? [h("strong", tr("web.analysis.rank_of", { rank: place.rank, of: place.of })), " · ", place.of > 1
+        ? tn("web.analysis.percentile", place.of - 1, { pct: place.percentile, below: place.below }) : tr("web.analysis.only_ranked")]
+      : tr("web.analysis.not_ranked")));
     box.append(h("p.parting", ...this.partingText(mine)));
     const par = parText(mine);
-    box.append(h("p.small", par || "your par: not computed (yet)", " · ", h("a", { href: `/t/${this.id}/replay/${encodeURIComponent(mine.player.name)}`, "data-nav": "" }, "your replay")));
+    box.append(h("p.small", par || tr("web.analysis.your_par_none"), " · ", h("a", { href: `/t/${this.id}/replay/${encodeURIComponent(mine.player.name)}`, "data-nav": "" }, tr("web.analysis.your_replay"))));
     return box;
   }
 
@@ -161,54 +168,54 @@ class Room {
   partingText(mine) {
     const ref = this.ref;
     const col = this.cols.find((c) => c.own === mine);
-    const what = ref.kind === "par" ? (ref.record === mine ? "your par" : `${ref.owner}'s par`) : "the best line found";
-    if (!col) return ["Yours is the best line found (", describe(mine.actions[0] && mine.actions[0].action) || "no action", " first)."];
+    const what = ref.kind === "par" ? (ref.record === mine ? tr("web.analysis.your_par") : tr("web.analysis.their_par", { name: ref.owner })) : tr("web.analysis.best_found");
+    if (!col) return [tr("web.analysis.yours_best", { action: describe(mine.actions[0] && mine.actions[0].action) || tr("web.analysis.no_action") })];
     const p = col.parts;
-    const go = (step) => h("button.go-step", { onclick: () => this.stepper.go(step), "data-go": String(step) }, `show step ${step}`);
+    const go = (step) => h("button.go-step", { onclick: () => this.stepper.go(step), "data-go": String(step) }, tr("web.analysis.show_step", { step }));
     const refLine = this.cols[0].rec.actions;
     if (p.redeal) {
-      return [`Your line followed ${what} up to the redeal at step ${p.redeal}; from there each player's cards come from their own stream, so the lines are not compared further. `, go(p.redeal)];
+      return [tr("web.analysis.followed_to_redeal", { what, step: p.redeal }), " ", go(p.redeal)];
     }
     if (p.same) {
-      if (p.step === null) return [`Your line is ${what}, action for action.`];
-      return p.step > refLine.length ? [`You followed ${what} to its end (step ${refLine.length}) and played on. `, go(refLine.length)]
-        : [`You followed ${what} up to step ${p.step - 1}, where your game ended. `, go(p.step - 1)];
+      if (p.step === null) return [tr("web.analysis.is_line", { what })];
+      return p.step > refLine.length ? [tr("web.analysis.followed_to_end", { what, step: refLine.length }), " ", go(refLine.length)]
+        : [tr("web.analysis.followed_until_end", { what, step: p.step - 1 }), " ", go(p.step - 1)];
     }
     const yours = mine.actions[p.step - 1].action;
     const best = refLine[p.step - 1].action;
-    return [h("strong.left-at", { "data-step": String(p.step) }, `Your line left ${what} at step ${p.step}`),
-      `: you played ${describe(yours)}, ${what} plays ${describe(best)}. `, go(p.step)];
+    return [h("strong.left-at", { "data-step": String(p.step) }, tr("web.analysis.left_at", { what, step: p.step })),
+      tr("web.analysis.you_played", { yours: describe(yours), what, best: describe(best) }), " ", go(p.step)];
   }
 
   firstMovesEl() {
     const moves = firstMoves(this.bundle.records);
     const same = (a, b) => !!a && !!b && canonical(a.action) === canonical(b.action);
     const refFirst = this.cols[0].rec.actions[0];
-    const refTag = this.ref.kind === "par" ? "par" : "best found";
+    const refTag = this.ref.kind === "par" ? tr("web.analysis.tag_par") : tr("web.analysis.tag_best");
     const mine = this.viewer ? recordOf(this.bundle, this.viewer) : null;
     const marks = (m) => h("span.marks", same(refFirst, m) ? h("span.tag.par", refTag) : null,
-      mine && same(mine.actions[0], m) ? h("span.tag.you", "you") : null);
-    const share = (m) => `${Math.round(100 * m.share)}%`;
+      mine && same(mine.actions[0], m) ? h("span.tag.you", tr("web.analysis.tag_you")) : null);
+    const share = (m) => percent(m.share, 0);
     const unplayed = refFirst && !moves.some((m) => same(refFirst, m));
     return h("section.first-moves",
-      h("h2", "First moves", h("span.count", `${moves.reduce((s, m) => s + m.count, 0)} players`)),
+      h("h2", tr("web.analysis.first_moves"), h("span.count", tn("web.analysis.players", moves.reduce((s, m) => s + m.count, 0)))),
       moves.length ? h("ol.moves", moves.map((m) => h("li.first-move", { "data-count": String(m.count) },
         h("span.what", describe(m.action)), marks(m),
         h("meter", { min: "0", max: "1", value: String(m.share), "aria-label": share(m) }),
         h("span.share", `${m.count} (${share(m)})`))))
-        : h("p.muted", "nobody made a move"),
-      unplayed ? h("p.small.ref-first", h("span.tag.par", refTag), ` first move: ${describe(refFirst.action)}, which nobody played`) : null);
+        : h("p.muted", tr("web.analysis.no_moves")),
+      unplayed ? h("p.small.ref-first", h("span.tag.par", refTag), " ", tr("web.analysis.ref_first", { action: describe(refFirst.action) })) : null);
   }
 
   renderLines() {
     const i = this.stepper.i;
     const refAction = (k) => this.cols[0].rec.actions[k - 1];
     fill(this.linesEl,
-      h("h2", "Lines side by side", h("span.count", `step ${i} of ${this.stepper.last}`)),
+      h("h2", tr("web.analysis.lines"), h("span.count", tr("web.analysis.step_of", { i, n: this.stepper.last }))),
       this.stepper.controls(),
-      h("p.step", { "data-step": String(i) }, i ? `step ${i}` : "the deal", refAction(i) ? ` · reference plays ${describe(refAction(i).action)}` : ""),
+      h("p.step", { "data-step": String(i) }, i ? tr("web.analysis.step", { i }) : tr("web.rules.caption.deal"), refAction(i) ? [" · ", tr("web.analysis.ref_plays", { action: describe(refAction(i).action) })] : ""),
       h(`div.lines-grid.${this.t.game}-lines`, this.cols.map((col) => this.columnEl(col, i))),
-      h("p.legend.small", "Keys: ←/→ step all lines together, Home/End, Space plays. A line that ended stays on its last position."));
+      h("p.legend.small", tr("web.analysis.keys")));
   }
 
   columnEl(col, i) {
@@ -218,13 +225,13 @@ class Room {
     const left = col.parts && col.parts.step !== null && !col.parts.same && i >= col.parts.step;
     const own = col.own;
     return h(`div.line-col${col.ref ? ".ref" : ""}${left ? ".parted" : ""}`, { "data-player": col.rec.player.name, "data-shown": String(k) },
-      h("h3", col.title, " ", h(`span.tag${col.ref ? ".par" : col.tag === "you" ? ".you" : ""}`, col.tag)),
-      h("p.small.line-meta", own ? `${own.result.status}, progress ${own.result.progress}, ${clock(own.result.time_ms)}` : `${n} actions`,
-        own && parOf(own) ? ` · par ${parOf(own).progress}/${parOf(own).resets}` : ""),
+      h("h3", h("span", { translate: col.ref ? null : "no" }, col.title), " ", h(`span.tag${col.ref ? ".par" : col.own === mineOf(this) ? ".you" : ""}`, col.tag)),
+      h("p.small.line-meta", own ? tr("web.analysis.line_meta", { status: statusWord(own.result.status), progress: own.result.progress, clock: clock(own.result.time_ms) }) : tn("web.par.actions", n),
+        own && parOf(own) ? [" · ", tr("web.analysis.par_short", { progress: parOf(own).progress, resets: parOf(own).resets })] : ""),
       this.board(col.states[k], entry && entry.action),
-      h("p.small.line-step", i > n ? `ended at step ${n}` : entry ? `${k}: ${describe(entry.action)}` : "the deal"),
+      h("p.small.line-step", i > n ? tr("web.analysis.ended_at", { n }) : entry ? `${k}: ${describe(entry.action)}` : tr("web.rules.caption.deal")),
       h("p.small.figures", figuresText(this.t.game, col.states[k])),
-      col.parts && col.parts.step !== null && !col.parts.same ? h("p.small.left", left ? `left the reference at step ${col.parts.step}` : `leaves the reference at step ${col.parts.step}`) : null,
-      col.error ? h("p.error.small", `stops being legal at ${col.error}`) : null);
+      col.parts && col.parts.step !== null && !col.parts.same ? h("p.small.left", tr(left ? "web.analysis.left_ref" : "web.analysis.leaves_ref", { step: col.parts.step })) : null,
+      col.error ? h("p.error.small", tr("web.analysis.stops_legal"), " ", h("span", { translate: "no" }, col.error)) : null);
   }
 }

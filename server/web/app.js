@@ -1,5 +1,5 @@
 // The browser client: routes by path (server/net/pages.py serves this page for /, /t/ID,
-// /t/ID/replay/NAME, /t/ID/analysis, /verify, /rules/gaps, /leaderboard/G and /players/NAME) over one same-origin WebSocket.
+// /t/ID/replay/NAME, /t/ID/analysis, /verify, /rules/gaps, /rules/klondike, /leaderboard/G and /players/NAME) over one same-origin WebSocket.
 
 import { $, fill, h } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
@@ -13,6 +13,11 @@ import { operatorPage } from "./operator.js";
 import { accountPage } from "./account.js";
 import { verifyPage } from "./verifypage.js";
 import { rulesPage } from "./rulespage.js";
+import { selector, start as startLanguage, t, translateStatic } from "./i18n.js";
+
+await startLanguage(); // the catalogue first: every page below speaks through it
+translateStatic();
+fill($("#lang-box"), selector(() => location.reload()));
 
 const link = new Link();
 window.samedeal = { link }; // for the curious (and the tests): the connection, no secret
@@ -25,14 +30,14 @@ function banner(l) {
     return;
   }
   const secs = Math.max(0, Math.round((l.retryAt - Date.now()) / 1000));
-  fill(el, h("strong", "Offline"), ` — reconnecting${secs ? ` in ${secs} s` : "…"}; your last action will be sent again, with its number, once the server answers.`);
+  fill(el, h("strong", t("web.banner.offline")), " — ", secs ? t("web.banner.reconnecting_in", { secs }) : t("web.banner.reconnecting"));
   el.hidden = false;
 }
 link.onStatus(banner);
 setInterval(() => banner(link), 1000);
 
 function accountChip() {
-  fill($("#account"), account.token ? h("a.me", { href: "/account", "data-nav": "" }, account.name || "signed in") : h("a", { href: "/", "data-nav": "" }, "Sign in"));
+  fill($("#account"), account.token ? h("a.me", { href: "/account", "data-nav": "" }, account.name || t("web.account.signed_in_chip")) : h("a", { href: "/", "data-nav": "" }, t("web.account.sign_in")));
   operatorLink();
 }
 
@@ -41,7 +46,7 @@ function operatorLink() {
   const nav = document.querySelector("header nav");
   const there = nav.querySelector("a[href='/operator']");
   const admin = Boolean(account.token && link.player && link.player.admin);
-  if (admin && !there) nav.append(" ", h("a", { href: "/operator", "data-nav": "" }, "Operator"));
+  if (admin && !there) nav.append(" ", h("a", { href: "/operator", "data-nav": "" }, t("web.nav.operator")));
   if (!admin && there) there.remove();
 }
 link.onStatus(operatorLink); // after each (re)connection's auth
@@ -79,15 +84,18 @@ async function route() {
   } else if (path === "/account") { // v1.4 accounts: devices, links
     document.body.dataset.page = "account";
     leave = await accountPage(main, link, accountChip);
-  } else if (path === "/rules/gaps") {
+  } else if ((m = /^\/rules\/(gaps|klondike)$/.exec(path))) {
     document.body.dataset.page = "rules";
-    await rulesPage(main);
+    await rulesPage(main, m[1]);
   } else if (path === "/verify") {
     document.body.dataset.page = "verify";
     verifyPage(main);
   } else {
-    fill(main, h("h1", "Not found"), h("p", h("a", { href: "/", "data-nav": "" }, "to the lobby")));
+    fill(main, h("h1", t("web.notfound.title")), h("p", h("a", { href: "/", "data-nav": "" }, t("web.notfound.lobby"))));
   }
+  // the tab's title in the page's language: its heading, then the product's name
+  const heading = main.querySelector("h1");
+  document.title = heading && heading.textContent.trim() ? `${heading.textContent.trim()} · samedeal` : "samedeal";
   document.body.dataset.ready = "1";
 }
 

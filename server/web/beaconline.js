@@ -5,6 +5,7 @@
 
 import { h, localTime } from "./dom.js";
 import { BUILT_IN, roundTime } from "./beacon.js";
+import { t as tr } from "./i18n.js";
 
 /** "awaited", "used" or "void" for a tournament with a beacon; null without one. */
 export function beaconState(t) {
@@ -19,10 +20,10 @@ export function beaconText(t) {
   if (state === null) return "";
   const b = t.beacon;
   const net = BUILT_IN[b.network];
-  if (state === "void") return "void: the round could not be had and verified in time, so the tournament closed with no entries and its seed is revealed";
-  if (state === "used") return "used: the round is verified and the deal comes from it, so not even the organiser chose it";
-  const due = net ? ` (due ${localTime(new Date(roundTime(net, b.round) * 1000).toISOString())})` : "";
-  return `awaited${due}: the tournament opens once the round is published and verified; nobody can know it yet`;
+  if (state === "void") return tr("web.beacon.void_text");
+  if (state === "used") return tr("web.beacon.used_text");
+  if (!net) return tr("web.beacon.awaited_text");
+  return tr("web.beacon.awaited_due_text", { when: localTime(new Date(roundTime(net, b.round) * 1000).toISOString()) });
 }
 
 /** The beacon's line: `p.beacon` with `data-beacon` the state, or null without a beacon. */
@@ -32,8 +33,8 @@ export function beaconLine(t) {
   const b = t.beacon;
   const chain = String(b.chain_hash || "");
   return h(`p.beacon.small.b-${state}`, { "data-beacon": state },
-    h(`span.tag.beacon-${state}`, state === "void" ? "void" : "beacon"), " drand ",
-    h("strong.b-network", b.network), " round ", h("strong.b-round", String(b.round)),
-    chain ? [" · chain ", h("code", { title: `chain hash ${chain}` }, `${chain.slice(0, 8)}…`)] : null,
+    h(`span.tag.beacon-${state}`, state === "void" ? tr("web.tag.void") : tr("web.beacon.tag")), " ",
+    tr("web.beacon.line", { network: b.network, round: String(b.round) }),
+    chain ? [" · ", tr("web.beacon.chain"), " ", h("code", { title: tr("web.beacon.chain_title", { chain }) }, `${chain.slice(0, 8)}…`)] : null,
     ` · ${beaconText(t)}`);
 }

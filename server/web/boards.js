@@ -4,13 +4,16 @@
 
 import { CODES, SUIT_NAMES, SYMBOLS, label } from "./cards.js";
 import { h } from "./dom.js";
+import { has, orList, t, tn } from "./i18n.js";
 import { VARIANTS, variantOf } from "./gaps.js";
-import { WAY_WORDS, wayIn } from "./variantwords.js";
+import { variantTitle, variantWords, wayIn, wayWords } from "./variantwords.js";
 
 const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 
+/** A card's whole name in the page's language ("seis de copas", "el as de picas"): the
+ * catalogue's card.<code>, never assembled (English assembled only without a catalogue). */
 export function cardName(code) {
-  return `${RANK_NAMES[code[0]] || code[0]} of ${SUIT_NAMES[code[1]]}`;
+  return has(`card.${code}`) ? t(`card.${code}`) : `${RANK_NAMES[code[0]] || code[0]} of ${SUIT_NAMES[code[1]]}`;
 }
 
 /** A face-up card: rank and suit symbol, coloured by suit. */
@@ -58,7 +61,7 @@ function gapMark(takes, ways, twoWays) {
 export function gapsBoard(view, { selected = null, onCell = null, highlight = null, options = null, aces = null, acesFell = false } = {}) {
   const variant = variantOf(options);
   const fits = gapTargets(view);
-  const grid = h(`div.gaps-grid.v-${variant.name}`, { role: "grid", "aria-label": `${variant.title} board, 4 rows of 13`, "data-variant": variant.name });
+  const grid = h(`div.gaps-grid.v-${variant.name}`, { role: "grid", "aria-label": t("web.board.gaps_aria", { variant: variantTitle(variant.name) }), "data-variant": variant.name });
   view.grid.forEach((row, r) => {
     const line = h("div.gaps-row", { role: "row" });
     row.forEach((code, c) => {
@@ -73,19 +76,19 @@ export function gapsBoard(view, { selected = null, onCell = null, highlight = nu
         const ways = takes.map((card) => wayIn(row, c, card));
         const dead = !takes.length;
         const fell = aces ? aces.get(`${r},${c}`) || null : null;
-        const aceNote = fell ? `, where the ${cardName(fell)} fell` : acesFell ? ", where an ace fell" : "";
-        const taking = takes.map((card, k) => (variant.rightRule && c > 0 ? `${label(card)} (${WAY_WORDS[ways[k]]})` : label(card))).join(" or ");
+        const aceNote = fell ? t("web.board.ace_fell", { card: cardName(fell) }) : acesFell ? t("web.board.an_ace_fell") : "";
+        const taking = orList(takes.map((card, k) => (variant.rightRule && c > 0 ? `${label(card)} (${wayWords(ways[k])})` : label(card))));
         cell = h(`button.cell.gap.${dead ? "dead" : "live"}${isSel ? ".selected" : ""}${fell || acesFell ? ".ace-gap" : ""}`, {
           ...common,
           "data-ways": ways.join(" ") || null,
           "data-ace": fell,
-          "aria-label": dead ? `dead gap, row ${r + 1} column ${c + 1}${aceNote}` : `gap, row ${r + 1} column ${c + 1}${aceNote}, takes ${taking}`,
-          title: dead ? `dead gap: nothing can enter it${aceNote}` : `takes ${taking}${aceNote}`,
+          "aria-label": dead ? t("web.board.dead_gap_aria", { row: r + 1, col: c + 1, ace: aceNote }) : t("web.board.gap_aria", { row: r + 1, col: c + 1, ace: aceNote, cards: taking }),
+          title: dead ? t("web.board.dead_gap_title", { ace: aceNote }) : t("web.board.gap_title", { cards: taking, ace: aceNote }),
         }, dead ? h("span.gap-mark", { "aria-hidden": "true" }, "✕") : gapMark(takes, ways, variant.rightRule),
         fell ? h("span.ace-mark", { "aria-hidden": "true" }, label(fell)) : null);
       } else {
         const fixed = variant.fixedTwos && c === 0 && code[0] === "2";
-        cell = cardFace(code, "button", fixed ? { ...common, "aria-label": `${cardName(code)}, fixed`, title: "Montana: the 2s are dealt here and never move" } : common);
+        cell = cardFace(code, "button", fixed ? { ...common, "aria-label": t("web.board.fixed_aria", { card: cardName(code) }), title: t("web.board.fixed_title") } : common);
         cell.classList.add("cell");
         if (fixed) cell.classList.add("fixed");
         if (highlight && highlight.includes(code)) cell.classList.add("moved");
@@ -99,7 +102,7 @@ export function gapsBoard(view, { selected = null, onCell = null, highlight = nu
 
 // -- Klondike ------------------------------------------------------------------------
 function back(attrs = {}) {
-  return h("span.card.back", { "aria-label": "face-down card", ...attrs });
+  return h("span.card.back", { "aria-label": t("web.board.face_down"), ...attrs });
 }
 
 /** The table: stock, waste, foundations, 7 columns. `sel` = {from, count} is the selected
@@ -128,7 +131,7 @@ export function klondikeBoard(view, { sel = null, on = null, hint = null } = {})
   } : {};
 
   const stock = h(`button.pile.stock${marks("stock")}`, {
-    "aria-label": `stock, ${view.stock} cards${view.stock ? "" : view.waste_count ? ": draw to recycle" : ""}`,
+    "aria-label": tn("web.board.stock_aria", view.stock) + (view.stock ? "" : view.waste_count ? t("web.board.draw_to_recycle") : ""),
     "data-place": "stock", onclick: live ? () => on.stock() : null, disabled: !live,
   }, view.stock ? back() : h("span.card.empty", "↻"), h("span.count", String(view.stock)));
 
@@ -139,7 +142,7 @@ export function klondikeBoard(view, { sel = null, on = null, hint = null } = {})
     if (top && isSel("waste")) el.classList.add("selected");
     return el;
   });
-  const waste = h(`div.pile.waste${marks("waste")}`, { "data-place": "waste", "aria-label": `waste, ${view.waste_count} cards` },
+  const waste = h(`div.pile.waste${marks("waste")}`, { "data-place": "waste", "aria-label": tn("web.board.waste_aria", view.waste_count) },
     wasteCards.length ? wasteCards : h("span.card.empty"), h("span.count", String(view.waste_count)));
 
   const founds = h("div.foundations");
@@ -147,7 +150,7 @@ export function klondikeBoard(view, { sel = null, on = null, hint = null } = {})
     const top = view.foundations[s];
     const place = `f${s}`;
     const el = h(`div.pile.foundation${marks(place)}`, {
-      "data-place": place, "aria-label": `${SUIT_NAMES[s]} foundation${top ? `, up to ${cardName(top)}` : ", empty"}`,
+      "data-place": place, "aria-label": top ? t(`web.board.foundation_${s}_up_to`, { card: cardName(top) }) : t(`web.board.foundation_${s}_empty`),
       onclick: live ? () => (sel ? on.drop(place) : top && on.pick(place, 1, top)) : null, ...dropAttrs(place),
     }, top ? cardFace(top, "span", live ? dragAttrs(place, 1) : {}) : h(`span.card.empty.suit-${s}`, SYMBOLS[s]));
     if (isSel(place)) el.classList.add("selected");
@@ -158,7 +161,7 @@ export function klondikeBoard(view, { sel = null, on = null, hint = null } = {})
   view.tableau.forEach((col, i) => {
     const place = `t${i}`;
     const pile = h(`div.column${marks(place)}`, {
-      "data-place": place, "aria-label": `column ${i + 1}: ${col.down} face down, ${col.up.length} face up`,
+      "data-place": place, "aria-label": t("web.board.column_aria", { col: i + 1, down: col.down, up: col.up.length }),
       onclick: live ? (e) => { if (e.target === pile && sel) on.drop(place); } : null, ...dropAttrs(place),
     });
     for (let k = 0; k < col.down; k++) pile.append(back());
@@ -183,15 +186,15 @@ export function optionsText(game, options = {}) {
   if (game === "gaps") {
     const variant = variantOf(options);
     const redeals = options.redeals ?? variant.redeals;
-    const parts = [variant.name === "gaps" ? "Gaps" : `Gaps · ${variant.words}`];
-    parts.push(`${redeals} redeal${redeals === 1 ? "" : "s"}${options.redeal === "reshuffle_all" ? ", each reshuffling every card" : ""}`);
-    if (options.winnable) parts.push("a winnable deal");
+    const parts = [variant.name === "gaps" ? t("web.game.gaps") : `${t("web.game.gaps")} · ${variantWords(variant.name)}`];
+    parts.push(tn(options.redeal === "reshuffle_all" ? "web.options.redeals_reshuffle" : "web.options.redeals", redeals));
+    if (options.winnable) parts.push(t("web.options.winnable"));
     return parts.join(" · ");
   }
-  const parts = [`Klondike · draw ${options.draw ?? 1}`];
-  parts.push(options.passes ? `${options.passes} passes` : "unlimited passes");
-  if (options.guaranteed) parts.push("guaranteed deal");
-  if (options.hints) parts.push("hints");
+  const parts = [`${t("web.game.klondike")} · ${t("web.options.draw", { draw: options.draw ?? 1 })}`];
+  parts.push(options.passes ? tn("web.options.passes", options.passes) : t("web.options.unlimited_passes"));
+  if (options.guaranteed) parts.push(t("web.options.guaranteed"));
+  if (options.hints) parts.push(t("web.options.hints"));
   return parts.join(" · ");
 }
 

@@ -49,18 +49,8 @@ export function clock(ms) {
   return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
 }
 
-/** "in 3 h 12 min", "in 42 s", "2 days ago" from a number of ms (future positive). */
-export function relative(ms) {
-  const s = Math.round(Math.abs(ms) / 1000);
-  let text;
-  if (s < 90) text = `${s} s`;
-  else if (s < 5400) text = `${Math.round(s / 60)} min`;
-  else if (s < 172800) text = `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-  else text = `${Math.round(s / 86400)} days`;
-  return ms >= 0 ? `in ${text}` : `${text} ago`;
-}
+/** "in 3 h 12 min", "em 42 s", "hace 2 días" from ms (future positive): i18n.js, Intl. */
+export { relative } from "./i18n.js";
 
-export function localTime(iso) {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-}
+/** A moment in the viewer's zone and language. */
+export { dateTime as localTime } from "./i18n.js";

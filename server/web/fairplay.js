@@ -6,8 +6,9 @@
 // line with why and the figures; nothing here acts on it.
 
 import { fill, h } from "./dom.js";
+import { t as tr, tn } from "./i18n.js";
 
-const KINDS = { same_opening: "same opening", fast: "fast", even: "even times", new_account: "new account", bot: "bot" };
+const kindWords = (kind) => (["same_opening", "fast", "even", "new_account", "bot"].includes(kind) ? tr(`web.fp.kind.${kind}`) : kind);
 
 /** The section: `el`, and `update(items)` with the server's tournaments (every status). */
 export function fairplaySection(link) {
@@ -22,38 +23,37 @@ export function fairplaySection(link) {
   let items = [];
   const chosen = () => items.find((t) => String(t.id) === pick.value) || null;
 
-  const player = h("input#dq-player", { name: "player", list: "dq-entrants", maxlength: "32", autocomplete: "off", placeholder: "the entrant's name" });
-  const reason = h("input#dq-reason", { name: "reason", maxlength: "200", placeholder: "shown in the standings and the bundle" });
-  const dqButton = h("button.danger", { type: "submit" }, "Disqualify…");
+  const player = h("input#dq-player", { name: "player", list: "dq-entrants", maxlength: "32", autocomplete: "off", placeholder: tr("web.fp.player_hint") });
+  const reason = h("input#dq-reason", { name: "reason", maxlength: "200", placeholder: tr("web.fp.reason_hint") });
+  const dqButton = h("button.danger", { type: "submit" }, tr("web.fp.disqualify_button"));
   const dqForm = h("form.op-disqualify", { onsubmit: (e) => { e.preventDefault(); ask(); } },
-    h("h3", "Disqualify an entry"),
-    h("label", { for: "dq-player" }, "Player"), player, entrants,
-    h("label", { for: "dq-reason" }, "Reason (required, 1–200 characters)"), reason, dqButton, confirmBox);
+    h("h3", tr("web.fp.disqualify_title")),
+    h("label", { for: "dq-player" }, tr("web.ratings.player")), player, entrants,
+    h("label", { for: "dq-reason" }, tr("web.fp.reason")), reason, dqButton, confirmBox);
 
   const ask = () => {
     const t = chosen();
     const who = player.value.trim();
     const why = reason.value.trim();
     fill(confirmBox);
-    if (!t) return say("choose a tournament first", true);
-    if (!who) return say("name the player whose entry is disqualified", true);
-    if (!why) return say("a reason is required: it is shown with the entry in the standings and the bundle", true);
+    if (!t) return say(tr("web.fp.choose_first"), true);
+    if (!who) return say(tr("web.fp.name_player"), true);
+    if (!why) return say(tr("web.fp.reason_required"), true);
     const late = t.status === "closed";
-    fill(confirmBox, h("div.confirm.dq-confirm", { role: "alertdialog", "aria-label": "Disqualify?" },
-      h("p", "Disqualify ", h("strong", who), ` from ${t.name} for “${why}”? `,
-        late ? "The tournament is closed: this amends its bundle and computes ratings again. " : "",
-        "It cannot be undone; the entry stays with its actions, unranked."),
-      h("button.danger.dq-yes", { type: "button", onclick: () => disqualify(t, who, why) }, "Yes, disqualify"),
-      h("button.dq-no", { type: "button", onclick: () => fill(confirmBox) }, "Cancel")));
+    fill(confirmBox, h("div.confirm.dq-confirm", { role: "alertdialog", "aria-label": tr("web.fp.ask_aria") },
+      h("p", tr("web.fp.ask", { name: who, tournament: t.name, reason: why }), " ",
+        late ? [tr("web.fp.ask_closed"), " "] : "",
+        tr("web.fp.ask_final")),
+      h("button.danger.dq-yes", { type: "button", onclick: () => disqualify(t, who, why) }, tr("web.fp.yes")),
+      h("button.dq-no", { type: "button", onclick: () => fill(confirmBox) }, tr("web.cancel"))));
   };
   const disqualify = async (t, who, why) => {
     fill(confirmBox);
     dqButton.disabled = true;
-    say(t.status === "closed" ? "disqualifying… (after the close, ratings are computed again: this can take a while)" : "disqualifying…");
+    say(t.status === "closed" ? tr("web.fp.disqualifying_closed") : tr("web.fp.disqualifying"));
     try {
       const r = await link.call("disqualify", { tournament: t.id, player: who, reason: why });
-      say(`${r.player} disqualified from ${t.name}: the standings are re-ranked without the entry`
-        + (t.status === "closed" ? "; an amendment of the closed tournament's bundle, ratings computed again" : ""));
+      say(tr(t.status === "closed" ? "web.fp.done_closed" : "web.fp.done", { name: r.player, tournament: t.name }));
       reason.value = "";
       await showEntrants();
     } catch (exc) {
@@ -65,28 +65,28 @@ export function fairplaySection(link) {
 
   const moves = h("input#fp-moves", { name: "moves", type: "number", min: "1", max: "10000", value: "20" });
   const rForm = h("form.op-report", { onsubmit: (e) => { e.preventDefault(); readReport(); } },
-    h("h3", "Report"),
-    h("label", { for: "fp-moves" }, "Identical opening moves that make a shared opening"), moves,
-    h("button", { type: "submit" }, "Read the report"));
+    h("h3", tr("web.fp.report")),
+    h("label", { for: "fp-moves" }, tr("web.fp.moves")), moves,
+    h("button", { type: "submit" }, tr("web.fp.read")));
   const readReport = async () => {
     const t = chosen();
-    if (!t) return say("choose a tournament first", true);
-    fill(report, h("p.muted", "reading…"));
+    if (!t) return say(tr("web.fp.choose_first"), true);
+    fill(report, h("p.muted", tr("web.fp.reading")));
     try {
       const r = await link.call("fairplay_report", { tournament: t.id, moves: Number(moves.value) });
-      fill(report, h("h3", `${t.name}: ${r.findings.length} finding${r.findings.length === 1 ? "" : "s"}`),
-        h("p.small.muted", "Pointers for the organiser, not verdicts: nothing is done about them unless you disqualify."),
-        r.findings.length ? h("ul.findings", r.findings.map(finding)) : h("p.muted", "nothing to point at"));
+      fill(report, h("h3", h("span", { translate: "no" }, t.name), ": ", tn("web.fp.findings", r.findings.length)),
+        h("p.small.muted", tr("web.fp.pointers")),
+        r.findings.length ? h("ul.findings", r.findings.map(finding)) : h("p.muted", tr("web.fp.nothing")));
     } catch (exc) {
       fill(report);
       fail(exc);
     }
   };
   const finding = (f) => h("li.finding", { "data-kind": f.kind },
-    h(`span.tag.kind-${f.kind}`, KINDS[f.kind] || f.kind), " ",
+    h(`span.tag.kind-${f.kind}`, kindWords(f.kind)), " ",
     f.players.map((p, i) => [i ? ", " : "", h("a", { href: `/players/${encodeURIComponent(p)}`, "data-nav": "" }, p)]),
-    h("p.why", f.why),
-    h("p.small", f.players.map((p) => h("button.pick", { type: "button", "data-player": p, onclick: () => { player.value = p; reason.focus(); } }, `Disqualify ${p}…`))));
+    h("p.why", { lang: "en" }, f.why), // the server's words (English): see docs/I18N-WEB.md
+    h("p.small", f.players.map((p) => h("button.pick", { type: "button", "data-player": p, onclick: () => { player.value = p; reason.focus(); } }, tr("web.fp.pick", { name: p })))));
 
   const showEntrants = async () => {
     const t = chosen();
@@ -97,22 +97,22 @@ export function fairplaySection(link) {
       const page = await link.call("standings_page", { tournament: t.id, limit: 100 });
       fill(entrants, page.rows.map((row) => h("option", { value: row.player })));
       const dq = page.rows.filter((row) => row.rank === null);
-      fill(out, `${page.total ?? page.rows.length} entrants`, dq.length ? [" · disqualified: ",
-        dq.map((row, i) => [i ? "; " : "", h("strong", row.player), ` (${row.disqualified})`])] : " · none disqualified");
+      fill(out, tn("web.entrants", page.total ?? page.rows.length), dq.length ? [" · ", tr("web.fp.disqualified"), " ",
+        dq.map((row, i) => [i ? "; " : "", h("strong", { translate: "no" }, row.player), ` (${row.disqualified})`])] : [" · ", tr("web.fp.none_disqualified")]);
     } catch (exc) {
-      fill(out, `entrants unavailable: ${exc.message}`);
+      fill(out, tr("web.fp.entrants_unavailable", { error: exc.message }));
     }
   };
   pick.addEventListener("change", () => { fill(report); fill(confirmBox); showEntrants(); });
 
-  const el = h("section.op-fairplay", h("h2", "Fair play"),
-    h("p.small", "Disqualify an entry before or after the close: it keeps its actions and receipts, is listed after the others unranked with the reason, and after the close the bundle carries the amendment. The report points at entries worth a look (shared first moves, inhumanly fast or even think times, accounts created shortly before joining, bots), each with why; it never acts."),
-    h("label", { for: "fp-tournament" }, "Tournament"), pick, out, msg,
+  const el = h("section.op-fairplay", h("h2", tr("web.fp.title")),
+    h("p.small", tr("web.fp.intro")),
+    h("label", { for: "fp-tournament" }, tr("web.fp.tournament")), pick, out, msg,
     h("div.op-forms", dqForm, rForm), report);
   const update = (all) => {
     const keep = pick.value;
     items = [...all].sort((a, b) => b.id - a.id);
-    fill(pick, items.map((t) => h("option", { value: String(t.id) }, `#${t.id} ${t.name} · ${t.status}${t.void ? " (void)" : ""}`)));
+    fill(pick, items.map((t) => h("option", { value: String(t.id) }, `#${t.id} ${t.name} · ${tr(`web.status.${t.status}`)}${t.void ? ` (${tr("web.tag.void")})` : ""}`)));
     if (items.some((t) => String(t.id) === keep)) pick.value = keep;
     if (pick.value !== keep) { fill(report); showEntrants(); }
   };

@@ -3,15 +3,17 @@
 
 import { beaconLine } from "./beaconline.js";
 import { optionsText } from "./boards.js";
-import { $, clock, fill, h, localTime, relative } from "./dom.js";
+import { $, clock, fill, h, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { passkeySignIn } from "./passkeys.js";
 import { upcomingSection } from "./series.js";
+import { addToCalendar } from "./calendarlinks.js";
 import { account } from "./store.js";
+import { dateRange, t as tr, tn } from "./i18n.js";
 
 export async function lobbyPage(main, link, refreshAccount) {
   const accountBox = h("section.account-box");
-  const lists = h("section.lists", h("p.muted", "loading tournaments…"));
+  const lists = h("section.lists", h("p.muted", tr("web.lobby.loading")));
   fill(main, h("div.lobby", accountBox, h("div.lobby-main", upcomingSection(link), lists))); // series (v1.3) hook
   renderAccount(accountBox, link, () => {
     refreshAccount();
@@ -24,15 +26,15 @@ export async function lobbyPage(main, link, refreshAccount) {
       render();
     } catch (exc) {
       fill(lists, h("p.muted", exc instanceof ServerError && exc.code === "unauthorized"
-        ? "Sign in to see the tournaments (this server lists them to players only)." : `tournaments unavailable: ${exc.message}`));
+        ? tr("web.lobby.players_only") : tr("web.lobby.unavailable", { error: exc.message })));
     }
   };
   const render = () => {
-    const groups = [["open", "Open now"], ["scheduled", "Scheduled"], ["closed", "Closed"]];
+    const groups = [["open", tr("web.lobby.group.open")], ["scheduled", tr("web.lobby.group.scheduled")], ["closed", tr("web.lobby.group.closed")]];
     fill(lists, groups.map(([status, title]) => {
       const mine = items.filter((t) => t.status === status);
       return h(`section.group.g-${status}`, h("h2", title, h("span.count", String(mine.length))),
-        mine.length ? h("ul.tournaments", mine.map((t) => card(t, link))) : h("p.muted", "none"));
+        mine.length ? h("ul.tournaments", mine.map((t) => card(t, link))) : h("p.muted", tr("web.lobby.none")));
     }));
     tick();
     if (!performance.getEntriesByName("samedeal:lobby").length) performance.mark("samedeal:lobby"); // bench/web.py
@@ -41,8 +43,9 @@ export async function lobbyPage(main, link, refreshAccount) {
     for (const el of lists.querySelectorAll(".countdown")) {
       const now = link.now();
       const st = el.dataset.status;
-      el.textContent = st === "scheduled" ? `opens ${relative(Date.parse(el.dataset.starts) - now)}`
-        : st === "open" ? `closes ${relative(Date.parse(el.dataset.ends) - now)}` : `closed ${relative(Date.parse(el.dataset.closed || el.dataset.ends) - now)}`;
+      el.textContent = st === "scheduled" ? tr("web.countdown.opens", { when: relative(Date.parse(el.dataset.starts) - now) })
+        : st === "open" ? tr("web.countdown.closes", { when: relative(Date.parse(el.dataset.ends) - now) })
+          : tr("web.countdown.closed", { when: relative(Date.parse(el.dataset.closed || el.dataset.ends) - now) });
     }
   };
   const timers = [setInterval(tick, 1000), setInterval(load, 15000)];
@@ -70,16 +73,19 @@ async function copyToken(tokenBox) {
 
 function card(t, link) {
   const signedIn = !!account.token;
-  const action = t.status === "open" ? (signedIn ? "Play" : "Watch") : t.status === "closed" ? "Results, replays, verify" : "Watch";
+  const action = t.status === "open" ? (signedIn ? tr("web.lobby.play") : tr("web.lobby.watch")) : t.status === "closed" ? tr("web.lobby.results") : tr("web.lobby.watch");
   void link;
   return h(`li.tcard.st-${t.status}`, { "data-id": String(t.id) },
-    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "" }, t.name), h("span.tags", h(`span.tag.st-${t.status}`, t.status), t.void ? [" ", h("span.tag.void", "void")] : null)),
-    h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
-      t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : ""),
+    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "", translate: "no" }, t.name), h("span.tags", h(`span.tag.st-${t.status}`, tr(`web.status.${t.status}`)), t.void ? [" ", h("span.tag.void", tr("web.tag.void"))] : null)),
+    h("p.meta", optionsText(t.game, t.options), " · ", tn("web.entrants", t.entrants),
+      t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : "",
+      t.status === "scheduled" ? [" · ", addToCalendar(t.id)] : ""),
     h("p.meta.small", h("span.countdown", { "data-status": t.status, "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "" }),
-      ` · ${localTime(t.starts_at)} – ${localTime(t.closed_at || t.ends_at)}`,
-      t.closed_at && Date.parse(t.closed_at) < Date.parse(t.ends_at) - 1000 ? " (closed early)" : ""),
-    h("p.commit.small", "commitment ", h("code", { title: "sha256 of the seed, published before play" }, t.commitment)),
+      ` · ${dateRange(t.starts_at, t.closed_at || t.ends_at)}`,
+      t.closed_at && Date.parse(t.closed_at) < Date.parse(t.ends_at) - 1000 ? [" ", tr("web.lobby.closed_early")] : ""),
+    h("details.audit.small", h("summary", tr("web.audit.summary")),
+      h("p.commit", tr("web.commitment.label"), " ", h("code", { title: tr("web.commitment.title"), translate: "no" }, t.commitment)),
+      h("p.muted", tr("web.commitment.explain"))),
     beaconLine(t), // a public beacon (v1.3): its network, round and whether awaited, used or void
     h("a.button.go", { href: `/t/${t.id}`, "data-nav": "" }, action));
 }
@@ -87,25 +93,24 @@ function card(t, link) {
 function renderAccount(box, link, changed, justRegistered = false) {
   if (account.token) {
     const tokenBox = h("div.token-box", h("code.token", account.token),
-      h("button.copy", { type: "button", onclick: () => copyToken(tokenBox) }, "Copy"));
-    const keep = h("p.small", "Keep it to sign in elsewhere (it stays in this browser's storage, never in a link). ",
-      h("strong", "It is the only key to this player: there is no recovery."));
-    const details = h("details.your-token", { open: justRegistered }, h("summary", "Your token"), keep, tokenBox);
-    const saveNow = justRegistered ? h("p.save-token.warn", { role: "alert" }, `Registered as ${account.name}. Save your token now (copy it below): `,
-      "it is the only way to sign in again on another device or after signing out, and nobody can recover it.") : null;
+      h("button.copy", { type: "button", onclick: () => copyToken(tokenBox) }, tr("web.token.copy")));
+    const keep = h("p.small", tr("web.token.keep"), " ",
+      h("strong", tr("web.token.only_key")));
+    const details = h("details.your-token", { open: justRegistered }, h("summary", tr("web.token.yours")), keep, tokenBox);
+    const saveNow = justRegistered ? h("p.save-token.warn", { role: "alert" }, tr("web.token.save_now", { name: account.name })) : null;
     const out = h("div.signout-area");
-    const ask = () => fill(out, h("div.confirm.signout-confirm", { role: "alertdialog", "aria-label": "Sign out?" },
-      h("p", "Sign out? This browser forgets your token. Without a copy of it you can never sign in as ", h("strong", account.name || "this player"), " again."),
-      h("button.danger.signout-yes", { type: "button", onclick: () => { link.signOut(); changed(); renderAccount(box, link, changed); } }, "I saved it: sign out"),
-      h("button.signout-no", { type: "button", onclick: () => fill(out, signout) }, "Cancel")));
-    const signout = h("button.signout", { type: "button", onclick: () => { details.open = true; ask(); } }, "Sign out");
+    const ask = () => fill(out, h("div.confirm.signout-confirm", { role: "alertdialog", "aria-label": tr("web.signout.ask") },
+      h("p", tr("web.signout.warning", { name: account.name || "?" })),
+      h("button.danger.signout-yes", { type: "button", onclick: () => { link.signOut(); changed(); renderAccount(box, link, changed); } }, tr("web.signout.yes")),
+      h("button.signout-no", { type: "button", onclick: () => fill(out, signout) }, tr("web.cancel"))));
+    const signout = h("button.signout", { type: "button", onclick: () => { details.open = true; ask(); } }, tr("web.signout.button"));
     fill(out, signout);
-    return fill(box, h("h2", "Signed in"),
-      h("p", "Playing as ", h("strong.me", account.name || "?"), "."), saveNow, details, out);
+    return fill(box, h("h2", tr("web.account.signed_in")),
+      h("p", tr("web.account.playing_as"), " ", h("strong.me", { translate: "no" }, account.name || "?")), saveNow, details, out);
   }
   const msg = h("p.error", { role: "alert" });
-  const name = h("input#reg-name", { name: "name", required: true, maxlength: "64", autocomplete: "username", placeholder: "letters, digits, _ or -" });
-  const token = h("input#signin-token", { name: "token", required: true, autocomplete: "off", placeholder: "token from another device or the CLI" });
+  const name = h("input#reg-name", { name: "name", required: true, maxlength: "64", autocomplete: "username", placeholder: tr("web.register.name_hint") });
+  const token = h("input#signin-token", { name: "token", required: true, autocomplete: "off", placeholder: tr("web.signin.token_hint") });
   const register = h("form.register", {
     onsubmit: async (e) => {
       e.preventDefault();
@@ -117,7 +122,7 @@ function renderAccount(box, link, changed, justRegistered = false) {
         msg.textContent = exc.message;
       }
     },
-  }, h("label", { for: "reg-name" }, "Player name"), name, h("button.primary", { type: "submit" }, "Register"));
+  }, h("label", { for: "reg-name" }, tr("web.register.name")), name, h("button.primary", { type: "submit" }, tr("web.register.button")));
   const signin = h("form.signin", {
     onsubmit: async (e) => {
       e.preventDefault();
@@ -130,10 +135,10 @@ function renderAccount(box, link, changed, justRegistered = false) {
         msg.textContent = exc.message;
       }
     },
-  }, h("label", { for: "signin-token" }, "Token"), token, h("button", { type: "submit" }, "Sign in"));
-  fill(box, h("h2", "Play"), h("p.small", "Pick a name to register; the server gives you a token, kept in this browser (save a copy: it cannot be recovered)."),
+  }, h("label", { for: "signin-token" }, tr("web.signin.token")), token, h("button", { type: "submit" }, tr("web.account.sign_in")));
+  fill(box, h("h2", tr("web.register.title")), h("p.small", tr("web.register.intro")),
     register, passkeySignIn(link, () => { changed(); renderAccount(box, link, changed); }), // v1.4
-    h("details", h("summary", "Already registered? Sign in with your token"), signin),
-    h("p.small", h("a.link-signin", { href: "/account", "data-nav": "" }, "Signed in on another device? Sign in here with it")), msg);
+    h("details", h("summary", tr("web.signin.summary")), signin),
+    h("p.small", h("a.link-signin", { href: "/account", "data-nav": "" }, tr("web.signin.other_device"))), msg);
   void $;
 }

@@ -3,11 +3,12 @@
 // whatever was in flight when the connection dropped (an act keeps its seq, so the
 // server answers a stored one with `duplicate: true`). Nothing secret goes in a URL.
 
+import { errorText, t } from "./i18n.js";
 import { account } from "./store.js";
 
 export class ServerError extends Error {
   constructor(reply) {
-    super(reply.message || reply.code);
+    super(errorText(reply)); // reason.<reason> in the page's language, else the English message
     this.code = reply.code;
     this.reply = reply;
   }
@@ -65,7 +66,7 @@ export class Link {
     for (const [id, p] of this.pending) {
       if (!RESENDABLE.has(p.msg.type)) {
         this.pending.delete(id);
-        p.reject(new Offline("the connection dropped"));
+        p.reject(new Offline(t("web.net.dropped")));
       }
     }
     const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
@@ -107,7 +108,7 @@ export class Link {
         if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(full));
         else if (!RESENDABLE.has(msg.type)) {
           this.pending.delete(id);
-          reject(new Offline("not connected"));
+          reject(new Offline(t("web.net.not_connected")));
         }
       }
     });

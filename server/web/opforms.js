@@ -7,6 +7,8 @@
 
 import { h } from "./dom.js";
 import { VARIANTS } from "./gaps.js";
+import { duration, t, tn } from "./i18n.js";
+import { variantWords } from "./variantwords.js";
 
 const MINUTE_S = 60;
 const DAY_S = 86400;
@@ -31,35 +33,35 @@ export function tick(id, label, checked = false) {
 /** The fields of a game and its options, for form ids starting with `p` ("t" or "s"). */
 export function gameFields(p) {
   return [
-    choice(`${p}-game`, "Game", [["gaps", "Gaps"], ["klondike", "Klondike"]]),
-    h("fieldset.gaps-only", h("legend", "Gaps"),
-      choice(`${p}-variant`, "Variant", Object.values(VARIANTS).map((v) => [v.name,
-        `${v.name === "gaps" ? "Gaps (plain)" : v.words} · ${v.redeals} redeals by default`])),
-      field(`${p}-redeals`, "Redeals (empty: the variant's default)", { type: "number", min: "0", max: "3", step: "1" }),
-      choice(`${p}-redeal`, "A redeal", [["keep_runs", "keeps each row's run in place"], ["reshuffle_all", "reshuffles every card (Spaces)"]]),
-      tick(`${p}-winnable`, "A deal with a win found before it opens (plain Gaps only)")),
-    h("fieldset.klondike-only", { hidden: true }, h("legend", "Klondike"),
-      choice(`${p}-draw`, "Draw", [["1", "one card"], ["3", "three cards"]]),
-      field(`${p}-passes`, "Passes through the stock (empty: no limit)", { type: "number", min: "1", max: "99", step: "1" }),
-      tick(`${p}-guaranteed`, "A deal with a win found before it opens"),
-      tick(`${p}-hints`, "Hints allowed")),
+    choice(`${p}-game`, t("web.op.game"), [["gaps", t("web.game.gaps")], ["klondike", t("web.game.klondike")]]),
+    h("fieldset.gaps-only", h("legend", t("web.game.gaps")),
+      choice(`${p}-variant`, t("web.op.variant"), Object.values(VARIANTS).map((v) => [v.name,
+        `${v.name === "gaps" ? t("web.op.gaps_plain") : variantWords(v.name)} · ${tn("web.op.redeals_default", v.redeals)}`])),
+      field(`${p}-redeals`, t("web.op.redeals"), { type: "number", min: "0", max: "3", step: "1" }),
+      choice(`${p}-redeal`, t("web.op.a_redeal"), [["keep_runs", t("web.op.keep_runs")], ["reshuffle_all", t("web.op.reshuffle_all")]]),
+      tick(`${p}-winnable`, t("web.op.winnable"))),
+    h("fieldset.klondike-only", { hidden: true }, h("legend", t("web.game.klondike")),
+      choice(`${p}-draw`, t("web.op.draw"), [["1", t("web.op.one_card")], ["3", t("web.op.three_cards")]]),
+      field(`${p}-passes`, t("web.op.passes"), { type: "number", min: "1", max: "99", step: "1" }),
+      tick(`${p}-guaranteed`, t("web.op.guaranteed")),
+      tick(`${p}-hints`, t("web.op.hints"))),
   ];
 }
 
 /** The time limit, join cutoff, entry conditions, rated and beacon fields. */
 export function entryFields(p, joinLabel) {
   return [
-    field(`${p}-limit`, "Time per game, minutes (empty: until the close)", { type: "number", min: "1", step: "1" }),
+    field(`${p}-limit`, t("web.op.limit"), { type: "number", min: "1", step: "1" }),
     field(`${p}-join`, joinLabel, { type: "number", min: "1", step: "1" }),
-    h("fieldset", h("legend", "Who may enter"),
-      field(`${p}-age`, "Account at least this many days old", { type: "number", min: "0", step: "any" }),
-      field(`${p}-min-rated`, "At least this many rated tournaments of the game", { type: "number", min: "0", step: "1" }),
-      field(`${p}-min-rating`, "Rating at least", { type: "number", step: "any" }),
-      field(`${p}-max-rating`, "Rating at most", { type: "number", step: "any" }),
-      tick(`${p}-no-bots`, "No bots")),
-    tick(`${p}-rated`, "Rated (counts for the leaderboard)", true),
-    choice(`${p}-beacon`, "Public beacon for the deal", [["", "none (the server's seed alone)"],
-      ["quicknet", "drand quicknet"], ["default", "drand default"]]),
+    h("fieldset", h("legend", t("web.op.who")),
+      field(`${p}-age`, t("web.op.age"), { type: "number", min: "0", step: "any" }),
+      field(`${p}-min-rated`, t("web.op.min_rated"), { type: "number", min: "0", step: "1" }),
+      field(`${p}-min-rating`, t("web.op.min_rating"), { type: "number", step: "any" }),
+      field(`${p}-max-rating`, t("web.op.max_rating"), { type: "number", step: "any" }),
+      tick(`${p}-no-bots`, t("web.series.no_bots"))),
+    tick(`${p}-rated`, t("web.op.rated"), true),
+    choice(`${p}-beacon`, t("web.op.beacon"), [["", t("web.op.beacon_none")],
+      ["quicknet", t("web.op.beacon_quicknet")], ["default", t("web.op.beacon_default")]]),
   ];
 }
 
@@ -120,17 +122,15 @@ export function entry(form, p, join) {
 
 /** "every day", "every 2 h", "every 90 min": a schedule's period in words. */
 export function period(seconds) {
-  if (seconds % (7 * DAY_S) === 0) return seconds === 7 * DAY_S ? "every week" : `every ${seconds / (7 * DAY_S)} weeks`;
-  if (seconds % DAY_S === 0) return seconds === DAY_S ? "every day" : `every ${seconds / DAY_S} days`;
-  if (seconds % 3600 === 0) return seconds === 3600 ? "every hour" : `every ${seconds / 3600} h`;
-  return `every ${Math.round(seconds / MINUTE_S)} min`;
+  if (seconds % (7 * DAY_S) === 0) return seconds === 7 * DAY_S ? t("web.op.every_week") : tn("web.op.every_weeks", seconds / (7 * DAY_S));
+  if (seconds % DAY_S === 0) return seconds === DAY_S ? t("web.series.every_day") : tn("web.series.every_days", seconds / DAY_S);
+  if (seconds % 3600 === 0) return seconds === 3600 ? t("web.series.every_hour") : tn("web.series.every_hours", seconds / 3600);
+  return t("web.series.every", { span: duration(Math.round(seconds / MINUTE_S) * MINUTE_S * 1000) });
 }
 
 /** "1 h 30 min", "45 min": a duration in words. */
 export function span(seconds) {
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.round((seconds % 3600) / MINUTE_S);
-  return [hours ? `${hours} h` : "", minutes || !hours ? `${minutes} min` : ""].filter(Boolean).join(" ");
+  return duration(seconds * 1000);
 }
 
 /** A button that asks before doing what cannot be undone: its question, then "yes" and
@@ -140,7 +140,7 @@ export function confirmButton(cls, label, question, yes, onYes) {
   const ask = () => {
     box.replaceChildren(h("span.confirm-q", question), " ",
       h(`button.danger.${cls}-yes`, { type: "button", onclick: () => { reset(); onYes(); } }, yes), " ",
-      h(`button.${cls}-no`, { type: "button", onclick: reset }, "Keep it"));
+      h(`button.${cls}-no`, { type: "button", onclick: reset }, t("web.op.keep_it")));
   };
   const reset = () => box.replaceChildren(h(`button.${cls}`, { type: "button", onclick: ask }, label));
   reset();

@@ -7,25 +7,26 @@
 
 import { fill, h } from "./dom.js";
 import { account } from "./store.js";
+import { dateOnly, dateTime, t } from "./i18n.js";
 
-// Every text a person reads here (kept together so that it can move into catalogues).
+// Every text a person reads here, from the catalogue (web.passkey.*).
 const T = {
-  title: "Passkeys",
-  help: "A passkey signs you in on this device (or any device your passkeys sync to) with your fingerprint, face or screen lock: no token to copy, no name to type.",
-  none: "No passkeys yet.",
-  label: "Name it",
-  add: "Create a passkey",
-  added: (label) => `Passkey “${label || "unnamed"}” created. Next time, choose “Sign in with a passkey”.`,
-  remove: "Remove",
-  removed: "Passkey removed. The devices it signed in stay until you sign them out.",
-  unnamed: "unnamed passkey",
-  since: (at) => `created ${at.slice(0, 10)}`,
-  used: (at) => (at ? `last used ${at.slice(0, 16).replace("T", " ")}` : "never used"),
-  signIn: "Sign in with a passkey",
-  cancelled: "No passkey was used (cancelled, or none for this site on this device).",
-  badSite: "This browser refuses passkeys for this address (an IP address is no site name): open the page by its name, such as localhost, or the organiser's public address.",
-  unsupported: "This browser cannot use passkeys here (they need a secure page: https, or localhost).",
-  defaultLabel: () => `passkey on ${navigator.platform || "this device"}`.slice(0, 64),
+  get title() { return t("web.passkey.title"); },
+  get help() { return t("web.passkey.help"); },
+  get none() { return t("web.passkey.none"); },
+  get label() { return t("web.passkey.label"); },
+  get add() { return t("web.passkey.add"); },
+  added: (label) => t("web.passkey.added", { label: label || t("web.passkey.unnamed_short") }),
+  get remove() { return t("web.passkey.remove"); },
+  get removed() { return t("web.passkey.removed"); },
+  get unnamed() { return t("web.passkey.unnamed"); },
+  since: (at) => t("web.passkey.since", { when: dateOnly(at) }),
+  used: (at) => (at ? t("web.passkey.used", { when: dateTime(at) }) : t("web.passkey.never_used")),
+  get signIn() { return t("web.passkey.sign_in"); },
+  get cancelled() { return t("web.passkey.cancelled"); },
+  get badSite() { return t("web.passkey.bad_site"); },
+  get unsupported() { return t("web.passkey.unsupported"); },
+  defaultLabel: () => t("web.passkey.default_label", { platform: navigator.platform || t("web.passkey.this_device") }).slice(0, 64),
 };
 
 /** Whether this page can use passkeys at all. */
@@ -132,7 +133,7 @@ export function passkeySection(link) {
   const refresh = async () => {
     const { items } = await link.call("passkeys");
     fill(list, items.length ? items.map((p) => h("li.passkey", { dataset: { id: String(p.id) } },
-      h("strong.label", p.label || T.unnamed), h("span.small.muted", ` ${T.since(p.created_at)}, ${T.used(p.last_used_at)} `),
+      h("strong.label", { translate: p.label ? "no" : null }, p.label || T.unnamed), h("span.small.muted", ` ${T.since(p.created_at)}, ${T.used(p.last_used_at)} `),
       h("button.passkey-remove", { type: "button", onclick: async () => {
         try {
           await link.call("remove_passkey", { passkey: p.id });

@@ -10,11 +10,14 @@ import { $, clock, fill, h, localTime, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { StandingsPanel } from "./standings.js";
 import { account, receipts } from "./store.js";
-import { cellName, describe } from "./actionwords.js";
+import { cellName } from "./actionwords.js";
 import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, takesText, variantLegend } from "./variantwords.js";
 import { closedPanel } from "./verifypage.js";
+import { dateOnly, timeOnly, t as tr, tn } from "./i18n.js";
+import { addToCalendar } from "./calendarlinks.js";
+import { hintWords, touchScreen } from "./hintwords.js";
 
-const END_TEXT = { won: "You won!", lost: "Blocked with no redeal left: the game is lost.", resigned: "You resigned.", timed_out: "Time is up." };
+const END_KEYS = { won: "web.play.end.won", lost: "web.play.end.lost", resigned: "web.play.end.resigned", timed_out: "web.play.end.timed_out" };
 
 export async function playPage(main, link, id) {
   const page = new PlayPage(main, link, id);
@@ -27,7 +30,7 @@ class PlayPage {
     Object.assign(this, { main, link, id, state: null, summary: null, selected: null, sel: null,
       inflight: false, confirm: null, hint: null, note: "" });
     this.head = h("section.thead");
-    this.boardEl = h("section.board", { "aria-label": "game" });
+    this.boardEl = h("section.board", { "aria-label": tr("web.play.board_aria") });
     this.side = h("aside.side");
     fill(main, this.head, h("div.play", this.boardEl, this.side));
     this.keys = (e) => this.onKey(e);
@@ -93,14 +96,17 @@ class PlayPage {
   // -- header, clock -----------------------------------------------------------------
   renderHead() {
     const t = this.summary;
-    if (!t) return fill(this.head, h("h1", `Tournament ${this.id}`), h("p.muted", "not found, or the list is not public on this server"));
+    if (!t) return fill(this.head, h("h1", tr("web.play.tournament", { id: this.id })), h("p.muted", tr("web.play.not_found")));
     fill(this.head,
-      h("h1", t.name, " ", h(`span.tag.st-${t.status}`, t.status), t.void ? [" ", h("span.tag.void", "void")] : null),
-      h("p.meta", optionsText(t.game, t.options), ` · ${t.entrants} entrant${t.entrants === 1 ? "" : "s"}`,
-        t.time_limit_s ? ` · ${clock(t.time_limit_s * 1000)} per game` : "",
-        t.game === "gaps" ? [" · ", h("a.rules-link", { href: rulesHref(t.options), "data-nav": "" }, "rules")] : null,
-        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status })),
-      h("p.commit.small", "commitment ", h("code", t.commitment), t.seed ? [" · seed ", h("code", t.seed)] : null), beaconLine(t));
+      h("h1", h("span", { translate: "no" }, t.name), " ", h(`span.tag.st-${t.status}`, tr(`web.status.${t.status}`)), t.void ? [" ", h("span.tag.void", tr("web.tag.void"))] : null),
+      h("p.meta", optionsText(t.game, t.options), " · ", tn("web.entrants", t.entrants),
+        t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : "",
+        [" · ", h("a.rules-link", { href: rulesHref(t.options, t.game), "data-nav": "" }, tr("web.play.rules"))],
+        " · ", h("span.countdown", { "data-starts": t.starts_at, "data-ends": t.ends_at, "data-closed": t.closed_at || "", "data-status": t.status }),
+        t.status === "scheduled" ? [" · ", addToCalendar(t.id)] : null),
+      h("details.audit.small", h("summary", tr("web.audit.summary")),
+        h("p.commit", tr("web.commitment.label"), " ", h("code", { translate: "no" }, t.commitment), t.seed ? [" · ", tr("web.seed.label"), " ", h("code", { translate: "no" }, t.seed)] : null),
+        h("p.muted", tr(t.seed ? "web.seed.explain" : "web.commitment.explain"))), beaconLine(t));
     this.tick();
   }
 
@@ -120,8 +126,8 @@ class PlayPage {
     if (cd) {
       const now = this.link.now();
       const st = cd.dataset.status;
-      cd.textContent = st === "scheduled" ? `opens ${relative(Date.parse(cd.dataset.starts) - now)}`
-        : st === "open" ? `closes ${relative(Date.parse(cd.dataset.ends) - now)}` : closedText(cd.dataset.closed, cd.dataset.ends);
+      cd.textContent = st === "scheduled" ? tr("web.countdown.opens", { when: relative(Date.parse(cd.dataset.starts) - now) })
+        : st === "open" ? tr("web.countdown.closes", { when: relative(Date.parse(cd.dataset.ends) - now) }) : closedText(cd.dataset.closed, cd.dataset.ends);
     }
     const el = $(".game-clock", this.boardEl);
     if (el && this.state) {
@@ -129,7 +135,7 @@ class PlayPage {
       const playing = st.status === "playing";
       const used = playing ? this.link.now() - Date.parse(st.started_at) : st.time_ms;
       const left = Date.parse(st.deadline) - this.link.now();
-      el.textContent = `time ${clock(used)}` + (playing ? ` · ${clock(left)} left` : "");
+      el.textContent = tr("web.play.time", { clock: clock(used) }) + (playing ? ` · ${tr("web.play.time_left", { clock: clock(left) })}` : "");
     }
   }
 
@@ -141,12 +147,12 @@ class PlayPage {
       const parts = [];
       if (t && t.status === "closed") parts.push(this.closedEl());
       else if (!account.token) {
-        parts.push(h("div.notice", h("p", "You are watching. "), h("p", h("a", { href: "/", "data-nav": "" }, "Register or sign in"), " on the lobby to play.")));
+        parts.push(h("div.notice", h("p", tr("web.play.watching")), h("p", h("a", { href: "/", "data-nav": "" }, tr("web.play.register_to_play")))));
       } else if (t && t.status === "open") {
-        parts.push(h("div.notice", h("p", "Joining deals your game and starts your clock."),
-          h("button.primary.join", { onclick: () => this.join() }, "Join and play")));
+        parts.push(h("div.notice", h("p", tr("web.play.join_note")),
+          h("button.primary.join", { onclick: () => this.join() }, tr("web.play.join"))));
       } else if (t && t.status === "scheduled") {
-        parts.push(h("div.notice", h("p", "The tournament has not opened yet.")));
+        parts.push(h("div.notice", h("p", tr("web.play.not_open"))));
       }
       if (this.note) parts.push(h("p.error", this.note));
       return fill(this.boardEl, parts);
@@ -174,8 +180,9 @@ class PlayPage {
 
   status(st, figures, actions) {
     const over = st.status !== "playing";
-    const receipt = h("p.receipt.small", { title: "the log_hash of your last acknowledged action: keep it to check the published record" },
-      `receipt seq ${st.seq} · `, h("code", st.log_hash ? st.log_hash.slice(0, 16) + "…" : "—"));
+    const receipt = h("details.audit.small", h("summary", tr("web.audit.summary")),
+      h("p.receipt", { title: tr("web.receipt.title") }, tr("web.receipt.label", { seq: st.seq }), " · ", h("code", { translate: "no" }, st.log_hash ? st.log_hash.slice(0, 16) + "…" : "—")),
+      h("p.muted", tr("web.receipt.explain")));
     return h("div.status-bar",
       h("p.figures", figures, h("span.game-clock")),
       over ? h(`p.over.st-${st.status}`, endText(st, this.summary)) : actions,
@@ -186,8 +193,8 @@ class PlayPage {
   confirmBox() {
     const { text, action } = this.confirm;
     return h("div.confirm", { role: "alertdialog", "aria-label": text }, h("span", text),
-      h("button.danger.yes", { onclick: () => { this.confirm = null; this.act(action); } }, "Yes"),
-      h("button.no", { onclick: () => { this.confirm = null; this.render(); } }, "No"));
+      h("button.danger.yes", { onclick: () => { this.confirm = null; this.act(action); } }, tr("web.yes")),
+      h("button.no", { onclick: () => { this.confirm = null; this.render(); } }, tr("web.no")));
   }
 
   ask(text, action) {
@@ -205,7 +212,7 @@ class PlayPage {
     const seq = this.state.seq + 1;
     try {
       const st = await this.link.call("act", { tournament: this.id, seq, action });
-      this.note = st.duplicate ? "(acknowledged after the reconnect)" : "";
+      this.note = st.duplicate ? tr("web.play.duplicate") : "";
       this.setState(st);
     } catch (exc) {
       this.note = exc.message;
@@ -238,20 +245,20 @@ class PlayPage {
     const selFits = sel ? fits.get(sel.join(",")) || [] : [];
     const canRedeal = v.blocked && v.redeals_left > 0;
     const actions = h("div.actions",
-      h("p.where", !sel ? "no gap selected" : v.blocked ? (canRedeal ? "Blocked: no move is legal. Redeal?" : "Blocked, no redeal left.")
-        : selFits.length ? `The gap at ${cellName(sel)} takes ${takesText(this.summary && this.summary.options, v.grid, sel, selFits)}: Enter plays ${label(selFits[0])}.`
-          : `The gap at ${cellName(sel)} is dead.`),
+      h("p.where", !sel ? tr("web.gaps.no_selection") : v.blocked ? (canRedeal ? tr("web.gaps.blocked_redeal") : tr("web.gaps.blocked_none"))
+        : selFits.length ? tr("web.gaps.takes_enter", { cell: cellName(sel), cards: takesText(this.summary && this.summary.options, v.grid, sel, selFits), card: label(selFits[0]) })
+          : tr("web.gaps.dead", { cell: cellName(sel) })),
       h("form.typed", { onsubmit: (e) => { e.preventDefault(); this.typed(e.target.elements.card); } },
-        h("label", { for: "card-input" }, "card "),
-        h("input#card-input", { name: "card", autocomplete: "off", size: "10", placeholder: "6H, 10h, 6♥", "aria-label": "type a card code and press Enter" })),
-      h("button.redeal", { disabled: !canRedeal, onclick: () => this.ask(`Redeal? It uses 1 of your ${v.redeals_left} redeals left (−5 points).`, { kind: "redeal" }) }, `Redeal (${v.redeals_left} left)`),
-      h("button.resign.danger", { onclick: () => this.ask("Resign this game? There is no second attempt.", { kind: "resign" }) }, "Resign"));
-    const figures = h("span", `in place ${p.cards_in_place}/48 · redeals left ${v.redeals_left} · score ${p.score} · `);
+        h("label", { for: "card-input" }, tr("web.gaps.card_label"), " "),
+        h("input#card-input", { name: "card", autocomplete: "off", size: "10", placeholder: tr("web.gaps.card_placeholder"), "aria-label": tr("web.gaps.card_aria") })),
+      h("button.redeal", { disabled: !canRedeal, onclick: () => this.ask(tn("web.gaps.redeal_ask", v.redeals_left), { kind: "redeal" }) }, tn("web.gaps.redeal_button", v.redeals_left)),
+      h("button.resign.danger", { onclick: () => this.ask(tr("web.gaps.resign_ask"), { kind: "resign" }) }, tr("web.gaps.resign")));
+    const figures = h("span", tr("web.gaps.figures", { placed: p.cards_in_place, redeals: v.redeals_left, score: p.score }), " · ");
     const options = this.summary ? this.summary.options : null;
     const acesFell = acesJustFell(options, st.events);
     return h("div.gaps-play",
       gapsBoard(v, { selected: st.status === "playing" ? sel : null, onCell: st.status === "playing" ? (r, c, code) => this.clickCell(r, c, code) : null, highlight: (st.events || []).filter((e) => e.type === "moved").map((e) => e.card), options, acesFell }),
-      h("p.legend.small", "Click a gap to play the card that fits it, or click a card to move it. Keys: ←/→ select a gap, ↑/↓ change row, Enter plays. ✕ marks a dead gap.",
+      h("p.legend.small", tr(touchScreen() ? "web.gaps.legend_touch" : "web.gaps.legend"),
         variantLegend(options)), acesFell ? acesFellNote() : null, this.status(st, figures, actions));
   }
 
@@ -261,18 +268,18 @@ class PlayPage {
       this.selected = [r, c];
       const moves = legal.filter((m) => m.to[0] === r && m.to[1] === c);
       if (moves.length === 1) return this.act({ kind: "move", card: moves[0].card, to: moves[0].to });
-      this.note = !moves.length ? `The gap at ${cellName([r, c])} is dead: nothing can enter it.`
-        : c === 0 ? `The gap at ${cellName([r, c])} takes any 2: click the 2 to move, or press Enter for ${label(moves[0].card)}.`
-          : `The gap at ${cellName([r, c])} takes ${takesText(this.summary && this.summary.options, this.state.view.grid, [r, c], moves.map((m) => m.card))}: click the card to move, or press Enter for ${label(moves[0].card)}.`;
+      this.note = !moves.length ? tr("web.gaps.dead_nothing", { cell: cellName([r, c]) })
+        : c === 0 ? tr("web.gaps.takes_any_two", { cell: cellName([r, c]), card: label(moves[0].card) })
+          : tr("web.gaps.takes_click", { cell: cellName([r, c]), cards: takesText(this.summary && this.summary.options, this.state.view.grid, [r, c], moves.map((m) => m.card)), card: label(moves[0].card) });
       return this.render();
     }
     if (isFixedTwo(this.summary && this.summary.options, c, code)) {
-      this.note = `${label(code)} is fixed: in Montana the 2s are dealt into the first column and never move.`;
+      this.note = tr("web.gaps.fixed_two", { card: label(code) });
       return this.render();
     }
     const moves = legal.filter((m) => m.card === code);
     if (!moves.length) {
-      this.note = `${label(code)} fits no gap.`;
+      this.note = tr("web.gaps.fits_none", { card: label(code) });
       return this.render();
     }
     const sel = this.selected;
@@ -286,12 +293,12 @@ class PlayPage {
     const low = text.toLowerCase();
     if (!text) return this.enter();
     if (low === "redeal") return this.act({ kind: "redeal" });
-    if (low === "resign") return this.ask("Resign this game? There is no second attempt.", { kind: "resign" });
+    if (low === "resign") return this.ask(tr("web.gaps.resign_ask"), { kind: "resign" });
     let card;
     try {
       card = cardCode(parseCard(text));
-    } catch (exc) {
-      this.note = exc.message;
+    } catch {
+      this.note = tr("web.gaps.bad_card", { text });
       return this.render();
     }
     this.clickCard(card);
@@ -301,7 +308,7 @@ class PlayPage {
     const sel = this.selected;
     const moves = this.state.view.legal.filter((m) => m.card === card);
     if (!moves.length) {
-      this.note = `${label(card)} fits no gap.`;
+      this.note = tr("web.gaps.fits_none", { card: label(card) });
       return this.render();
     }
     const chosen = moves.find((m) => sel && m.to[0] === sel[0] && m.to[1] === sel[1]) || moves[0];
@@ -312,7 +319,7 @@ class PlayPage {
     const sel = this.selected;
     const fits = this.state.view.legal.filter((m) => sel && m.to[0] === sel[0] && m.to[1] === sel[1]);
     if (!fits.length) {
-      this.note = "The selected gap takes nothing.";
+      this.note = tr("web.gaps.takes_nothing");
       return this.render();
     }
     this.act({ kind: "move", card: fits[0].card, to: fits[0].to });
@@ -374,17 +381,17 @@ class PlayPage {
       dragged: (from, to, count) => this.move(from, to, count),
       auto: (place, code) => this.move(place, `f${code[1]}`, 1),
     } : null;
-    const left = v.recycles_left === null ? "unlimited" : String(v.recycles_left);
+    const left = v.recycles_left === null ? tr("web.klondike.unlimited") : String(v.recycles_left);
     const actions = h("div.actions",
-      h("button.draw", { onclick: () => this.act({ kind: "draw" }) }, v.stock ? "Draw" : "Recycle"),
-      h("button.auto", { onclick: () => this.act({ kind: "auto" }) }, "Auto"),
-      hints ? h("button.hint", { onclick: () => this.askHint() }, "Hint") : null,
-      h("button.resign.danger", { onclick: () => this.ask("Give up this game? There is no second attempt.", { kind: "resign" }) }, "Give up"),
-      v.no_moves ? h("p.warn", "No moves that make progress were found.") : null);
-    const figures = h("span", `home ${p.cards_home}/52 · score ${p.score} · moves ${p.moves} · recycles left ${left} · `);
+      h("button.draw", { onclick: () => this.act({ kind: "draw" }) }, v.stock ? tr("web.klondike.draw") : tr("web.klondike.recycle")),
+      h("button.auto", { onclick: () => this.act({ kind: "auto" }) }, tr("web.klondike.auto")),
+      hints ? h("button.hint", { onclick: () => this.askHint() }, tr("web.klondike.hint")) : null,
+      h("button.resign.danger", { onclick: () => this.ask(tr("web.klondike.give_up_ask"), { kind: "resign" }) }, tr("web.klondike.give_up")),
+      v.no_moves ? h("p.warn", tr("web.klondike.no_moves_found")) : null);
+    const figures = h("span", tr("web.klondike.figures", { home: p.cards_home, score: p.score, moves: p.moves, recycles: left }), " · ");
     return h("div.klondike-play",
       klondikeBoard(v, { sel: this.sel, on, hint: this.hint }),
-      h("p.legend.small", "Click a card, then where it goes (or drag it). Double-click a card to send it home. Keys: d draw, a auto", hints ? ", h hint" : "", ", Esc drops a selection."),
+      h("p.legend.small", tr((hints ? "web.klondike.legend_hints" : "web.klondike.legend") + (touchScreen() ? "_touch" : ""))),
       this.status(st, figures, actions));
   }
 
@@ -394,7 +401,7 @@ class PlayPage {
       const index = place[0] === "t" ? this.state.view.tableau[+place[1]].up.length - count : null;
       this.sel = { from: place, count, index, card: code };
     }
-    this.note = this.sel ? `${label(code)}${count > 1 ? ` and ${count - 1} more` : ""} selected: click where it goes.` : "";
+    this.note = this.sel ? (count > 1 ? tn("web.klondike.selected_more", count - 1, { card: label(code) }) : tr("web.klondike.selected", { card: label(code) })) : "";
     this.render();
   }
 
@@ -416,7 +423,7 @@ class PlayPage {
     try {
       const reply = await this.link.call("hint", { tournament: this.id });
       this.hint = reply.action;
-      this.note = reply.action ? `hint: ${describe(reply.action)}` : "No moves: nothing that makes progress.";
+      this.note = reply.action ? tr("web.klondike.hint_is", { action: hintWords(reply.action, this.state && this.state.view) }) : tr("web.klondike.no_moves");
     } catch (exc) {
       this.note = exc.message;
     }
@@ -426,9 +433,11 @@ class PlayPage {
 
 /** When a tournament closed: at its end, or early (an operator's close) — then both. */
 export function closedText(closedAt, endsAt) {
-  if (!closedAt) return `closed ${localTime(endsAt)}`;
+  if (!closedAt) return tr("web.closed_at", { when: localTime(endsAt) });
   const early = Date.parse(closedAt) < Date.parse(endsAt) - 1000;
-  return early ? `closed early, ${localTime(closedAt)} (it was to end ${localTime(endsAt)})` : `closed ${localTime(closedAt)}`;
+  const end = dateOnly(closedAt) === dateOnly(endsAt) ? timeOnly(endsAt) : localTime(endsAt); // the day said once
+  const key = dateOnly(closedAt) === dateOnly(endsAt) ? "web.closed_early_at_time" : "web.closed_early_at";
+  return early ? tr(key, { when: localTime(closedAt), end }) : tr("web.closed_at", { when: localTime(closedAt) });
 }
 
 /** Why a game is over. A game that timed out before its deadline was ended by the
@@ -438,8 +447,8 @@ export function endText(st, summary) {
     const ended = Date.parse(st.started_at) + st.time_ms;
     if (ended < Date.parse(st.deadline) - 1000) {
       const at = summary && summary.closed_at ? summary.closed_at : new Date(ended).toISOString();
-      return `The organiser closed the tournament at ${localTime(at)}, before your time was up: your game ended there.`;
+      return tr("web.play.end.closed_by_organiser", { when: localTime(at) });
     }
   }
-  return END_TEXT[st.status] || st.status;
+  return END_KEYS[st.status] ? tr(END_KEYS[st.status]) : st.status;
 }

@@ -10,9 +10,15 @@ import { describe } from "./actionwords.js";
 import { logHeads } from "./receipts.js";
 import { Stepper, dealMarks } from "./stepper.js";
 import { replayStates } from "./verify.js";
+import { t, t as tr, tn } from "./i18n.js";
+
+/** A game status in words (playing, won, lost, resigned, timed out). */
+export function statusWord(status) {
+  return ["playing", "won", "lost", "resigned", "timed_out"].includes(status) ? t(`web.row.${status}`) : status;
+}
 
 export async function replayPage(main, link, id, name) {
-  fill(main, h("h1", `Replay: ${name}`), h("p.muted", "loading the record…"));
+  fill(main, h("h1", t("web.replay.title", { name })), h("p.muted", t("web.replay.loading")));
   let record = null;
   try {
     record = (await link.call("record", { tournament: id, player: name })).record;
@@ -25,8 +31,8 @@ export async function replayPage(main, link, id, name) {
       }
     } catch { /* below */ }
     if (!record) {
-      return fill(main, h("h1", `Replay: ${name}`), h("p.error", `No record: ${exc.message}`),
-        h("p", h("a", { href: `/t/${id}`, "data-nav": "" }, "back to the tournament")));
+      return fill(main, h("h1", t("web.replay.title", { name })), h("p.error", t("web.replay.no_record", { error: exc.message })),
+        h("p", h("a", { href: `/t/${id}`, "data-nav": "" }, t("web.replay.back"))));
     }
   }
   const viewer = new Replay(main, record, id);
@@ -38,16 +44,16 @@ export async function replayPage(main, link, id, name) {
 export function figuresText(game, state) {
   const p = state.progressView();
   return game === "gaps"
-    ? `in place ${p.cards_in_place}/48 · redeals used ${p.redeals_used} · score ${p.score}`
-    : `home ${p.cards_home}/52 · recycles ${p.recycles_used} · score ${p.score} · moves ${p.moves}`;
+    ? t("web.replay.figures_gaps", { placed: p.cards_in_place, redeals: p.redeals_used, score: p.score })
+    : t("web.replay.figures_klondike", { home: p.cards_home, recycles: p.recycles_used, score: p.score, moves: p.moves });
 }
 
 /** The par of a record in words ("par: 48 in place, 1 redeal"), or null without one. */
 export function parText(record) {
   const par = parOf(record);
   if (!par) return null;
-  const [what, resets] = record.tournament.game === "gaps" ? ["in place", "redeal"] : ["home", "recycle"];
-  return `par: ${par.progress} ${what}, ${par.resets} ${resets}${par.resets === 1 ? "" : "s"} (${par.line.length} actions)`;
+  const game = record.tournament.game === "gaps" ? "gaps" : "klondike";
+  return t("web.par.text", { progress: t(`web.par.progress.${game}`, { n: par.progress }), resets: tn(`web.par.resets.${game}`, par.resets), actions: tn("web.par.actions", par.line.length) });
 }
 
 class Replay {
@@ -79,7 +85,7 @@ class Replay {
 
   render() {
     const r = this.record;
-    const t = r.tournament;
+    const tt = r.tournament;
     const { rec, states, error, heads } = this.lines[this.showing];
     const i = this.stepper.i;
     const state = states[i];
@@ -87,31 +93,32 @@ class Replay {
     const entry = i ? rec.actions[i - 1] : null;
     const view = state.view();
     const atDeal = !entry || entry.action.kind === "redeal";
-    const board = t.game === "gaps" ? gapsBoard(view, { highlight: entry && entry.action.card ? [entry.action.card] : null, options: t.options, aces: dealAces(state, atDeal) })
+    const board = tt.game === "gaps" ? gapsBoard(view, { highlight: entry && entry.action.card ? [entry.action.card] : null, options: tt.options, aces: dealAces(state, atDeal) })
       : klondikeBoard(view, { hint: entry && entry.action.kind === "move" ? entry.action : null });
     const redealNo = this.stepper.marks.filter((k) => k <= i).length - 1;
     const onPar = this.showing === "par";
     const par = parText(r);
-    const when = onPar ? (entry ? `par step ${i}/${n} · ${describe(entry.action)}` : `the deal (0/${n}) · par line`)
-      : entry ? `seq ${entry.seq}/${n} · ${clock(entry.at_ms)} · ${describe(entry.action)}` : `the deal (0/${n})`;
+    const when = onPar ? (entry ? tr("web.replay.par_step", { i, n, action: describe(entry.action) }) : tr("web.replay.deal_par", { n }))
+      : entry ? tr("web.replay.seq_step", { seq: entry.seq, n, clock: clock(entry.at_ms), action: describe(entry.action) }) : tr("web.replay.deal", { n });
     fill(this.main,
-      h("h1", `Replay: ${r.player.name}`, " ", h("span.tag", t.name), onPar ? h("span.tag.par", "par line") : null),
-      h("p.meta", optionsText(t.game, t.options), ` · result ${r.result.status}, progress ${r.result.progress}, time ${clock(r.result.time_ms)}`,
-        " · ", h("a", { href: `/t/${this.id}`, "data-nav": "" }, "tournament"),
-        " · ", h("a.to-analysis", { href: `/t/${this.id}/analysis`, "data-nav": "" }, "analysis room")),
+      h("h1", tr("web.replay.title", { name: r.player.name }), " ", h("span.tag", { translate: "no" }, tt.name), onPar ? h("span.tag.par", tr("web.replay.par_line")) : null),
+      h("p.meta", optionsText(tt.game, tt.options), " · ", tr("web.replay.result", { status: statusWord(r.result.status), progress: r.result.progress, clock: clock(r.result.time_ms) }),
+        " · ", h("a", { href: `/t/${this.id}`, "data-nav": "" }, tr("web.replay.tournament")),
+        " · ", h("a.to-analysis", { href: `/t/${this.id}/analysis`, "data-nav": "" }, tr("web.replay.analysis"))),
       h("p.par-line", par ? [h("strong", par), " ",
-        h("button.show-par", { onclick: () => this.show(onPar ? "record" : "par") }, onPar ? "Back to the game" : "Step through the par line")]
-        : h("span.muted", "par: not computed for this entry (yet); the analysis room compares it with the best line found")),
+        h("button.show-par", { onclick: () => this.show(onPar ? "record" : "par") }, onPar ? tr("web.replay.back_to_game") : tr("web.replay.step_par"))]
+        : h("span.muted", tr("web.replay.no_par"))),
       this.stepper.controls(),
       h("p.step", { "data-step": String(i) }, when,
-        t.game === "gaps" ? ` · ${redealNo ? `after redeal ${redealNo}` : "first deal"}` : "",
-        ` · status ${state.status}`),
+        tt.game === "gaps" ? ` · ${redealNo ? tr("web.replay.after_redeal", { k: redealNo }) : tr("web.replay.first_deal")}` : "",
+        " · ", tr("web.replay.status", { status: statusWord(state.status) })),
       board,
       atDeal && i && state.variant && state.variant.acesOnRedeal
-        ? h("p.aces-fell.small", "Addiction: this redeal shuffled the aces in with the other cards; the gaps are where they fell (marked with the ace).") : null,
-      h("p.figures", figuresText(t.game, state)),
-      heads ? h("p.receipt.small", `log hash after seq ${i}: `, h("code", heads[i] || "")) : null,
-      error ? h("p.error", `The ${onPar ? "par line" : "record"} stops being legal at ${error}`) : null,
-      h("p.legend.small", "Keys: ←/→ step, Home/End, Space plays."));
+        ? h("p.aces-fell.small", tr("web.replay.aces_fell")) : null,
+      h("p.figures", figuresText(tt.game, state)),
+      heads ? h("details.audit.small", h("summary", tr("web.audit.summary")), h("p.receipt", tr("web.replay.log_hash", { i }), " ", h("code", { translate: "no" }, heads[i] || "")),
+        h("p.muted", tr("web.replay.log_hash_explain"))) : null,
+      error ? h("p.error", tr(onPar ? "web.replay.par_illegal" : "web.replay.record_illegal"), " ", h("span", { translate: "no" }, error)) : null,
+      h("p.legend.small", tr("web.replay.keys")));
   }
 }

@@ -1,4 +1,4 @@
-// /rules/gaps: the rules of Gaps and of its family variants (RULES-GAPS.md v1.4), each
+// /rules/gaps and /rules/klondike: the rules of Klondike (RULES-KLONDIKE.md), and of Gaps and of its family variants (RULES-GAPS.md v1.4), each
 // variant with a worked example from the contract's vectors (rulesexamples.js), replayed
 // in the page by the engine the verifier uses, so the boards shown are what the rules give.
 
@@ -9,16 +9,21 @@ import { hexToBytes } from "./drbg.js";
 import { GAP, GAPS, GapsState, VARIANTS, parseGrid, parseOptions, variantOf } from "./gaps.js";
 import { cellName } from "./actionwords.js";
 import { EXAMPLES } from "./rulesexamples.js";
+import { orList, t, tn } from "./i18n.js";
 
-export async function rulesPage(main) {
-  fill(main, h("h1", "Gaps: the rules"), h("p.muted", "loading the examples…"));
+/** The list items of a section: the catalogue's keys `${prefix}.1`, `.2`, ... */
+const items = (prefix, count) => h("ul", Array.from({ length: count }, (_, i) => h("li", t(`${prefix}.${i + 1}`))));
+
+export async function rulesPage(main, game = "gaps") {
+  if (game === "klondike") return klondikePage(main);
+  fill(main, h("h1", t("web.rules.gaps.title")), h("p.muted", t("web.rules.loading")));
   const sections = await Promise.all([montana(), addiction(), freeParking()]);
   fill(main, h("article.rules",
-    h("h1", "Gaps: the rules"),
-    h("p.lead", "Gaps (also called Montana) and three of its family, as this server referees them. ",
-      "A tournament names its variant in the lobby and on its page; everything not said under a variant is as in plain Gaps."),
-    h("nav.rules-toc", h("a", { href: "#gaps" }, "Gaps"), " · ", h("a", { href: "#montana" }, "Montana"), " · ",
-      h("a", { href: "#addiction" }, "Addiction"), " · ", h("a", { href: "#free_parking" }, "Free Parking")),
+    h("h1", t("web.rules.gaps.title")),
+    h("p.lead", t("web.rules.gaps.lead")),
+    h("nav.rules-toc", h("a", { href: "#gaps" }, t("web.variant.gaps.title")), " · ", h("a", { href: "#montana" }, t("web.variant.montana.title")), " · ",
+      h("a", { href: "#addiction" }, t("web.variant.addiction.title")), " · ", h("a", { href: "#free_parking" }, t("web.variant.free_parking.title")),
+      " · ", h("a", { href: "/rules/klondike", "data-nav": "" }, t("web.rules.klondike.title"))),
     plain(), variantsTable(), ...sections, notOffered()));
   if (location.hash) {
     const target = document.getElementById(location.hash.slice(1));
@@ -27,32 +32,24 @@ export async function rulesPage(main) {
 }
 
 function plain() {
-  return h("section#gaps.rule", h("h2", "Gaps"), h("ul",
-    h("li", "One deck of 52 cards is dealt face up in 4 rows of 13. The 4 aces are then taken out where they lie: 48 cards and 4 gaps. Aces never come back."),
-    h("li", "A move puts one card, from anywhere, into a gap; the cell it left becomes a gap. Nothing else moves."),
-    h("li", "A gap in column 1 takes any 2. Any other gap takes exactly one card: the same suit as its left neighbour and one rank higher (5♥ on the left takes 6♥)."),
-    h("li", "A gap whose left neighbour is a King or another gap is dead (✕): nothing can enter it."),
-    h("li", "Blocked: no move is legal. Only then may you redeal (2 redeals unless the tournament says otherwise). Each row keeps its run, the cards from a 2 in column 1 going up in one suit (2♥ 3♥ 4♥ …); every other card is shuffled from your own stream, and each row's one gap is right after its run. When redeals reshuffle every card, nothing is kept and every gap is in column 1."),
-    h("li", "Won: every row reads 2 to King of one suit from column 1. Lost: blocked with no redeal left (the server ends the game at once). You may also resign; the clock may run out."),
-    h("li", "Cards in place (the ranking figure) are the runs' cards, 0 to 48. Score: cards in place − 5 per redeal, + 10 for a win without a redeal.")),
-  h("p.example", h("strong", "Example. "), "A gap has 5♥ just left of it and 6♥ is in another row: move 6♥ into it; its old cell becomes a gap. If that new gap has K♣ on its left it is dead, but the game goes on while another gap takes a card or a redeal is left."));
+  return h("section#gaps.rule", h("h2", t("web.variant.gaps.title")), items("web.rules.gaps.plain", 7),
+    h("p.example", h("strong", t("web.rules.example")), " ", t("web.rules.gaps.plain_example")));
 }
 
 function variantsTable() {
-  const rows = [
-    ["Gaps", "as above", "–", "after each kept run", "2"],
-    ["Montana", "the 2s pre-placed in column 1", "–", "after each kept run", "2"],
-    ["Addiction", "as above", "–", "where the aces fall", "3"],
-    ["Free Parking", "as above", "the card below its right neighbour", "after each kept run", "2"],
-  ];
-  return h("section.rule.variants-table", h("h2", "The variants at a glance"),
-    h("table", h("thead", h("tr", ["variant", "deal", "a gap also takes", "a redeal's gaps", "redeals"].map((t) => h("th", t)))),
-      h("tbody", rows.map((r) => h("tr", r.map((t) => h("td", t)))))));
+  const rows = ["gaps", "montana", "addiction", "free_parking"].map((v) => [
+    t(`web.variant.${v}.title`), t(v === "montana" ? "web.rules.table.deal_montana" : "web.rules.table.as_above"),
+    v === "free_parking" ? t("web.rules.table.takes_right") : "–",
+    t(v === "addiction" ? "web.rules.table.gaps_aces" : "web.rules.table.gaps_runs"), v === "addiction" ? "3" : "2"]);
+  const heads = ["variant", "deal", "takes", "redeal_gaps", "redeals"].map((k) => t(`web.rules.table.${k}`));
+  return h("section.rule.variants-table", h("h2", t("web.rules.table.title")),
+    h("table", h("thead", h("tr", heads.map((x) => h("th", x)))),
+      h("tbody", rows.map((r) => h("tr", r.map((x) => h("td", x)))))));
 }
 
 /** A worked example: before and after, side by side, each with its caption. */
 function example(text, before, after) {
-  return h("div.example", h("p", h("strong", "Example (from the contract's vectors). "), text),
+  return h("div.example", h("p", h("strong", t("web.rules.example_vectors")), " ", text),
     h("div.example-boards", h("figure", before.board, h("figcaption", before.caption)), h("figure", after.board, h("figcaption", after.caption))));
 }
 
@@ -65,16 +62,11 @@ async function montana() {
   const state = await dealOf(ex);
   const after = await state.apply(ex.move);
   const v = VARIANTS.montana;
-  return h(`section#${v.name}.rule`, h("h2", "Montana"),
-    h("p", "Montana in the strict sense: “the 2s are pre-placed in the leftmost column before play”, which makes it significantly easier."),
-    h("ul",
-      h("li", "Deal: the deck is shuffled as for Gaps; column 1 holds 2♣ 2♦ 2♥ 2♠ from the top, whatever the shuffle, and the other 48 cards fill columns 2 to 13 row by row in shuffled order. The aces are then taken out where they lie: the 4 gaps are never in column 1."),
-      h("li", "The 2s never move (the board rings them as fixed), so each row's suit is fixed from the start (♣ ♦ ♥ ♠ from the top) and you start with 4 cards in place."),
-      h("li", "Redeals keep each row's run (at least its 2), with the gap right after it. Redeals that reshuffle every card are not offered: they would gather the pre-placed 2s."),
-      h("li", "Moves, dead gaps, blocked, won and lost: as in Gaps.")),
-    example(`The deal of seed ${ex.seed.slice(0, 8)}…: the 2s stand fixed in column 1. The gap at ${cellName(ex.move.to)} follows ${label(state.view().grid[ex.move.to[0]][ex.move.to[1] - 1])}, so it takes ${label(ex.move.card)}; played, ${label(ex.move.card)}'s old cell becomes a gap.`,
-      { board: gapsBoard(state.view(), { options: ex.options }), caption: "the deal" },
-      { board: gapsBoard(after.view(), { options: ex.options, highlight: [ex.move.card] }), caption: `after ${label(ex.move.card)} to ${cellName(ex.move.to)}` }));
+  return h(`section#${v.name}.rule`, h("h2", t("web.variant.montana.title")),
+    h("p", t("web.rules.montana.lead")), items("web.rules.montana", 4),
+    example(t("web.rules.montana.example", { seed: `${ex.seed.slice(0, 8)}…`, cell: cellName(ex.move.to), left: label(state.view().grid[ex.move.to[0]][ex.move.to[1] - 1]), card: label(ex.move.card) }),
+      { board: gapsBoard(state.view(), { options: ex.options }), caption: t("web.rules.caption.deal") },
+      { board: gapsBoard(after.view(), { options: ex.options, highlight: [ex.move.card] }), caption: t("web.rules.caption.after", { card: label(ex.move.card), cell: cellName(ex.move.to) }) }));
 }
 
 async function addiction() {
@@ -83,15 +75,11 @@ async function addiction() {
   const blocked = new GapsState({ seed: hexToBytes(ex.seed), playerId: ex.playerId, redeals: options.redeals, grid: parseGrid(ex.blocked), variant: variantOf(options) });
   const after = await blocked.apply({ kind: "redeal" });
   const perRow = [0, 1, 2, 3].map((r) => after.grid.slice(r * 13, r * 13 + 13).filter((c) => c === GAP).length);
-  return h("section#addiction.rule", h("h2", "Addiction"),
-    h("p", "“Normally 3 redeals”, with “the aces as variable gap makers during redeals”."),
-    h("ul",
-      h("li", "Deal and moves: as in Gaps. 3 redeals unless the tournament says otherwise."),
-      h("li", "A redeal keeps what a Gaps redeal keeps (the runs; nothing when redeals reshuffle every card). Every other card and the 4 aces are shuffled together from your own stream and fill every cell not kept, row by row. Then the aces are taken out where they fell: those are the 4 gaps."),
-      h("li", "So the gaps move: a row may hold 0 to 4 gaps, a run may be followed at once by a card (when it is the run's next card, the run is longer now), and a complete row's last cell is filled like any other.")),
-    example(`Player ${ex.playerId}'s game on seed ${ex.seed.slice(0, 8)}…, blocked for the first time (every gap is dead). Redeal 1 shuffles the aces in: the new gaps are where they fell (marked with the ace), ${perRow.join(", ")} gaps in rows 1 to 4.`,
-      { board: gapsBoard(blocked.view(), { options }), caption: "blocked: no move is legal" },
-      { board: gapsBoard(after.view(), { options, aces: dealAces(after, true) }), caption: "after redeal 1: the gaps are where the aces fell" }));
+  return h("section#addiction.rule", h("h2", t("web.variant.addiction.title")),
+    h("p", t("web.rules.addiction.lead")), items("web.rules.addiction", 3),
+    example(t("web.rules.addiction.example", { player: ex.playerId, seed: `${ex.seed.slice(0, 8)}…`, counts: perRow.join(", ") }),
+      { board: gapsBoard(blocked.view(), { options }), caption: t("web.rules.caption.blocked") },
+      { board: gapsBoard(after.view(), { options, aces: dealAces(after, true) }), caption: t("web.rules.caption.aces") }));
 }
 
 async function freeParking() {
@@ -101,21 +89,34 @@ async function freeParking() {
   const [r, c] = ex.move.to;
   const row = state.view().grid[r];
   const takes = state.view().legal.filter((m) => m.to[0] === r && m.to[1] === c).map((m) => label(m.card));
-  return h("section#free_parking.rule", h("h2", "Free Parking"),
-    h("p", "PySolFC's Free Parking (also called Moonlight, or Park and Ride): a gap can be filled from either side."),
-    h("ul",
-      h("li", "Deal and redeals: as in Gaps."),
-      h("li", "A gap outside column 1 takes the card one rank higher than its left neighbour (as in Gaps) and also the card one rank lower than its right neighbour, in that neighbour's suit: 4♥ may enter left of 5♥, and a 2 may enter left of the 3 of its suit. On the board, ◂ marks the card that follows the left neighbour, ▸ the card that leads into the right one."),
-      h("li", "A right neighbour that is a 2 or a gap gives nothing, and a gap in column 13 has no right neighbour. A gap in column 1 takes any 2, as in Gaps."),
-      h("li", "Dead: a gap whose left neighbour is a King or a gap and whose right neighbour is a 2, a gap or missing. Blocked: every gap dead."),
-      h("li", "A card may go back and forth, so a game need not end by itself: the action limit and the clock end it.")),
-    example(`The deal of seed ${ex.seed.slice(0, 8)}…: the gap at ${cellName(ex.move.to)} has ${label(row[c - 1])} on its left and ${label(row[c + 1])} on its right, so it takes ${takes.join(" or ")}. ${label(ex.move.card)} is played by its right neighbour's rule.`,
-      { board: gapsBoard(state.view(), { options: ex.options }), caption: "the deal: two ways into one gap" },
-      { board: gapsBoard(after.view(), { options: ex.options, highlight: [ex.move.card] }), caption: `after ${label(ex.move.card)} to ${cellName(ex.move.to)}` }));
+  return h("section#free_parking.rule", h("h2", t("web.variant.free_parking.title")),
+    h("p", t("web.rules.free_parking.lead")), items("web.rules.free_parking", 5),
+    example(t("web.rules.free_parking.example", { seed: `${ex.seed.slice(0, 8)}…`, cell: cellName(ex.move.to), left: label(row[c - 1]), right: label(row[c + 1]), cards: orList(takes), card: label(ex.move.card) }),
+      { board: gapsBoard(state.view(), { options: ex.options }), caption: t("web.rules.caption.two_ways") },
+      { board: gapsBoard(after.view(), { options: ex.options, highlight: [ex.move.card] }), caption: t("web.rules.caption.after", { card: label(ex.move.card), cell: cellName(ex.move.to) }) }));
 }
 
 function notOffered() {
-  return h("section#names.rule", h("h2", "Names, and what is not offered"), h("ul",
-    h("li", "“Spaces” in the seed documents is Gaps with redeals that reshuffle every card; PySolFC's “Spaces” is Addiction. PySolFC's “Montana” is plain Gaps."),
-    h("li", "Paganini is not offered: its redeal rule is too vague to referee move for move, and PySolFC's Paganini is another game (36 cards on 4 × 10).")));
+  return h("section#names.rule", h("h2", t("web.rules.names.title")), items("web.rules.names", 2));
+}
+
+// -- Klondike (RULES-KLONDIKE.md) -------------------------------------------------------
+function klondikePage(main) {
+  const score = [["waste_column", "+5"], ["waste_foundation", "+10"], ["column_foundation", "+10"], ["turned", "+5"], ["foundation_column", "−15"], ["recycle", "−100"]];
+  fill(main, h("article.rules.rules-klondike",
+    h("h1", t("web.rules.klondike.title")),
+    h("p.lead", t("web.rules.klondike.lead"), " ", h("a", { href: "/rules/gaps", "data-nav": "" }, t("web.rules.gaps.title"))),
+    h("section#table.rule", h("h2", t("web.rules.klondike.table.title")), items("web.rules.klondike.table", 4)),
+    h("section#actions.rule", h("h2", t("web.rules.klondike.actions.title")), items("web.rules.klondike.actions", 8)),
+    h("section#end.rule", h("h2", t("web.rules.klondike.end.title")), items("web.rules.klondike.end", 2)),
+    h("section#no-moves.rule", h("h2", t("web.rules.klondike.nomoves.title")), h("p", t("web.rules.klondike.nomoves.text")),
+      h("p", t("web.rules.klondike.hint.text"))),
+    h("section#score.rule", h("h2", t("web.rules.klondike.score.title")),
+      h("table", h("thead", h("tr", h("th", t("web.rules.klondike.score.event")), h("th", t("web.rules.klondike.score.points")))),
+        h("tbody", score.map(([k, pts]) => h("tr", h("td", t(`web.rules.klondike.score.${k}`)), h("td.num", pts))))),
+      h("p", t("web.rules.klondike.score.text"))),
+    h("section#options.rule", h("h2", t("web.rules.klondike.options.title")), items("web.rules.klondike.options", 3)),
+    h("section#guaranteed.rule", h("h2", t("web.rules.klondike.guaranteed.title")), h("p", t("web.rules.klondike.guaranteed.text"))),
+    h("section#hidden.rule", h("h2", t("web.rules.klondike.hidden.title")), h("p", t("web.rules.klondike.hidden.text")))));
+  void tn;
 }

@@ -6,11 +6,12 @@
 import { ServerError } from "./net.js";
 import { clock, h, fill } from "./dom.js";
 import { nameKey } from "./ranking.js";
+import { t, tn } from "./i18n.js";
 
-const STATUS_TEXT = { playing: "playing", won: "won", lost: "lost", resigned: "resigned", timed_out: "timed out" };
-const RESETS = { gaps: "redeals", klondike: "recycles" }; // what a row's `resets` counts
-// a phone's narrow table: short headings and a sign for the status, the words in titles
-const SHORT_RESETS = { gaps: "rd.", klondike: "rc." };
+const statusText = (status) => (["playing", "won", "lost", "resigned", "timed_out"].includes(status) ? t(`web.row.${status}`) : status);
+// what a row's `resets` counts; a phone's narrow table: short headings and a sign for the
+// status, the words in titles
+const resetsKey = (game) => (game === "gaps" || game === "klondike" ? game : "other");
 const STATUS_SIGN = { playing: "▶", won: "✓", lost: "✗", resigned: "⚑", timed_out: "⏱" };
 
 /** A heading cell with its long words, its short form (shown on a phone) and a title. */
@@ -29,8 +30,8 @@ export function runningTime(row, serverTime, now) {
 /** A row's player: the name (a link to the player's page) after a `bot` tag for a bot
  * (PROTOCOL v1.3 rows carry `bot`; first, as a long name is cut). */
 export function playerCell(row) {
-  return h("td.player", { title: row.bot ? `${row.player} (bot)` : row.player }, row.bot ? h("span.tag.bot", { title: "registered as a bot" }, "bot") : null,
-    h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "" }, row.player));
+  return h("td.player", { title: row.bot ? t("web.standings.bot_title", { name: row.player }) : row.player }, row.bot ? h("span.tag.bot", { title: t("web.standings.bot_registered") }, t("web.standings.bot")) : null,
+    h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "", translate: "no" }, row.player));
 }
 
 export class StandingsPanel {
@@ -43,7 +44,7 @@ export class StandingsPanel {
     this.game = game;
     this.msg = null;
     this.timer = setInterval(() => this.tick(), 1000); // running clocks tick between pushes
-    this.el = h("section.standings", { "aria-live": "polite", "aria-label": "standings" });
+    this.el = h("section.standings", { "aria-live": "polite", "aria-label": t("web.standings.aria") });
     this.onClosed = null;
     this.offs = [
       link.on("standings", (m) => m.tournament === tournament && this.show(m)),
@@ -66,8 +67,8 @@ export class StandingsPanel {
         }
       }
       this.error = exc instanceof ServerError && exc.code === "unauthorized"
-        ? "This server shows standings to signed-in players only."
-        : `standings unavailable: ${exc.message}`;
+        ? t("web.standings.players_only")
+        : t("web.standings.unavailable", { error: exc.message });
       this.render();
     }
   }
@@ -87,16 +88,16 @@ export class StandingsPanel {
 
   render() {
     const m = this.msg;
-    const head = h("h2", "Standings", m && m.final ? h("span.tag.final", "final") : m ? h("span.tag.live", "live") : null);
+    const head = h("h2", t("web.standings.title"), " ", m && m.final ? h("span.tag.final", t("web.standings.final")) : m ? h("span.tag.live", t("web.standings.live")) : null);
     if (this.error) return fill(this.el, head, h("p.muted", this.error));
-    if (!m) return fill(this.el, head, h("p.muted", "loading…"));
+    if (!m) return fill(this.el, head, h("p.muted", t("web.loading")));
     const table = h("table.rows");
-    const resets = RESETS[this.game] || "resets";
-    const progress = this.game === "klondike" ? ["home", "home", "cards home"]
-      : this.game === "gaps" ? ["placed", "cards", "cards in place"] : ["progress", "prog.", "progress"];
-    table.append(h("thead", h("tr", h("th", "#"), h("th", "player"), heading("th", "status", "", "how the game stands"),
-      heading("th.num", ...progress), heading("th.num", resets, SHORT_RESETS[this.game] || "res.", resets),
-      h("th.num", "time"), heading("th.num", "score", "pts", "score (shown, not ranked on)"))));
+    const g = resetsKey(this.game);
+    const resets = t(`web.standings.resets.${g}`);
+    const progress = [t(`web.standings.progress.${g}`), t(`web.standings.progress_short.${g}`), t(`web.standings.progress_title.${g}`)];
+    table.append(h("thead", h("tr", h("th", "#"), h("th", t("web.standings.player")), heading("th", t("web.standings.status"), "", t("web.standings.status_title")),
+      heading("th.num", ...progress), heading("th.num", t(`web.standings.resets_head.${g}`), t(`web.standings.resets_short.${g}`), resets),
+      h("th.num", t("web.standings.time")), heading("th.num", t("web.standings.score"), t("web.standings.score_short"), t("web.standings.score_title")))));
     const body = h("tbody");
     // where the window leaves rows out: `gap_after` rows come before the gap (ranks alone
     // cannot tell when rows share one); an older server's window is judged by its ranks
@@ -107,20 +108,21 @@ export class StandingsPanel {
       if (row.rank !== null) prev = row.rank;
       const out = row.rank === null; // disqualified (fair play): unranked, the reason shown
       const mine = this.me && nameKey(row.player) === nameKey(this.me);
-      body.append(h(`tr${mine ? ".me" : ""}${out ? ".disqualified" : ""}`, { "data-player": row.player, ...(out ? { title: `disqualified: ${row.disqualified}` } : {}) },
-        h("td", out ? "DQ" : String(row.rank)), playerCell(row), h(`td.status.st-${row.status}`, { title: STATUS_TEXT[row.status] || row.status },
-          h("span.long", STATUS_TEXT[row.status] || row.status), h("span.short", { "aria-hidden": "true" }, STATUS_SIGN[row.status] || "·")),
+      body.append(h(`tr${mine ? ".me" : ""}${out ? ".disqualified" : ""}`, { "data-player": row.player, ...(out ? { title: t("web.standings.dq_title", { reason: row.disqualified }) } : {}) },
+        h("td", out ? t("web.standings.dq") : String(row.rank)), playerCell(row), h(`td.status.st-${row.status}`, { title: statusText(row.status) },
+          h("span.long", statusText(row.status)), h("span.short", { "aria-hidden": "true" }, STATUS_SIGN[row.status] || "·")),
         h("td.num", String(row.progress)), h("td.num", String(row.resets)),
         h(`td.num.time${row.status === "playing" && !m.final ? ".running" : ""}`, { "data-ms": String(row.time_ms) }, clock(this.timeOf(row))),
         h("td.num", String(row.score))));
-      if (out) body.append(h("tr.dq-note", { "data-for": row.player }, h("td", { colspan: "7" }, `${row.player} disqualified: ${row.disqualified}`)));
+      if (out) body.append(h("tr.dq-note", { "data-for": row.player }, h("td", { colspan: "7" }, t("web.standings.dq_note", { name: row.player, reason: row.disqualified }))));
     });
-    if (!m.rows.length) body.append(h("tr", h("td.muted", { colspan: "7" }, "no entrants yet")));
+    if (!m.rows.length) body.append(h("tr", h("td.muted", { colspan: "7" }, t("web.standings.none_yet"))));
     table.append(body);
     const total = m.total ?? m.rows.length;
-    const foot = h("p.muted.small", `${total} entrant${total === 1 ? "" : "s"}`,
-      m.version !== undefined ? ` · version ${m.version}` : "");
-    return fill(this.el, head, h("div.table-wrap", table), foot);
+    const foot = h("p.muted.small", tn("web.entrants", total));
+    const audit = m.version !== undefined ? h("details.audit.small", h("summary", t("web.audit.summary")),
+      h("p.version", t("web.standings.version", { version: String(m.version) })), h("p.muted", t("web.standings.version_explain"))) : null;
+    return fill(this.el, head, h("div.table-wrap", table), foot, audit);
   }
 
   timeOf(row) {

@@ -3,6 +3,7 @@
 // (deals and redeals). `onStep` redraws the page for the new step.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export class Stepper {
   constructor(last, onStep, marks = null) {
@@ -54,16 +55,16 @@ export class Stepper {
   /** The controls for the current step; the mark jumps only when there are marks. */
   controls() {
     const { i, last, marks } = this;
-    const slider = h("input.scrub", { type: "range", min: "0", max: String(last), value: String(i), "aria-label": "step" });
+    const slider = h("input.scrub", { type: "range", min: "0", max: String(last), value: String(i), "aria-label": t("web.step.slider") });
     slider.addEventListener("input", () => this.go(Number(slider.value)));
     return h("div.replay-controls",
-      h("button.first", { onclick: () => this.go(0), "aria-label": "to the deal" }, "|◀"),
-      marks ? h("button.prev-redeal", { onclick: () => this.go([...marks].reverse().find((k) => k < i) ?? 0), disabled: !i, title: "previous deal or redeal" }, "◀ deal") : null,
-      h("button.prev", { onclick: () => this.go(i - 1), "aria-label": "previous action", disabled: !i }, "◀"),
-      h("button.playpause", { onclick: () => this.play() }, this.timer ? "Pause" : "Play"),
-      h("button.next", { onclick: () => this.go(i + 1), "aria-label": "next action", disabled: i === last }, "▶"),
-      marks ? h("button.next-redeal", { onclick: () => this.go(marks.find((k) => k > i) ?? last), disabled: i === last, title: "next redeal" }, "redeal ▶") : null,
-      h("button.last", { onclick: () => this.go(last), "aria-label": "to the end" }, "▶|"), slider);
+      h("button.first", { onclick: () => this.go(0), "aria-label": t("web.step.first") }, "|◀"),
+      marks ? h("button.prev-redeal", { onclick: () => this.go([...marks].reverse().find((k) => k < i) ?? 0), disabled: !i, title: t("web.step.prev_deal_title") }, "◀ ", t("web.step.prev_deal")) : null,
+      h("button.prev", { onclick: () => this.go(i - 1), "aria-label": t("web.step.prev"), disabled: !i }, "◀"),
+      h("button.playpause", { onclick: () => this.play() }, this.timer ? t("web.step.pause") : t("web.step.play")),
+      h("button.next", { onclick: () => this.go(i + 1), "aria-label": t("web.step.next"), disabled: i === last }, "▶"),
+      marks ? h("button.next-redeal", { onclick: () => this.go(marks.find((k) => k > i) ?? last), disabled: i === last, title: t("web.step.next_deal_title") }, t("web.step.next_deal"), " ▶") : null,
+      h("button.last", { onclick: () => this.go(last), "aria-label": t("web.step.last") }, "▶|"), slider);
   }
 }
 

@@ -4,6 +4,7 @@
 
 import { RANKS, label } from "./cards.js";
 import { h } from "./dom.js";
+import { orList, t } from "./i18n.js";
 
 /** How a card enters the gap at column `c` of `row` (codes, null for a gap): "two" in
  * column 0, "left" when it follows its left neighbour, else "right" (free_parking: it
@@ -15,36 +16,44 @@ export function wayIn(row, c, card) {
   return follows ? "left" : "right";
 }
 
-export const WAY_WORDS = { left: "after its left neighbour", right: "before its right neighbour" };
+/** "after its left neighbour" / "before its right neighbour" in the page's language. */
+export function wayWords(way) {
+  return t(`web.way.${way}`);
+}
+
+/** A Gaps variant's name and its words ("Montana: the 2s pre-placed in the first column"). */
+export function variantTitle(name) {
+  return t(`web.variant.${name}.title`);
+}
+export function variantWords(name) {
+  return t(`web.variant.${name}.words`);
+}
 
 /** "6♥ (after its left neighbour) or 4♥ (before its right neighbour)". */
 export function waysText(row, c, cards) {
-  return cards.map((card) => `${label(card)} (${WAY_WORDS[wayIn(row, c, card)]})`).join(" or ");
+  return orList(cards.map((card) => `${label(card)} (${wayWords(wayIn(row, c, card))})`));
 }
 
 /** What the gap at [r, c] of `grid` takes (`fits`), in words; under free_parking with
  * each card's way in. */
 export function takesText(options, grid, [r, c], fits) {
   const ways = !!options && options.variant === "free_parking" && c > 0;
-  return ways ? waysText(grid[r], c, fits) : fits.map(label).join(" or ");
+  return ways ? waysText(grid[r], c, fits) : orList(fits.map(label));
 }
 
-const LEGEND = {
-  montana: "Montana: the 2s are fixed in the first column (ringed); each row builds its own suit.",
-  free_parking: "Free Parking: a gap also takes the card one below its right neighbour: ◂ marks the card after the left neighbour, ▸ the card before the right one.",
-  addiction: "Addiction: at a redeal the aces are shuffled back in and the gaps are where they fall.",
-};
+const LEGEND = new Set(["montana", "free_parking", "addiction"]);
 
-/** The rules page of a Gaps tournament, at its variant's section. */
-export function rulesHref(options) {
+/** The rules page of a tournament's game, at a Gaps variant's section. */
+export function rulesHref(options, game = "gaps") {
+  if (game === "klondike") return "/rules/klondike";
   const variant = options && options.variant;
   return variant && variant !== "gaps" ? `/rules/gaps#${variant}` : "/rules/gaps";
 }
 
 /** The variant's line after the board's legend ("" for plain Gaps). */
 export function variantLegend(options) {
-  const text = LEGEND[options && options.variant];
-  return text ? ` ${text}` : "";
+  const variant = options && options.variant;
+  return LEGEND.has(variant) ? ` ${t(`web.legend.${variant}`)}` : "";
 }
 
 /** A Montana 2 in column 0: fixed, it never moves. */
@@ -58,5 +67,5 @@ export function acesJustFell(options, events) {
 }
 
 export function acesFellNote() {
-  return h("p.aces-fell", "Redealt: the aces were shuffled in with the other cards and taken out where they fell; those cells are the new gaps.");
+  return h("p.aces-fell", t("web.gaps.aces_fell"));
 }

@@ -7,13 +7,15 @@ import { checkReceipt } from "./receipts.js";
 import { receipts } from "./store.js";
 import { BUNDLE_FORMAT, Unreadable } from "./shapes.js";
 import { reportLines, verifyDocument } from "./verify.js";
+import { t } from "./i18n.js";
+import { statusWord } from "./replay.js";
 
 export function verifyPage(main) {
   const out = h("section.verify-out", { "aria-live": "polite" });
-  const input = h("input#file", { type: "file", accept: ".json,application/json", "aria-label": "choose a record or bundle file" });
+  const input = h("input#file", { type: "file", accept: ".json,application/json", "aria-label": t("web.verify.choose_aria") });
   input.addEventListener("change", () => input.files[0] && runFile(input.files[0], out));
   const drop = h("label.dropzone", { for: "file" },
-    h("strong", "Drop a bundle or a record here"), h("span.muted", "or click to choose a file (samedeal-bundle/1 or samedeal-record/1 JSON)"), input);
+    h("strong", t("web.verify.drop")), h("span.muted", t("web.verify.click")), input);
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
   drop.addEventListener("drop", (e) => {
@@ -22,15 +24,15 @@ export function verifyPage(main) {
     const file = e.dataTransfer.files[0];
     if (file) runFile(file, out);
   });
-  const idInput = h("input#tid", { type: "number", min: "1", placeholder: "id", "aria-label": "tournament id" });
+  const idInput = h("input#tid", { type: "number", min: "1", placeholder: t("web.verify.id"), "aria-label": t("web.verify.id_aria") });
   const fetchForm = h("form.fetch", {
     onsubmit: (e) => {
       e.preventDefault();
       if (idInput.value) fetchAndVerify(Number(idInput.value), out);
     },
-  }, h("span", "or a closed tournament of this server: "), idInput, h("button", { type: "submit" }, "Fetch and verify"));
-  fill(main, h("h1", "Verify a record or a bundle"),
-    h("p", "Everything runs in this page: the seed against its commitment (SHA-256), every deal and redeal from the seed (samedeal-drbg-v1, HMAC-SHA256 by Web Crypto), a public beacon's drand round against the network's key (BLS12-381 by @noble/curves) and the deal seed it gives, every action replayed under the rules, the claimed results, the receipts' hash chains (samedeal-log/1) and the standings. Nothing is sent anywhere."),
+  }, h("span", t("web.verify.or_fetch"), " "), idInput, h("button", { type: "submit" }, t("web.verify.fetch")));
+  fill(main, h("h1", t("web.verify.title")),
+    h("p", t("web.verify.intro")),
     drop, fetchForm, out);
   const wanted = new URLSearchParams(location.search).get("tournament");
   if (wanted && /^\d+$/.test(wanted)) {
@@ -40,7 +42,7 @@ export function verifyPage(main) {
 }
 
 async function runFile(file, out) {
-  fill(out, h("p.muted", `reading ${file.name}…`));
+  fill(out, h("p.muted", t("web.verify.reading", { name: file.name })));
   let data;
   try {
     data = JSON.parse(await file.text());
@@ -51,14 +53,14 @@ async function runFile(file, out) {
 }
 
 export async function fetchAndVerify(id, out) {
-  fill(out, h("p.muted", `fetching the bundle of tournament ${id}…`));
+  fill(out, h("p.muted", t("web.verify.fetching", { id })));
   const res = await fetch(`/tournaments/${id}/bundle.json`);
-  if (!res.ok) return fill(out, h("p.error", `no bundle for tournament ${id} (${res.status}): it is published when the tournament closes`));
+  if (!res.ok) return fill(out, h("p.error", t("web.verify.no_bundle", { id, status: String(res.status) })));
   await runDocument(await res.json(), `tournament ${id} bundle`, out);
 }
 
 export async function runDocument(data, name, out) {
-  fill(out, h("p.muted", `verifying ${name}…`));
+  fill(out, h("p.muted", t("web.verify.verifying", { name })));
   const started = performance.now();
   let report;
   try {
@@ -95,38 +97,41 @@ async function receiptLines(data) {
 
 function showLines(out, name, report, unreadable, lines = [], ms = 0, receiptFailed = false) {
   let verdict;
-  if (unreadable) verdict = h("p.verdict.unreadable", { "data-verdict": "unreadable" }, "Unreadable: not a record or a bundle");
+  if (unreadable) verdict = h("p.verdict.unreadable", { "data-verdict": "unreadable" }, t("web.verify.unreadable"));
   else if (!report.ok || receiptFailed) {
-    verdict = h("p.verdict.fail", { "data-verdict": "fail" }, "Differs: ", report.error || "a receipt is not in the document");
+    verdict = h("p.verdict.fail", { "data-verdict": "fail" }, t("web.verify.differs"), " ", report.error ? h("span", { translate: "no", lang: "en" }, report.error) : t("web.verify.receipt_missing"));
   } else {
-    verdict = h("p.verdict.ok", { "data-verdict": "ok" }, `Verified: ${name}`);
+    verdict = h("p.verdict.ok", { "data-verdict": "ok" }, t("web.verify.verified"), " ", h("span", { translate: "no" }, name));
   }
-  const pre = h("pre.lines");
+  // the verifier's own lines: the same words as the command line's and the Python
+  // verifier's (tests compare them), so in English, marked so
+  const pre = h("pre.lines", { translate: "no", lang: "en", title: t("web.verify.lines_title") });
   for (const line of unreadable ? [unreadable] : lines) {
     pre.append(h(`span.line.${line.slice(0, 4).trim().toLowerCase() || "x"}`, line), "\n");
   }
-  fill(out, verdict, pre, ms ? h("p.muted.small", `checked in ${Math.round(ms)} ms in this browser`) : null);
+  fill(out, verdict, h("p.muted.small", t("web.verify.lines_note")), pre, ms ? h("p.muted.small", t("web.verify.checked_in", { ms: Math.round(ms) })) : null);
 }
 
 /** On a closed tournament's page: replays of each entry, and the bundle verified here. */
 export function closedPanel(link, id, summary) {
-  const list = h("ul.replays", h("li.muted", "loading the records…"));
+  const list = h("ul.replays", h("li.muted", t("web.verify.loading_records")));
   const out = h("section.verify-out", { "aria-live": "polite" });
   const panel = h("section.closed-panel",
-    h("h2", "After the close"),
-    h("p", "The seed is revealed: every game can be replayed and checked."),
-    h("button.primary.verify-here", { onclick: () => fetchAndVerify(id, out) }, "Verify this tournament here"),
-    " ", h("a", { href: `/tournaments/${id}/bundle.json`, download: `tournament-${id}-bundle.json` }, "download the bundle"),
-    " · ", h("a.to-analysis", { href: `/t/${id}/analysis`, "data-nav": "" }, "the analysis room"),
-    out, h("h3", "Replays"), list);
+    h("h2", t("web.closed.title")),
+    h("p", t("web.closed.seed_revealed")),
+    h("button.primary.verify-here", { onclick: () => fetchAndVerify(id, out) }, t("web.closed.verify_here")),
+    " ", h("a", { href: `/tournaments/${id}/bundle.json`, download: `tournament-${id}-bundle.json` }, t("web.closed.download")),
+    " · ", h("a.to-analysis", { href: `/t/${id}/analysis`, "data-nav": "" }, t("web.closed.analysis")),
+    out, h("h3", t("web.closed.replays")), list);
   fetch(`/tournaments/${id}/bundle.json`).then(async (res) => {
-    if (!res.ok) return fill(list, h("li.muted", "the bundle is not published yet"));
+    if (!res.ok) return fill(list, h("li.muted", t("web.closed.not_published")));
     const bundle = await res.json();
     fill(list, bundle.standings.map((row) => h("li", h("a", { href: `/t/${id}/replay/${encodeURIComponent(row.player)}`, "data-nav": "" },
-      `${row.rank === null ? "DQ" : `#${row.rank}`} ${row.player}`), row.bot ? " (bot)" : "",
-      ` · ${row.status}, progress ${row.progress}`, row.rank === null && row.disqualified ? ` · disqualified: ${row.disqualified}` : "")));
-    if (!bundle.standings.length) fill(list, h("li.muted", "no entries"));
-  }).catch(() => fill(list, h("li.muted", "the bundle could not be fetched")));
+      row.rank === null ? t("web.standings.dq") : `#${row.rank}`, " ", h("span", { translate: "no" }, row.player)), row.bot ? [" ", t("web.closed.bot")] : "",
+      " · ", t("web.closed.row", { status: statusWord(row.status), progress: row.progress }),
+      row.rank === null && row.disqualified ? [" · ", t("web.standings.dq_title", { reason: row.disqualified })] : "")));
+    if (!bundle.standings.length) fill(list, h("li.muted", t("web.closed.no_entries")));
+  }).catch(() => fill(list, h("li.muted", t("web.closed.fetch_failed"))));
   void link;
   void summary;
   return panel;

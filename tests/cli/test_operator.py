@@ -14,15 +14,15 @@ from tests.cli.conftest import Server
 def test_create_list_close_print_the_protocols_summaries(server: Server) -> None:
     code, out, err = server(
         "tournament", "create", "--name", "Cup", "--game", "klondike",
-        "--options", '{"draw": 3}', "--hours", "2", "--time-limit-s", "600",
+        "--options", '{"draw": 3}', "--hours", "2", "--time-limit-s", "600", "--json",
     )  # fmt: skip
     assert code == 0, err
     made = json.loads(out)
     assert (made["name"], made["game"], made["time_limit_s"]) == ("Cup", "klondike", 600)
     assert made["options"]["draw"] == 3 and "seed" not in made
-    code, out, _ = server("tournament", "list")
+    code, out, _ = server("tournament", "list", "--json")
     assert code == 0 and [json.loads(line)["id"] for line in out.splitlines()] == [made["id"]]
-    code, out, err = server("tournament", "close", str(made["id"]))
+    code, out, err = server("tournament", "close", str(made["id"]), "--json")
     assert code == 0, err
     closed = json.loads(out)
     assert closed["status"] == "closed" and len(closed["seed"]) == 64
@@ -31,7 +31,7 @@ def test_create_list_close_print_the_protocols_summaries(server: Server) -> None
 def test_entry_conditions_and_unrated_reach_the_tournament(server: Server) -> None:
     code, out, err = server(
         "tournament", "create", "--name", "Club night", "--min-rated", "2", "--no-bots",
-        "--unrated",
+        "--unrated", "--json",
     )  # fmt: skip
     assert code == 0, err
     made = json.loads(out)
@@ -43,14 +43,14 @@ def test_a_bad_flag_is_one_line_and_status_2_and_nothing_is_created(server: Serv
         (["--options", "{redeals: 2}"], "--options is not JSON"),
         (["--hours", "0"], "--hours is a positive number of hours"),
         (["--time-limit-s", "0"], "--time-limit-s is a positive number of seconds"),
-        (["--ends-at", "2026-13-45"], "--ends-at is not an ISO 8601 time"),
+        (["--ends-at", "2026-13-45"], "--ends-at is a time like"),
         (["--beacon", "nowhere"], "nowhere"),
         (["--min-account-age", "soon"], "--min-account-age is a span"),
     ]:
         code, out, err = server("tournament", "create", "--name", "Oops", *argv)
         assert (code, out) == (2, ""), err
         assert err.count("\n") == 1 and says in err, err
-    assert server("tournament", "list")[1] == ""
+    assert server("tournament", "list", "--json")[1] == ""
 
 
 def test_a_refusal_is_one_line_and_status_1(server: Server) -> None:

@@ -14,15 +14,15 @@ from tests.cli.conftest import Server
 def test_create_list_cancel(server: Server) -> None:
     code, out, err = server(
         "schedule", "create", "--name", "Nightly", "--at", "2099-01-01T20:00:00Z",
-        "--every", "1d", "--duration", "2h", "--no-bots",
+        "--every", "1d", "--duration", "2h", "--no-bots", "--json",
     )  # fmt: skip
     assert code == 0, err
     made = json.loads(out)
     assert (made["name"], made["every_s"], made["duration_s"]) == ("Nightly", 86400, 7200)
     assert made["conditions"] == {"bots": False}
-    listed = [json.loads(line) for line in server("schedule", "list")[1].splitlines()]
+    listed = [json.loads(line) for line in server("schedule", "list", "--json")[1].splitlines()]
     assert [s["id"] for s in listed] == [made["id"]]
-    code, out, _ = server("schedule", "cancel", str(made["id"]))
+    code, out, _ = server("schedule", "cancel", str(made["id"]), "--json")
     assert code == 0 and json.loads(out)["cancelled"] is True
     code, _, err = server("schedule", "cancel", "99")
     assert code == 1 and err.startswith("samedeal-server: ") and err.count("\n") == 1

@@ -27,13 +27,14 @@ async def test_cli_round_trip(sqlite_url, tmp_path: Path) -> None:
         assert json.loads(tokens.read_text())[srv.ws_url]["name"] == "organiser"
 
         code, _, err = await samedeal(
-            env, "create", "--name", "Cli Cup", "--options", '{"redeals": 1}'
+            env, "create", "--json", "--name", "Cli Cup", "--options", '{"redeals": 1}'
         )
         assert code == 1 and "forbidden" in err
         await srv.app.store.set_admin("organiser")
         code, out, err = await samedeal(
             env,
             "create",
+            "--json",
             "--name",
             "Cli Cup",
             "--options",
@@ -76,7 +77,7 @@ async def test_cli_round_trip(sqlite_url, tmp_path: Path) -> None:
             return room is not None and bool(room.subscribers)
 
         await until(following, seconds=60.0)
-        code, out, err = await samedeal(env, "close", str(tid))
+        code, out, err = await samedeal(env, "close", "--json", str(tid))
         assert code == 0 and len(json.loads(out)["seed"]) == 64
         code, out, _ = await follow
         assert code == 0 and "closed; seed" in out and "final" in out

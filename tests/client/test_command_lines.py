@@ -81,10 +81,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         world = World(server.port, tmp, token, 0, 0, homes)
         ids = []
         for name in ("Open Cup", "Closed Cup"):
-            made = client(world, "create", "--name", name, "--hours", "2")
+            made = client(world, "create", "--json", "--name", name, "--hours", "2")
             assert made.returncode == 0, made.stderr
             ids.append(json.loads(made.stdout)["id"])
-        assert client(world, "close", str(ids[1])).returncode == 0
+        assert client(world, "close", "--json", str(ids[1])).returncode == 0
         yield World(server.port, tmp, token, ids[0], ids[1], homes)
     finally:
         server.stop()
@@ -143,44 +143,54 @@ def client_cases(w: World) -> list[tuple[str, list[str], str, str]]:
         ("play: no such tournament", ["play", "999"], "admin", "not_found"),
         (
             "create: options not JSON",
-            ["create", "--name", "x", "--options", "{redeals: 2}"],
+            ["create", "--json", "--name", "x", "--options", "{redeals: 2}"],
             "admin",
             "--options is not JSON",
         ),
         (
             "create: options not an object",
-            ["create", "--name", "x", "--options", "[2]"],
+            ["create", "--json", "--name", "x", "--options", "[2]"],
             "admin",
             "object",
         ),
         (
             "create: bad options",
-            ["create", "--name", "x", "--options", '{"redeals": 9}'],
+            ["create", "--json", "--name", "x", "--options", '{"redeals": 9}'],
             "admin",
             "bad_request",
         ),
         (
             "create: an unreadable start",
-            ["create", "--name", "x", "--starts-at", "tomorrow 9am"],
+            ["create", "--json", "--name", "x", "--at", "tomorrow 9am"],
             "admin",
-            "--starts-at",
+            "--at is a time like 18:00",
         ),
         (
             "create: an unreadable end",
-            ["create", "--name", "x", "--ends-at", "soon"],
+            ["create", "--json", "--name", "x", "--ends-at", "soon"],
             "admin",
             "--ends-at",
         ),
         (
             "create: an end before the start",
-            ["create", "--name", "x", "--starts-at", soon, "--ends-at", "2020-01-01"],
+            ["create", "--json", "--name", "x", "--starts-at", soon, "--ends-at", "2020-01-01"],
             "admin",
             "bad_request",
         ),
-        ("create: negative hours", ["create", "--name", "x", "--hours", "-1"], "admin", "--hours"),
-        ("create: not an admin", ["create", "--name", "x"], "stranger", "does not accept"),
+        (
+            "create: negative hours",
+            ["create", "--json", "--name", "x", "--hours", "-1"],
+            "admin",
+            "--hours",
+        ),
+        (
+            "create: not an admin",
+            ["create", "--json", "--name", "x"],
+            "stranger",
+            "does not accept",
+        ),
         ("close: no such tournament", ["close", "999"], "admin", "not_found"),
-        ("close: no token", ["close", str(w.open_id)], "fresh", "register"),
+        ("close: no token", ["close", "--json", str(w.open_id)], "fresh", "register"),
         ("standings: no such tournament", ["standings", "999"], "fresh", "not_found"),
         (
             "standings: a window too big",
@@ -272,25 +282,30 @@ def server_cases(w: World) -> list[tuple[str, list[str], dict[str, str], str]]:
         ),
         (
             "options not JSON",
-            [*db, "tournament", "create", "--name", "x", "--options", "{redeals: 2}"],
+            [*db, "tournament", "create", "--json", "--name", "x", "--options", "{redeals: 2}"],
             {},
             "not JSON",
         ),
         (
             "an unreadable start",
-            [*db, "tournament", "create", "--name", "x", "--starts-at", "tomorrow 9am"],
+            [*db, "tournament", "create", "--json", "--name", "x", "--starts-at", "tomorrow 9am"],
             {},
-            "--starts-at",
+            "--at is a time like 18:00",
         ),
         (
             "bad options",
-            [*db, "tournament", "create", "--name", "x", "--options", '{"redeals": 9}'],
+            [*db, "tournament", "create", "--json", "--name", "x", "--options", '{"redeals": 9}'],
             {},
             "bad_request",
         ),
         ("close: an id that is no number", [*db, "tournament", "close", "abc"], {}, "invalid int"),
         ("close: no such tournament", [*db, "tournament", "close", "999"], {}, "not_found"),
-        ("close: closed already", [*db, "tournament", "close", str(w.closed_id)], {}, "closed"),
+        (
+            "close: closed already",
+            [*db, "tournament", "close", "--json", str(w.closed_id)],
+            {},
+            "closed",
+        ),
         ("grant: no such player", [*db, "admin", "grant", "nobody"], {}, "no player"),
         ("workers on SQLite", [*db, "serve", "--port", "0", "--workers", "2"], {}, "PostgreSQL"),
     ]
@@ -345,9 +360,11 @@ def test_the_addresses_a_user_types_reach_the_server_with_the_saved_token(
     """The token was saved under http://127.0.0.1:PORT/ (the README's page address); every
     spelling of the same server finds it: `close` needs it."""
     server = spelling.format(port=world.port)
-    made = client(world, "--server", server, "create", "--name", "Spelt")
+    made = client(world, "--server", server, "create", "--json", "--name", "Spelt")
     assert made.returncode == 0, made.stderr
-    closed = client(world, "--server", server, "close", str(json.loads(made.stdout)["id"]))
+    closed = client(
+        world, "--server", server, "close", "--json", str(json.loads(made.stdout)["id"])
+    )
     assert closed.returncode == 0 and json.loads(closed.stdout)["status"] == "closed"
 
 

@@ -28,7 +28,7 @@ async def test_samedeal_disqualify_and_fairplay(sqlite_url, tmp_path: Path) -> N
         assert (await samedeal(env, "register", "organiser"))[0] == 0
         await srv.app.store.set_admin("organiser")
         code, out, err = await samedeal(
-            env, "create", "--name", "Fair Cup", "--time-limit-s", "600"
+            env, "create", "--json", "--name", "Fair Cup", "--time-limit-s", "600"
         )
         assert code == 0, err
         tid = json.loads(out)["id"]

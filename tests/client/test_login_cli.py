@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pty
 import re
+import select
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -97,8 +99,43 @@ async def test_login_token_reads_standard_input_only(sqlite_url, tmp_path: Path)
         assert not (tmp_path / "cfg" / "samedeal" / "tokens.json").exists()
         status, out, err = await login(token.encode() + b"\n")
         assert status == 0 and "signed in as oli" in out, err
+        assert "Token" not in err  # piped: no prompt
         assert _saved(tmp_path)[srv.ws_url] == {"name": "oli", "token": token}
         status, _, err = await login(token.encode() + b"\n")
         assert status == 2 and "--replace" in err  # a saved token is not replaced silently
         status, _, err = await login(b"\n", "--replace")
         assert status == 1 and "no token" in err
+
+
+async def test_login_token_at_a_terminal_prompts_on_stderr(sqlite_url, tmp_path: Path) -> None:
+    """Standard input a terminal (a pseudo-terminal here): a short prompt on stderr, the
+    token typed is not echoed, and it signs in as piped."""
+    async with running_server(sqlite_url) as srv:
+        async with srv.client() as browser:
+            token = (await browser.ok(type="register", name="pia"))["token"]
+        main, sub = pty.openpty()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "client_cli",
+                "login",
+                "--token",
+                env=_env(tmp_path, srv.ws_url),
+                stdin=sub,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,  # no controlling terminal: getpass reads stdin
+            )
+            assert proc.stderr is not None
+            prompt = await asyncio.wait_for(proc.stderr.readuntil(b": "), 60)
+            assert prompt.decode().strip() == "Token (not shown):"
+            os.write(main, token.encode() + b"\n")
+            out, err = await asyncio.wait_for(proc.communicate(), 60)
+            echoed = os.read(main, 4096) if select.select([main], [], [], 0)[0] else b""
+        finally:
+            os.close(main)
+            os.close(sub)
+        assert proc.returncode == 0 and b"signed in as pia" in out, err
+        assert token.encode() not in echoed
+        assert _saved(tmp_path)[srv.ws_url] == {"name": "pia", "token": token}

@@ -232,7 +232,7 @@ async def test_a_retimed_action_passes_every_check_but_the_receipt(
 
 async def test_receipts_survive_a_reconnect_and_a_server_restart(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'receipts.db'}"
-    made = cli(url, "tournament", "create", "--name", "Receipts", "--hours", "2")
+    made = cli(url, "tournament", "create", "--json", "--name", "Receipts", "--hours", "2")
     assert made.returncode == 0, made.stderr
     tid = json.loads(made.stdout)["id"]
     port = free_port()

@@ -26,7 +26,7 @@ async def test_an_organiser_schedules_lists_and_cancels_over_the_protocol(
         assert code == 0
         await srv.app.store.set_admin("organiser")
         code, out, err = await samedeal(
-            env, "schedule", "create", "--name", "Daily Klondike", "--game", "klondike",
+            env, "schedule", "create", "--json", "--name", "Daily Klondike", "--game", "klondike",
             "--at", "18:00Z", "--every", "1d", "--duration", "1h", "--draw", "3",
             "--passes", "3", "--hints", "--join-for", "15m", "--no-bots",
         )  # fmt: skip
@@ -39,26 +39,30 @@ async def test_an_organiser_schedules_lists_and_cancels_over_the_protocol(
         assert (first.hour, first.minute) == (18, 0) and first > datetime.now(UTC)
         assert (first - datetime.now(UTC)).total_seconds() <= 86400
         code, out, _ = await samedeal(env, "schedule", "list")
-        assert code == 0 and "Daily Klondike #1" in out and "every 86400 s" in out
+        assert code == 0 and "Daily Klondike #1" in out and "every 1d, 1h each" in out
         code, out, err = await samedeal(
-            env, "schedule", "create", "--name", "X", "--at", "18:00Z", "--draw", "3"
+            env, "schedule", "create", "--json", "--name", "X", "--at", "18:00Z", "--draw", "3"
         )
         assert code == 2 and err.strip() == "samedeal: --draw is an option of klondike, not of gaps"
-        code, _, err = await samedeal(env, "schedule", "create", "--name", "X", "--at", "6pm")
-        assert code == 2 and "--at is a UTC time of day like 18:00Z" in err
         code, _, err = await samedeal(
-            env, "schedule", "create", "--name", "X", "--at", "18:00Z", "--every", "30s"
+            env, "schedule", "create", "--json", "--name", "X", "--at", "6pm"
+        )
+        assert code == 2 and "--at is a time like 18:00, 21:00-03:00" in err
+        code, _, err = await samedeal(
+            env, "schedule", "create", "--json", "--name", "X", "--at", "18:00Z", "--every", "30s"
         )
         assert code == 1 and "every_s" in err  # the server's refusal
-        code, out, _ = await samedeal(env, "schedule", "cancel", str(made["id"]))
+        code, out, _ = await samedeal(env, "schedule", "cancel", "--json", str(made["id"]))
         assert code == 0 and json.loads(out)["cancelled"] is True
         code, out, _ = await samedeal(env, "schedule", "list", "--json")
         assert [s["cancelled"] for s in json.loads(out)] == [True]
 
 
 def test_the_server_command_line_schedules_on_the_database(sqlite_url) -> None:
+    # the operator's commands open an existing database only (migrate or serve makes it)
+    assert cli(sqlite_url, "migrate").returncode == 0
     done = cli(
-        sqlite_url, "schedule", "create", "--name", "Hourly", "--at",
+        sqlite_url, "schedule", "create", "--json", "--name", "Hourly", "--at",
         "2099-01-01T00:00:00Z", "--every", "1h", "--duration", "45m", "--redeals", "1",
         "--min-account-age", "1d", "--min-rated", "3",
     )  # fmt: skip
@@ -69,23 +73,25 @@ def test_the_server_command_line_schedules_on_the_database(sqlite_url) -> None:
         and made["every_s"] == 3600
     )
     assert made["conditions"] == {"min_account_age_s": 86400, "min_rated": 3}
-    listed = cli(sqlite_url, "schedule", "list")
+    listed = cli(sqlite_url, "schedule", "list", "--json")
     assert [json.loads(line)["name"] for line in listed.stdout.splitlines()] == ["Hourly"]
-    bad = cli(sqlite_url, "schedule", "create", "--name", "X", "--at", "18:00Z", "--every", "1w")
+    bad = cli(
+        sqlite_url, "schedule", "create", "--json", "--name", "X", "--at", "18:00Z", "--every", "1w"
+    )
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines()[-1] == (
         "samedeal-server: --every is a span like 1d, 12h, 90m, 60s or 1h30m, not '1w'"
     )
     variant = cli(
-        sqlite_url, "schedule", "create", "--name", "Addicts", "--at", "2099-01-01T00:00:00Z",
-        "--variant", "addiction",
+        sqlite_url, "schedule", "create", "--json", "--name", "Addicts",
+        "--at", "2099-01-01T00:00:00Z", "--variant", "addiction",
     )  # fmt: skip
     assert variant.returncode == 0, variant.stderr
     assert json.loads(variant.stdout)["options"] == {
         "variant": "addiction", "redeals": 3, "redeal": "keep_runs", "winnable": False,
     }  # fmt: skip
     refused = cli(
-        sqlite_url, "schedule", "create", "--name", "No", "--at", "2099-01-01T00:00:00Z",
+        sqlite_url, "schedule", "create", "--json", "--name", "No", "--at", "2099-01-01T00:00:00Z",
         "--variant", "montana", "--options", '{"redeal": "reshuffle_all"}',
     )  # fmt: skip
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1, refused.stderr
@@ -93,7 +99,8 @@ def test_the_server_command_line_schedules_on_the_database(sqlite_url) -> None:
         refused.stderr
     )
     assert cli(sqlite_url, "schedule", "cancel", "99").returncode == 1
-    assert json.loads(cli(sqlite_url, "schedule", "cancel", "1").stdout)["cancelled"] is True
+    cancelled = cli(sqlite_url, "schedule", "cancel", "1", "--json")
+    assert json.loads(cancelled.stdout)["cancelled"] is True
 
 
 def test_every_schedule_flag_has_help() -> None:

@@ -36,7 +36,15 @@ async def test_a_variant_tournament_played_closed_and_verified(
         assert code == 0, err
         await srv.app.store.set_admin("organiser")
         code, out, err = await samedeal(
-            env, "create", "--name", f"{variant} cup", "--variant", variant, "--hours", "2"
+            env,
+            "create",
+            "--json",
+            "--name",
+            f"{variant} cup",
+            "--variant",
+            variant,
+            "--hours",
+            "2",
         )
         assert code == 0, err
         summary = json.loads(out)
@@ -52,7 +60,7 @@ async def test_a_variant_tournament_played_closed_and_verified(
         )
         assert code == 0, out + err
         assert len(out.strip().splitlines()) == 3, out
-        code, out, err = await samedeal(env, "close", str(tid))
+        code, out, err = await samedeal(env, "close", "--json", str(tid))
         assert code == 0, err
 
         async with srv.client() as reader:

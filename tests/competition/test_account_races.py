@@ -25,8 +25,9 @@ from server.competition.service import Competition
 from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo, TournamentInfo
 from server.games.base import Status
+from server.store import accounts as stored_accounts
 from server.store import devices as stored_devices
-from server.store.models import Device, LinkCode, Player
+from server.store.models import Device, ErasedName, LinkCode, Player
 from server.store.repository import Store
 from tests.competition.conftest import Recorder, gaps_spec
 from tests.support.harness import Clock
@@ -235,3 +236,43 @@ async def test_a_device_revoked_while_its_sign_in_is_in_flight_is_signed_out(
     node_b.devices.signed_out([other.id])  # the notice (peers.py) reaching B
     assert there.signed_out == 1
     assert not await node_b.devices.hold(found, Conn(), Conn().sign_out)
+
+
+# -- 5. two deletions of one account at once --------------------------------------------
+async def test_two_deletions_at_once_the_second_is_unauthorized(
+    comp: Competition, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two connections of one player send `delete_account` at once: both have read the
+    player before either writes. One deletes; the other is `unauthorized` (the account is
+    gone), not `internal`, and changes nothing: one erased name, one erasure."""
+    t: TournamentInfo = await comp.catalogue.create(gaps_spec())
+    ana, _, _ = await _player(comp, "Ana")
+    await comp.play.join(ana, t.id)
+    barrier = asyncio.Barrier(2)  # both deletions have read the player before either writes
+    real_erase = stored_accounts.erase
+
+    async def erase_in_step(store: Store, *args: Any) -> Any:
+        await asyncio.wait_for(barrier.wait(), 30)
+        return await real_erase(store, *args)
+
+    monkeypatch.setattr(stored_accounts, "erase", erase_in_step)
+    got = await asyncio.gather(
+        comp.accounts.delete(ana, "Ana"),
+        comp.accounts.delete(ana, "Ana"),
+        return_exceptions=True,
+    )
+    monkeypatch.setattr(stored_accounts, "erase", real_erase)
+    lost = [g for g in got if isinstance(g, BaseException)]
+    assert got.count(None) == 1 and len(lost) == 1, got
+    assert isinstance(lost[0], CompetitionError) and lost[0].code == "unauthorized", lost
+    async with comp.store._session() as s:
+        names = (await s.scalars(select(ErasedName))).all()
+        player = await s.get(Player, ana.id)
+    assert [(n.name_key, n.player_id) for n in names] == [("ana", ana.id)]
+    assert player is not None and player.name == f"deleted-{ana.id}"
+    entry = await comp.store.entry(t.id, ana.id)
+    assert entry is not None and entry.figures.status == Status.RESIGNED.value
+    # later, too: the same answer, nothing changed
+    with pytest.raises(CompetitionError) as e:
+        await comp.accounts.delete(ana, "Ana")
+    assert e.value.code == "unauthorized"

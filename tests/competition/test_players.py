@@ -58,7 +58,7 @@ async def test_a_token_finds_its_player_and_only_the_hash_is_stored(
 ) -> None:
     player, token = await competition.players.register("carol")
     assert len(token) >= 43  # 32 random bytes
-    assert await competition.players.authenticate(token) == player
+    assert (await competition.devices.authenticate(token))[0] == player
     async with competition.store.engine.connect() as conn:
         stored = (await conn.execute(text("SELECT token_hash FROM players"))).scalar_one()
     assert stored == hashlib.sha256(token.encode()).hexdigest() and token not in stored
@@ -70,5 +70,14 @@ async def test_near_tokens_and_the_stored_hash_are_refused(competition: Competit
     stored = hashlib.sha256(token.encode()).hexdigest()
     for wrong in (near, token[:-1], token + "x", stored, "", token.upper()):
         with pytest.raises(CompetitionError) as refused:
-            await competition.players.authenticate(wrong)
+            await competition.devices.authenticate(wrong)
         assert refused.value.code == "unauthorized"
+
+
+async def test_a_revoked_token_signs_in_no_more(competition: Competition) -> None:
+    """Signing in is the device's (its revocation counts), not the player row's."""
+    player, device, token = await competition.devices.register("erin", None)
+    await competition.devices.revoke(player, device.id)
+    with pytest.raises(CompetitionError) as refused:
+        await competition.devices.authenticate(token)
+    assert refused.value.code == "unauthorized"

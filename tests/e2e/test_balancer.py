@@ -144,7 +144,7 @@ async def test_websocket_sessions_and_http_through_nginx(
     cluster: tuple[str, list[Killable]], pg_url: str
 ) -> None:
     base, servers = cluster
-    made = cli(pg_url, "tournament", "create", "--name", "Behind nginx", "--hours", "2")
+    made = cli(pg_url, "tournament", "create", "--json", "--name", "Behind nginx", "--hours", "2")
     assert made.returncode == 0, made.stderr
 
     status, body = get(f"http://{base}/healthz")

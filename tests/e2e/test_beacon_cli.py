@@ -15,13 +15,22 @@ NET = KeyedNetwork("cli-test", sk=99)
 
 def test_tournament_create_with_a_beacon(sqlite_url: str, tmp_path: Path) -> None:
     assert cli(sqlite_url, "migrate").returncode == 0
-    run = cli(sqlite_url, "tournament", "create", "--name", "Beacon Gaps", "--beacon", "quicknet")
+    run = cli(
+        sqlite_url,
+        "tournament",
+        "create",
+        "--json",
+        "--name",
+        "Beacon Gaps",
+        "--beacon",
+        "quicknet",
+    )
     assert run.returncode == 0, run.stderr
     t = json.loads(run.stdout)
     assert t["status"] == "scheduled" and t["void"] is False
     assert t["beacon"]["network"] == "quicknet" and t["beacon"]["round"] > 1
     assert "seed" not in t and "signature" not in t["beacon"]
-    run = cli(sqlite_url, "tournament", "create", "--name", "X", "--beacon", "cli-test")
+    run = cli(sqlite_url, "tournament", "create", "--json", "--name", "X", "--beacon", "cli-test")
     assert run.returncode == 2 and "'cli-test' is not a known drand network" in run.stderr
     nets = tmp_path / "nets.json"
     nets.write_text(json.dumps({"cli-test": NET.spec}))
@@ -29,6 +38,7 @@ def test_tournament_create_with_a_beacon(sqlite_url: str, tmp_path: Path) -> Non
         sqlite_url,
         "tournament",
         "create",
+        "--json",
         "--name",
         "X",
         "--beacon",

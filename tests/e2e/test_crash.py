@@ -115,7 +115,7 @@ async def play_through_kills(server: Killable, players: list[Player]) -> None:
 async def crash_run(url: str, tmp_path: Path) -> None:
     port = free_port()
     server = Killable(url, port, tmp_path / "server.log")
-    made = cli(url, "tournament", "create", "--name", "Crash", "--hours", "2")
+    made = cli(url, "tournament", "create", "--json", "--name", "Crash", "--hours", "2")
     assert made.returncode == 0, made.stderr
     tid = json.loads(made.stdout)["id"]
     server.start()

@@ -19,7 +19,16 @@ PLAYERS = int(os.environ.get("SAMEDEAL_LOAD_PLAYERS", "1000"))
 async def test_a_thousand_bots_finish_without_protocol_errors(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'load.db'}"
     made = cli(
-        url, "tournament", "create", "--name", "Load", "--hours", "2", "--options", '{"redeals": 1}'
+        url,
+        "tournament",
+        "create",
+        "--json",
+        "--name",
+        "Load",
+        "--hours",
+        "2",
+        "--options",
+        '{"redeals": 1}',
     )
     tid = json.loads(made.stdout)["id"]
     server = ServerProcess(url, tmp_path / "server.log")

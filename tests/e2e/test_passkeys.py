@@ -174,6 +174,11 @@ async def test_ceremonies_are_checked(db_url) -> None:
             ):
                 reply = await sign_in(x, auth, origin, **spoil)
                 assert reply["type"] == "error" and reply["code"] == "unauthorized", (spoil, reply)
+            kinds = [d["kind"] for d in (await c.ok(type="devices"))["items"]]
+            assert kinds == ["token"]  # a refused passkey_login adds no device
+            async with srv.app.store.engine.connect() as conn:  # not even a revoked one
+                made = (await conn.execute(text("SELECT count(*) FROM devices"))).scalar_one()
+            assert made == 2  # cid's and dan's first
             reply = await sign_in(x, auth, origin)
             assert reply["type"] == "registered" and reply["player"]["name"] == "cid"
             stranger = SoftAuthenticator()
@@ -185,6 +190,8 @@ async def test_ceremonies_are_checked(db_url) -> None:
             bad = auth.get(options, origin)
             bad["response"]["signature"] = b64(b"\x30\x06\x02\x01\x01\x02\x01\x01")
             await x.err("unauthorized", type="passkey_login", credential=bad)
+        kinds = [d["kind"] for d in (await c.ok(type="devices"))["items"]]
+        assert kinds == ["token", "passkey"]  # the one sign-in that was accepted
 
 
 async def test_a_count_that_stays_zero_signs_in_and_a_removed_passkey_does_not(db_url) -> None:

@@ -59,6 +59,7 @@ def test_operator_command_line(db: str, tmp_path: Path) -> None:
         db,
         "tournament",
         "create",
+        "--json",
         "--name",
         "Cli Cup",
         "--hours",
@@ -72,15 +73,17 @@ def test_operator_command_line(db: str, tmp_path: Path) -> None:
     t = json.loads(made.stdout)
     assert t["name"] == "Cli Cup" and "seed" not in t
     assert t["options"] == {"redeals": 1, "redeal": "keep_runs", "winnable": False}  # defaults
-    listed = [json.loads(line) for line in cli(db, "tournament", "list").stdout.splitlines()]
+    listed = [
+        json.loads(line) for line in cli(db, "tournament", "list", "--json").stdout.splitlines()
+    ]
     assert [x["id"] for x in listed] == [t["id"]]
-    closed = json.loads(cli(db, "tournament", "close", str(t["id"])).stdout)
+    closed = json.loads(cli(db, "tournament", "close", "--json", str(t["id"])).stdout)
     assert closed["status"] == "closed" and len(closed["seed"]) == 64
-    again = cli(db, "tournament", "close", str(t["id"]))
+    again = cli(db, "tournament", "close", "--json", str(t["id"]))
     assert again.returncode == 1 and "closed" in again.stderr
     missing = cli(db, "admin", "grant", "nobody")
     assert missing.returncode == 1 and "no player" in missing.stderr
-    bad = cli(db, "tournament", "create", "--name", "x", "--options", '{"redeals": 7}')
+    bad = cli(db, "tournament", "create", "--json", "--name", "x", "--options", '{"redeals": 7}')
     assert bad.returncode == 1 and "bad_request" in bad.stderr
 
 
@@ -105,7 +108,7 @@ async def test_command_line_operations_reach_a_running_server(db: str, tmp_path:
             c = Client(ws, [])
             await c.ok(type="register", name="live")
             made = await asyncio.to_thread(
-                cli, db, "tournament", "create", "--name", "Late", "--hours", "1"
+                cli, db, "tournament", "create", "--json", "--name", "Late", "--hours", "1"
             )
             tid = json.loads(made.stdout)["id"]
             deadline = time.monotonic() + 30  # the server's clock (every 0.5 s) picks it up
@@ -116,7 +119,7 @@ async def test_command_line_operations_reach_a_running_server(db: str, tmp_path:
                 await asyncio.sleep(0.1)
             st = await c.ok(type="join", tournament=tid)
             assert st["status"] == "playing"
-            closed = await asyncio.to_thread(cli, db, "tournament", "close", str(tid))
+            closed = await asyncio.to_thread(cli, db, "tournament", "close", "--json", str(tid))
             assert closed.returncode == 0
             reply = None
             deadline = time.monotonic() + 30
@@ -138,11 +141,12 @@ def test_operator_mistakes_get_one_line_and_exit_2(db: str) -> None:
     for args, says in [
         (("--options", "{redeals: 2}"), "--options is not JSON"),
         (("--options", "[1, 2]"), "--options must be a JSON object"),
-        (("--starts-at", "tomorrow"), "--starts-at is not an ISO 8601 time"),
-        (("--ends-at", "2026-13-45"), "--ends-at is not an ISO 8601 time"),
-        (("--join-until", "soon"), "--join-until is not an ISO 8601 time"),
+        (("--starts-at", "tomorrow"), "--at is a time like 18:00, 21:00-03:00 or 2026-"),
+        (("--ends-at", "2026-13-45"), "--ends-at is a time like"),
+        (("--join-until", "soon"), "--join-until is a time like"),
+        (("--duration", "an hour"), "--duration is a span like"),
     ]:
-        done = cli(db, "tournament", "create", "--name", "Oops", *args)
+        done = cli(db, "tournament", "create", "--json", "--name", "Oops", *args)
         assert done.returncode == 2, done.stderr
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and says in lines[0] and "Traceback" not in done.stderr
@@ -181,5 +185,7 @@ def test_listing_runs_no_lifecycle_clock(db: str) -> None:
             await store.close()
 
     asyncio.run(past_its_end())
-    listed = [json.loads(line) for line in cli(db, "tournament", "list").stdout.splitlines()]
+    listed = [
+        json.loads(line) for line in cli(db, "tournament", "list", "--json").stdout.splitlines()
+    ]
     assert listed[0]["status"] == "open" and "seed" not in listed[0]

@@ -450,7 +450,7 @@ async def test_standings_pushes_are_coalesced(srv) -> None:
 
 async def test_standings_json_pages_the_table_over_http(srv) -> None:
     monotonic = [0.0]  # the page cache's time, driven
-    srv.app.monotonic = lambda: monotonic[0]
+    srv.app.response_cache.clock = lambda: monotonic[0]
     tid = await new_tournament(srv)
     for name in ("ann", "bob", "cid"):
         c, _ = await joined(srv, name, tid)
@@ -474,7 +474,7 @@ async def test_standings_json_pages_the_table_over_http(srv) -> None:
     monotonic[0] = 0.999
     code, body = await asyncio.to_thread(http_get, f"{url}?offset=1&limit=2")
     assert json.loads(body)["total"] == 3
-    monotonic[0] = 1.0  # STANDINGS_CACHE_S later
+    monotonic[0] = 1.0  # the cache's second later
     code, body = await asyncio.to_thread(http_get, f"{url}?offset=1&limit=2")
     assert json.loads(body)["total"] == 4
     await late.close()

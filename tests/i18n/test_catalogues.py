@@ -131,3 +131,34 @@ async def test_served_on_the_servers_port(sqlite_url: str, lang: str) -> None:
         assert status == 200 and json.loads(body)["messages"]["card.AS"] == "as de picas"
         status, body, _ = await asyncio.to_thread(get, {"If-None-Match": etag})
         assert status == 304 and body == b""
+
+
+def test_every_key_the_python_side_names_is_in_english() -> None:
+    """A key the code names but English lacks would show as the key itself."""
+    import re
+
+    root = CATALOGUES.parents[2]
+    english = i18n.catalogue("en")
+    named: set[str] = set()
+    pattern = re.compile(r'\b(?:t|tn|translate|translate_plural)\(\s*(?:[a-z_.\[\]0-9]+,\s*)?"'
+                         r'([a-z][a-zA-Z0-9_.\-]+)"')
+    for folder in ("server", "client_cli"):
+        for path in (root / folder).rglob("*.py"):
+            named |= set(pattern.findall(path.read_text()))
+    named |= {f"cli.login.{n}" for n in __import__(
+        "client_cli.commands.login", fromlist=["TEXTS"]).TEXTS}
+    assert len(named) > 150
+    missing = sorted(k for k in named if k not in english)
+    assert not missing, missing
+    families = {
+        "cli.status.": ("scheduled", "open", "closed", "playing", "won", "lost", "resigned",
+                        "timed_out"),
+        "cli.end.": ("won", "lost", "resigned", "timed_out"),
+        "cli.variant_rule.": ("montana", "addiction", "free_parking"),
+        "cli.play.help.": ("gaps", "klondike"),
+        "cli.describe.": ("draw", "auto"),
+        "cli.unit.": ("days", "hours", "minutes", "seconds"),
+        "card.": tuple(r + s for s in "CDHS" for r in "A23456789TJQK"),
+    }
+    for prefix, names in families.items():
+        assert not [n for n in names if prefix + n not in english], prefix

@@ -30,6 +30,7 @@ TABLES |= {"devices"}  # 0010 (accounts)
 TABLES |= {"link_codes", "link_guesses"}  # 0011
 TABLES |= {"erased_names", "erasures"}  # 0012
 TABLES |= {"passkey_users", "passkeys", "passkey_challenges"}  # 0013
+TABLES |= {"clubs", "club_members", "code_guesses"}  # 0014
 
 
 async def _tables_and_diff(url: str) -> tuple[set[str], list[object]]:

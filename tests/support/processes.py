@@ -68,6 +68,14 @@ class Killable:
 
 
 def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`samedeal-server --database-url URL ARGS...`; a SQLite file not made yet is made
+    first by `migrate`, as an operator would (the operator's commands refuse a database
+    that does not exist: tests/cli/test_missing_database.py)."""
+    if url.startswith("sqlite") and args[:1] != ("migrate",):
+        path = Path(url.split(":///", 1)[1])
+        if not path.exists():
+            made = cli(url, "migrate")
+            assert made.returncode == 0, made.stderr
     return subprocess.run(
         [sys.executable, "-m", "server", "--database-url", url, *args],
         capture_output=True,

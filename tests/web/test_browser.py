@@ -61,7 +61,9 @@ async def test_lobby_register_join_the_demo_and_play_gaps(browser: Any, tmp_path
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         card = page.locator(".tcard", has_text="Demo Gaps")
         await card.wait_for()
-        assert re.search(r"[0-9a-f]{64}", await card.locator(".commit").inner_text())
+        assert re.search(
+            r"[0-9a-f]{64}", await card.locator(".commit").text_content() or ""
+        )  # under "audit"
         assert "closes in" in await card.locator(".countdown").inner_text()
         await shot(page, "lobby")
         await register(page, base, "alice")
@@ -313,7 +315,7 @@ async def test_restart_reconnects_and_resends_the_action_in_flight(
     """A real server process killed and started again: the offline banner shows, the move
     made while offline goes out with its seq once the server is back, the game resumes."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
-    done = cli(url, "tournament", "create", "--name", "Restart Gaps", "--hours", "1")
+    done = cli(url, "tournament", "create", "--json", "--name", "Restart Gaps", "--hours", "1")
     assert done.returncode == 0, done.stderr
     tid = json.loads(done.stdout)["id"]
     server = Killable(url, free_port(), tmp_path / "killable.log")

@@ -18,7 +18,15 @@ async def test_pages_and_static_files_are_served_with_the_csp(sqlite_url: str) -
     from tests.support.harness import http_get
 
     async with running_server(sqlite_url) as srv:
-        for path in ("/", "/t/3", "/t/3/replay/alice_2", "/t/3/analysis", "/verify", "/rules/gaps"):
+        for path in (
+            "/",
+            "/t/3",
+            "/t/3/replay/alice_2",
+            "/t/3/analysis",
+            "/verify",
+            "/rules/gaps",
+            "/rules/klondike",
+        ):
             status, body = await asyncio.to_thread(http_get, srv.http + path)
             assert status == 200 and body.startswith(b"<!doctype html>"), path
         status, body = await asyncio.to_thread(http_get, srv.http + "/static/app.js")

@@ -5,6 +5,10 @@ import { test } from "node:test";
 
 import { QUICKNET, roundTime } from "../../../server/web/beacon.js";
 import { beaconState, beaconText } from "../../../server/web/beaconline.js";
+import { dateTime, setMessages } from "../../../server/web/i18n.js";
+import { readPo } from "./catalogue.mjs";
+
+setMessages("en", readPo("en"));
 
 const planned = (network, round) => ({ network, chain_hash: "ab".repeat(32), round });
 
@@ -17,7 +21,7 @@ test("no beacon: no state, no words", () => {
 test("awaited until the round is verified, with its due time on a built-in network", () => {
   const t = { beacon: planned("quicknet", 1000), void: false };
   assert.equal(beaconState(t), "awaited");
-  const due = new Date(roundTime(QUICKNET, 1000) * 1000).toLocaleString();
+  const due = dateTime(new Date(roundTime(QUICKNET, 1000) * 1000));
   assert.ok(beaconText(t).startsWith(`awaited (due ${due}): `), beaconText(t));
   const unknown = { beacon: planned("local-test", 7), void: false }; // its times are not known here
   assert.ok(beaconText(unknown).startsWith("awaited: the tournament opens once"), beaconText(unknown));
