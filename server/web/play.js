@@ -6,18 +6,18 @@
 import { beaconLine } from "./beaconline.js";
 import { parse as parseCard, code as cardCode, label } from "./cards.js";
 import { gapTargets, gapsBoard, klondikeBoard, optionsText } from "./boards.js";
-import { $, clock, fill, h, localTime, relative } from "./dom.js";
+import { $, clock, fill, h, relative } from "./dom.js";
 import { ServerError } from "./net.js";
 import { StandingsPanel } from "./standings.js";
 import { account, receipts } from "./store.js";
 import { cellName } from "./actionwords.js";
 import { acesFellNote, acesJustFell, isFixedTwo, rulesHref, takesText, variantLegend } from "./variantwords.js";
 import { closedPanel } from "./verifypage.js";
-import { dateOnly, timeOnly, t as tr, tn } from "./i18n.js";
+import { t as tr, tn } from "./i18n.js";
 import { addToCalendar } from "./calendarlinks.js";
 import { hintWords, touchScreen } from "./hintwords.js";
+import { closedText, endText } from "./endwords.js";
 
-const END_KEYS = { won: "web.play.end.won", lost: "web.play.end.lost", resigned: "web.play.end.resigned", timed_out: "web.play.end.timed_out" };
 
 export async function playPage(main, link, id) {
   const page = new PlayPage(main, link, id);
@@ -429,26 +429,4 @@ class PlayPage {
     }
     this.render();
   }
-}
-
-/** When a tournament closed: at its end, or early (an operator's close) — then both. */
-export function closedText(closedAt, endsAt) {
-  if (!closedAt) return tr("web.closed_at", { when: localTime(endsAt) });
-  const early = Date.parse(closedAt) < Date.parse(endsAt) - 1000;
-  const end = dateOnly(closedAt) === dateOnly(endsAt) ? timeOnly(endsAt) : localTime(endsAt); // the day said once
-  const key = dateOnly(closedAt) === dateOnly(endsAt) ? "web.closed_early_at_time" : "web.closed_early_at";
-  return early ? tr(key, { when: localTime(closedAt), end }) : tr("web.closed_at", { when: localTime(closedAt) });
-}
-
-/** Why a game is over. A game that timed out before its deadline was ended by the
- * organiser's close: say that, not "Time is up". */
-export function endText(st, summary) {
-  if (st.status === "timed_out") {
-    const ended = Date.parse(st.started_at) + st.time_ms;
-    if (ended < Date.parse(st.deadline) - 1000) {
-      const at = summary && summary.closed_at ? summary.closed_at : new Date(ended).toISOString();
-      return tr("web.play.end.closed_by_organiser", { when: localTime(at) });
-    }
-  }
-  return END_KEYS[st.status] ? tr(END_KEYS[st.status]) : st.status;
 }

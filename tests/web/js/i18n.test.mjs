@@ -89,10 +89,13 @@ test("every web.* message is in all four languages, none empty, with the same pl
       assert.ok(value !== undefined, `${lang} lacks ${key}`);
       const forms = [value].flat();
       assert.equal(Array.isArray(value), Array.isArray(CATALOGUES.en[key]), `${lang} ${key}: plural or not`);
-      for (const form of forms) {
+      const expected = placeholders([CATALOGUES.en[key]].flat()[1] ?? CATALOGUES.en[key]);
+      forms.forEach((form, i) => {
         assert.ok(form && form.trim(), `${lang} ${key} is empty`);
-        assert.equal(placeholders(form), placeholders([CATALOGUES.en[key]].flat()[1] ?? CATALOGUES.en[key]), `${lang} ${key}: ${form}`);
-      }
+        // a plural's "one" form may leave out the count {n} it is chosen by ("the card on it")
+        const without = (list) => list.split(",").filter((p) => !(i === 0 && forms.length > 1 && p === "n")).join(",");
+        assert.equal(without(placeholders(form)), without(expected), `${lang} ${key}: ${form}`);
+      });
     }
   }
 });
