@@ -37,6 +37,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 
+from bench import operator_cli
 from bench.report import write_section
 
 PY = sys.executable
@@ -95,13 +96,7 @@ class Server:
 
 
 def operator(url: str, *args: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [PY, "-m", "server", "--database-url", url, "tournament", *args],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return operator_cli.tournament(url, *args)
 
 
 async def _closed_tournament(url: str, entrants: int) -> int:

@@ -29,6 +29,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from bench import operator_cli
 from bench.report import write_section
 
 PY = sys.executable
@@ -85,28 +86,10 @@ class Server:
         """`cwd`: the checkout whose server runs (another build's worktree; this one's
         by default)."""
         self.url = url
-        made = subprocess.run(
-            [
-                PY,
-                "-m",
-                "server",
-                "--database-url",
-                url,
-                "tournament",
-                "create",
-                "--name",
-                "Load",
-                "--hours",
-                "3",
-                "--options",
-                '{"redeals": 2}',
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=cwd,
+        made = operator_cli.tournament(
+            url, "create", "--name", "Load", "--hours", "3", "--options", '{"redeals": 2}', cwd=cwd
         )
-        self.tournament = json.loads(made.stdout)["id"]
+        self.tournament = made["id"]
         self.log = workdir / f"server-{uuid.uuid4().hex[:6]}.log"
         self.proc = subprocess.Popen(
             [PY, "-m", "server", "--database-url", url, "serve", "--port", "0", "--no-demo"],

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
 import re
@@ -41,6 +40,7 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
+from bench import operator_cli
 from bench.load import PY, batch_mean, cpu_seconds, fresh_db, generate, stop_process, wait_port
 from bench.report import write_section
 
@@ -51,15 +51,11 @@ AUX = ("walwriter", "checkpointer", "background writer", "autovacuum launcher")
 
 
 def create_tournament(url: str) -> int:
-    """A tournament made by the operator's command line (which migrates first)."""
-    create = ["tournament", "create", "--name", "Scale", "--hours", "3"]
-    made = subprocess.run(
-        [PY, "-m", "server", "--database-url", url, *create, "--options", '{"redeals": 2}'],
-        capture_output=True,
-        text=True,
-        check=True,
+    """A tournament made by the operator's command line (after `migrate`)."""
+    made = operator_cli.tournament(
+        url, "create", "--name", "Scale", "--hours", "3", "--options", '{"redeals": 2}'
     )
-    return int(json.loads(made.stdout)["id"])
+    return int(made["id"])
 
 
 def dsn(url: str) -> str:

@@ -144,8 +144,10 @@ def _about(t: Any, who: Viewer) -> str:
     )
     if t.time_limit_s:
         about += " " + who.say("calendar.per_game", span=span_text(t.time_limit_s))
-    if t.beacon is not None:
-        about += " " + who.say("calendar.beacon", network=t.beacon["network"])
+    if t.beacon is not None:  # its round is known once the tournament exists: say it
+        about += " " + who.say(
+            "calendar.beacon_round", network=t.beacon["network"], round=t.beacon["round"]
+        )
     return about
 
 

@@ -240,7 +240,7 @@ async def test_a_bot_name_is_checked_like_any(comp: Competition, clock: Clock) -
             await comp.players.register_bot(name)
         assert refused.value.code == code
     bot, token = await comp.players.register_bot("robot")
-    assert (await comp.players.authenticate(token)) == bot
+    assert (await comp.devices.authenticate(token))[0] == bot
 
 
 async def test_the_rebuild_command_finds_the_stored_ratings_exact(
