@@ -211,7 +211,9 @@ async def test_two_nodes_racing_to_close_make_one_close(
         refused = [r for r in (r0, r1) if r["type"] == "error"]
         assert closes and all(t["status"] == "closed" for t in closes)
         assert all(r["code"] == "closed" for r in refused)
-        listed = [json.loads(x) for x in cli(pg_url, "tournament", "list").stdout.splitlines()]
+        listed = [
+            json.loads(x) for x in cli(pg_url, "tournament", "list", "--json").stdout.splitlines()
+        ]
         (t,) = [x for x in listed if x["id"] == tid]
         assert t["status"] == "closed" and {c["seed"] for c in closes} == {t["seed"]}
 

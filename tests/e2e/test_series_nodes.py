@@ -50,6 +50,7 @@ def schedule_create(pg_url: str, first: datetime, duration: str = "30s") -> dict
         duration,
         "--redeals",
         "1",
+        "--json",
     )
     assert done.returncode == 0, done.stderr
     return dict(json.loads(done.stdout))
