@@ -205,6 +205,17 @@ async def _club_and_role(
     return club, await _role(s, club, player_id)
 
 
+async def _as_leader(s: AsyncSession, club_id: int, actor_id: int) -> tuple[Club, Role] | Refusal:
+    """The club and the actor's role when the actor is its owner or a leader."""
+    found = await _club_and_role(s, club_id, actor_id)
+    if isinstance(found, Refusal):
+        return found
+    club, role = found
+    if role not in (Role.OWNER, Role.LEADER):
+        return Refusal.ROLE
+    return club, role
+
+
 async def _target(s: AsyncSession, club: Club, name_key: str) -> tuple[Player, Role] | Refusal:
     player = await _named(s, name_key)
     if player is None:
@@ -235,12 +246,10 @@ async def leave(store: Store, club_id: int, player_id: int) -> Refusal | None:
 async def kick(store: Store, club_id: int, actor_id: int, name_key: str) -> Refusal | None:
     """A leader kicks a member; the owner kicks leaders too; nobody kicks oneself."""
     async with store._session() as s:
-        found = await _club_and_role(s, club_id, actor_id)
+        found = await _as_leader(s, club_id, actor_id)
         if isinstance(found, Refusal):
             return found
         club, role = found
-        if role not in (Role.OWNER, Role.LEADER):
-            return Refusal.ROLE
         target = await _target(s, club, name_key)
         if isinstance(target, Refusal):
             return target
@@ -314,12 +323,10 @@ async def set_leader(
 async def new_invite(store: Store, club_id: int, actor_id: int, invite_hash: str) -> Refusal | None:
     """A leader's new code (its hash); the old one stops working at once."""
     async with store._session() as s:
-        found = await _club_and_role(s, club_id, actor_id)
+        found = await _as_leader(s, club_id, actor_id)
         if isinstance(found, Refusal):
             return found
-        club, role = found
-        if role not in (Role.OWNER, Role.LEADER):
-            return Refusal.ROLE
+        club, _ = found
         club.invite_hash = invite_hash
         await s.commit()
         return None
