@@ -105,12 +105,7 @@ async def _link_poll(session: _Session, m: LinkPoll) -> dict[str, Any]:
     """Public; once approved, the new device's token, once: this connection is it."""
     player, device, token = await session.competition.links.poll(m.poll)
     await session.sign_in(player, device)
-    return {
-        "type": "registered",
-        "player": {"id": player.id, "name": player.name},
-        "token": token,
-        "device": device_brief(device),
-    }
+    return _registered(player, device, token)
 
 
 async def _delete_account(session: _Session, m: DeleteAccount) -> dict[str, Any]:
@@ -155,12 +150,7 @@ async def _passkey_login(session: _Session, m: PasskeyLogin) -> dict[str, Any]:
     rp = session.relying_party()
     player, device, token = await session.competition.passkeys.login(dict(m.credential), rp)
     await session.sign_in(player, device)
-    return {
-        "type": "registered",
-        "player": {"id": player.id, "name": player.name},
-        "token": token,
-        "device": device_brief(device),
-    }
+    return _registered(player, device, token)
 
 
 async def _passkeys(session: _Session, m: PasskeysRequest) -> dict[str, Any]:
@@ -190,3 +180,13 @@ HANDLERS: dict[str, Callable[[Any, Any], Awaitable[dict[str, Any]]]] = {
     "passkeys": _passkeys,
     "remove_passkey": _remove_passkey,
 }
+
+
+def _registered(player: PlayerInfo, device: DeviceInfo, token: str) -> dict[str, Any]:
+    """The reply that hands a new device its token (a link polled, a passkey sign-in)."""
+    return {
+        "type": "registered",
+        "player": {"id": player.id, "name": player.name},
+        "token": token,
+        "device": device_brief(device),
+    }
