@@ -21,7 +21,8 @@ from server.audit.records import BUNDLE_FORMAT
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_json, show
 from server.audit.verify import NotABundle, verify_bundle_file, verify_document
 from server.domain.names import name_key
-from server.i18n.terminal import t
+from server.i18n.said import speak
+from server.i18n.terminal import lang, t
 
 EXIT_OK = 0  # every check holds
 EXIT_MISMATCH = 1  # a difference (or the receipt's log is not there unchanged)
@@ -163,10 +164,10 @@ def _verdict(
 
 
 def _report_lines(report: Any, lines: list[str]) -> None:
-    """What was checked, noted and found different, a line each (the checks' own words
-    are the verifier's, in English: docs/I18N.md)."""
-    lines.extend(t("cli.verify.ok_line", line=line) for line in report.checked)
-    lines.extend(t("cli.verify.note_line", line=line) for line in report.notes)
+    """What was checked, noted and found different, a line each, in the chosen language
+    (a difference stays in the verifier's English: docs/I18N.md)."""
+    lines.extend(t("cli.verify.ok_line", line=speak(lang(), line)) for line in report.checked)
+    lines.extend(t("cli.verify.note_line", line=speak(lang(), line)) for line in report.notes)
     if report.error is not None:
         lines.append(t("cli.verify.fail_line", line=report.error))
 
