@@ -3,8 +3,9 @@ server/audit, the fair-play findings' reasons): a `Said` is the English text, a 
 `str` to every caller that compares or prints it, that also keeps its catalogue key and
 params, so that whoever shows it says it again in the reader's language with `speak`.
 
-A param may itself be a `Said` ("record of João (player 3)" inside a check line); `speak`
-says it in the same language first. Pure, like the rest of server/i18n."""
+A param may itself be a `Said` ("record of João (player 3)" inside a check line), and a
+`Said` given as a param to `translate` (`t`) is said in that call's language: a message
+can carry a sentence made below it. Pure, like the rest of server/i18n."""
 
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ class Said(str):
         made.params = params
         return made
 
+    def in_language(self, lang: str) -> str:
+        """This sentence in `lang` (its Said params too: `translate` says them)."""
+        return translate(lang, self.key, **self.params)
+
     def __reduce__(self) -> Any:  # pickles (a process pool) keep the key too
         return (Said, (self.key, self.params))
 
@@ -35,8 +40,6 @@ def said(key: str, **params: object) -> Said:
 
 
 def speak(lang: str, text: str) -> str:
-    """`text` in `lang` when it is a `Said` (its Said params first), else unchanged."""
-    if not isinstance(text, Said):
-        return str(text)
-    params = {k: speak(lang, v) if isinstance(v, Said) else v for k, v in text.params.items()}
-    return translate(lang, text.key, **params)
+    """`text` in `lang` when it is a `Said` (its Said params too), else unchanged. A `Said`
+    given as a param to `translate` is said in its language without this."""
+    return text.in_language(lang) if isinstance(text, Said) else str(text)
