@@ -105,8 +105,9 @@ def describe(url: str, given: str) -> Said:
     if parsed.get_backend_name() != "sqlite":
         where = {"name": parsed.database, "host": parsed.host or "localhost"}
         if parsed.username:
-            return said("server.database.postgres", **where, port=parsed.port or 5432,
-                        user=parsed.username)
+            return said(
+                "server.database.postgres", **where, port=parsed.port or 5432, user=parsed.username
+            )
         return said("server.database.postgres_current_user", **where, port=parsed.port or 5432)
     try:
         name = make_url(given.strip()).database or ""

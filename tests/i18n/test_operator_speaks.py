@@ -32,8 +32,9 @@ def test_no_such_database_names_the_file_in_the_language(
     assert code == 1
     assert err.startswith("samedeal-server: no existe la base de datos: archivo SQLite ")
     assert "SQLite file" not in err
-    code, _, err = _run(capsys, "--lang", "pt-PT", "--database-url", "sqlite:///nada.db",
-                        "tournament", "list")
+    code, _, err = _run(
+        capsys, "--lang", "pt-PT", "--database-url", "sqlite:///nada.db", "tournament", "list"
+    )
     assert "/nada.db (sqlite:///NOME é relativo à pasta atual, sqlite:////CAMINHO" in err
     code, _, err = _run(capsys, "--database-url", url, "tournament", "list")
     assert f"no such database: SQLite file {tmp_path / 'nada.db'}" in err  # English as before

@@ -22,8 +22,15 @@ from tests.web.support import JS_TESTS, ROOT, require_node
 
 CASES = json.loads((ROOT / "tests" / "data" / "verify-cases-v1.json").read_text())["cases"]
 DOCS = {c["name"]: c["document"] for c in CASES if c["expect"] == "ok"}
-ENGLISH_WORDS = ("replay legally", "equals the commitment", "carry no receipts",
-                 "carries no receipts", "record of", "follow from the results", "actions")
+ENGLISH_WORDS = (
+    "replay legally",
+    "equals the commitment",
+    "carry no receipts",
+    "carries no receipts",
+    "record of",
+    "follow from the results",
+    "actions",
+)
 
 
 def _cli_lines(path: Path, lang: str) -> list[str]:
@@ -65,9 +72,17 @@ def test_the_browsers_verifier_says_the_same_words(tmp_path: Path) -> None:
         catalogue = tmp_path / f"{lang}.json"
         catalogue.write_bytes(i18n.messages_json(lang))
         run = subprocess.run(
-            [node, str(JS_TESTS / "verify_cli.mjs"), "--catalogue", str(catalogue),
-             *map(str, paths)],
-            capture_output=True, text=True, timeout=120, cwd=ROOT,
+            [
+                node,
+                str(JS_TESTS / "verify_cli.mjs"),
+                "--catalogue",
+                str(catalogue),
+                *map(str, paths),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
         )
         assert run.returncode == 0, run.stderr[-2000:]
         for doc, line in zip(DOCS.values(), run.stdout.splitlines(), strict=True):
