@@ -99,11 +99,14 @@ def error_text(reply: Mapping[str, Any]) -> str:
     (it names the very card, cell or limit)."""
     reason = reply.get("reason")
     params = reply.get("params")
+    given = params if isinstance(params, dict) else {}
     key = f"reason.{reason}"
     if _chosen[0] == i18n.ENGLISH:
         return str(reply.get("message", ""))
-    if isinstance(reason, str) and key in i18n.catalogue(i18n.ENGLISH):
-        given = params if isinstance(params, dict) else {}
+    english = i18n.catalogue(i18n.ENGLISH)
+    if isinstance(reason, str) and f"{key}.{given.get('why')}" in english:
+        key = f"{key}.{given['why']}"  # the finer sentence a `why` param names
+    if isinstance(reason, str) and key in english:
         return t(key, **{k: _shown_param(v) for k, v in given.items()})
     return str(reply.get("message", ""))
 

@@ -121,7 +121,10 @@ export function tn(key, n, params = {}) {
 export function errorText(reply) {
   if (!reply) return "";
   if (current === "en" && reply.message) return reply.message;
-  if (reply.reason && has(`reason.${reply.reason}`)) return t(`reason.${reply.reason}`, reply.params || {});
+  const params = reply.params || {};
+  const finer = `reason.${reply.reason}.${params.why}`; // the finer sentence a `why` param names
+  if (reply.reason && params.why && has(finer)) return t(finer, params);
+  if (reply.reason && has(`reason.${reply.reason}`)) return t(`reason.${reply.reason}`, params);
   return reply.message || reply.code || "";
 }
 
