@@ -15,9 +15,9 @@ from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from server.i18n.said import Said, said
 from server.ops import faults
 from server.store.sqlite_process import PRAGMAS
-from server.i18n.said import Said, said
 
 if TYPE_CHECKING:  # alembic is imported when a migration runs: a node whose database is
     # at head does not need it (imports are most of a node's start-up)

@@ -83,6 +83,24 @@ async def ready(page: Any, url: str) -> None:
         raise AssertionError(f"{url} never ready: {page.errors}") from exc
 
 
+IN_APP = """(path) => { document.body.dataset.ready = '';
+  history.pushState(null, '', path); dispatchEvent(new PopStateEvent('popstate')); }"""
+
+
+async def visit(page: Any, base: str, path: str, load: bool = False) -> None:
+    """The app's page at `path`, as a click on one of its links shows it (history.pushState
+    and the app's router: the modules, the catalogue and the connection stay), or loaded
+    anew when `load` (after localStorage changed) or when the page is elsewhere."""
+    here = await page.evaluate("location.pathname") if page.url.startswith(base) else None
+    if load or here is None or here == path.split("?")[0]:
+        return await ready(page, base + path)
+    await page.evaluate(IN_APP, path)
+    try:
+        await page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=30_000)
+    except PlaywrightTimeout as exc:
+        raise AssertionError(f"{path} never ready: {page.errors}") from exc
+
+
 async def html_lang(page: Any) -> str:
     return str(await page.evaluate("document.documentElement.lang"))
 
@@ -189,8 +207,8 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
         if signed_in:
             script = "(t) => localStorage.setItem('samedeal.token', JSON.stringify(t))"
             await page.evaluate(script, token)
-        for path in paths:
-            await ready(page, server.http + path)
+        for i, path in enumerate(paths):
+            await visit(page, server.http, path, load=i == 0)
             await page.wait_for_timeout(300)  # pushes and fetches after the first paint
             left = await untranslated(page, names)
             if left:
@@ -263,6 +281,7 @@ async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(shared: Sh
         ("es", (390, 844), "America/Mexico_City"),  # checked, not saved
     )
     narrow = {"lobby", "play", "leaderboard", "player", "rules-gaps"}  # es's widest words
+
     async def look(lang: str, width: int, height: int, zone: str) -> None:
         """A browser set to the language, in its zone, through the main pages."""
         page = await context_page(browser, locale=lang, width=width, height=height, zone=zone)
@@ -273,10 +292,10 @@ async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(shared: Sh
         await page.evaluate(
             "(n) => localStorage.setItem('samedeal.name', JSON.stringify(n))", NAMES[0]
         )
-        for name, path in main.items():
+        for i, (name, path) in enumerate(main.items()):
             if (lang, width) == ("es", 390) and name not in narrow:
                 continue
-            await ready(page, server.http + path)
+            await visit(page, server.http, path, load=i == 0)
             if name == "closed":
                 await page.wait_for_selector(".replays li a", timeout=30_000)
             await page.wait_for_timeout(500 if SHOTS else 100)
