@@ -91,4 +91,4 @@ def _scripts_in_words(words: list[str]) -> str:
 
 def _shown(ch: str) -> str:
     """A refused character as a person can see it: quoted when printable, else U+XXXX."""
-    return f"'{ch}'" if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
+    return f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"

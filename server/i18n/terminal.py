@@ -54,6 +54,14 @@ def tn(key: str, n: int, **params: object) -> str:
     return i18n.translate_plural(_chosen[0], key, n, **params)
 
 
+def said_error(exc: BaseException) -> str:
+    """An exception's one line in the chosen language: its message when made as a `Said`
+    (server/i18n/said.py; domain checks raise `ValueError(said(...))`), else as it is."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    in_language = getattr(first, "in_language", None)
+    return str(in_language(_chosen[0])) if in_language is not None else str(exc)
+
+
 def card(code: str) -> str:
     """A card's whole name ("seis de copas") from its code (6H)."""
     return t(f"card.{code}")

@@ -42,7 +42,7 @@ async def test_error_replies_carry_reason_and_params(sqlite_url: str) -> None:
         assert (reply["code"], reply["reason"], reply["params"]) == ("bad_request", "not_json", {})
         reply = await c.err("bad_request", type="register", name="a b")
         assert reply["reason"] == "bad_name" and reply["message"]
-        assert reply["params"] == {"why": "character", "character": "U+0020"}
+        assert reply["params"] == {"why": "character", "character": "' '"}
         await c.ok(type="register", name="João")
         reply = await c.err("name_taken", type="register", name="joão")
         assert reply["reason"] == "name_taken" and reply["params"] == {"name": "joão"}
