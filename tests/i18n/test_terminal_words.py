@@ -107,3 +107,41 @@ async def test_the_live_standings_viewer_in_spanish(sqlite_url: str) -> None:
     finally:
         terminal.choose("en")
         importlib.reload(standings)
+
+
+def test_receipt_lines_in_the_language(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from client_cli import config
+    from client_cli.commands.records import receipt_holds
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # no token saved: not mine
+    receipt = config.Receipt("ws://x", "ana", 3, 8, "ab" * 32)
+    for lang, said in {
+        "en": "receipt: DIFFERS: ana's log acknowledged at seq 8 (8:abab",
+        "pt-BR": "recibo: DIFERE: o log de ana confirmado no seq 8 (8:abab",
+        "pt-PT": "recibo: DIFERE: o registo de ana confirmado no seq 8 (8:abab",
+        "es": "recibo: DIFIERE: el log de ana confirmado en el seq 8 (8:abab",
+    }.items():
+        terminal.choose(lang)
+        assert receipt_holds("ws://x", receipt, None, "bundle") is False
+        err = capsys.readouterr().err
+        assert err.startswith(said), err
+        if lang != "en":
+            assert "bundle" not in err and "record of" not in err, err
+
+
+async def test_the_bots_refusal_in_the_language(sqlite_url: str) -> None:
+    import argparse
+
+    from client_cli.commands.bot import bot
+    from client_cli.commands.common import CliError
+
+    terminal.choose("es")
+    async with running_server(sqlite_url) as srv:
+        args = argparse.Namespace(
+            server=srv.ws_url, tournament=999, players=1, think_ms=0, strategy="first"
+        )
+        with pytest.raises(CliError) as refused:
+            await bot(args, None)  # type: ignore[arg-type]
+        assert str(refused.value) == "los bots no pueden jugar el torneo 999: no existe ese torneo"
