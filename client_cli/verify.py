@@ -32,22 +32,6 @@ EXIT_INTERRUPTED = 130  # Ctrl-C
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
-RECEIPT_HELP = (
-    "a receipt: the seq and log_hash of an acknowledged action (the STATE message's "
-    "`seq` and `log_hash`; seq 0 is the join). Checks that the file's record holds that "
-    "log, unchanged, and exits 1 if not. For a bundle, name the player with --player."
-)
-PLAYER_HELP = (
-    "whose receipt it is: required with --receipt on a bundle; on a record, the record "
-    "must be that player's"
-)
-
-NETWORKS_HELP = (
-    "a JSON file of drand networks beyond the built-in quicknet and default (shaped like "
-    "the vectors' `networks`: chain_hash, scheme, beacon_id, period, genesis_time, "
-    "public_key, genesis_seed); it cannot replace a built-in network"
-)
-
 
 def read_networks(path: str | None) -> Mapping[str, Network]:
     """The built-in networks plus a --beacon-networks file's; Unreadable when the file
@@ -57,18 +41,17 @@ def read_networks(path: str | None) -> Mapping[str, Network]:
     try:
         return networks_from_json(parse_json(read_file(path)))
     except OSError as exc:
-        raise Unreadable(f"cannot open the networks file: {path}: {exc.strerror or exc}") from None
+        why = exc.strerror or exc
+        raise Unreadable(t("cli.verify.networks_cannot_open", path=path, why=why)) from None
     except (Unreadable, BeaconError) as exc:
-        raise Unreadable(f"the networks file {path}: {exc}") from None
+        raise Unreadable(t("cli.verify.networks_bad", path=path, why=exc)) from None
 
 
 def parse_receipt(text: str) -> tuple[int, str]:
     """'SEQ:HASH' -> (seq, lowercase hex); argparse's type for --receipt."""
     seq, sep, digest = text.partition(":")
     if not sep or not seq.isdigit() or not _HEX64.fullmatch(digest):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not SEQ:HASH (a seq of 0 or more and 64 hex digits)"
-        )
+        raise argparse.ArgumentTypeError(t("cli.verify.not_a_receipt", text=repr(text)))
     return int(seq), digest.lower()
 
 
@@ -111,7 +94,9 @@ def read_file(path: str, limits: Limits = LIMITS) -> bytes:
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         if size > limits.max_bytes:
-            raise Unreadable(f"too large: {size:,} bytes, the limit is {limits.max_bytes:,}")
+            raise Unreadable(
+                t("cli.verify.too_large", size=f"{size:,}", max=f"{limits.max_bytes:,}")
+            )
         return f.read(limits.max_bytes + 1)
 
 
