@@ -160,7 +160,7 @@ async def _append(
 ) -> dict[str, Any]:
     import asyncpg
 
-    from server.competition.live import CHECKPOINT
+    from server.competition.live_game import CHECKPOINT
     from server.domain.model import Figures, Status, Summary
     from server.domain.timing import utcnow
     from server.store.repository import Store

@@ -8,7 +8,7 @@ and one event sink.
     passkeys    v1.4 accounts: passkeys (WebAuthn)          (passkeys.py)
     clubs       v1.4 clubs: members, leaders, join codes    (clubs.py)
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
-    games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
+    games       live games in memory, rebuilt from logs     (live_games.py, live_game.py)
     play        join, state, act, hint, time out            (play.py)
     standings   live standings, pages, results.csv          (standings.py, results.py)
     exports     records and the reveal after the close      (exports.py)
@@ -41,9 +41,9 @@ from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.fairplay import FairPlay
-from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
 from server.competition.links import Links
+from server.competition.live_games import LiveGames
 from server.competition.passkeys import Passkeys
 from server.competition.peers import Peers
 from server.competition.play import Play

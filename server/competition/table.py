@@ -23,7 +23,7 @@ from server.store import par as par_store
 from server.store.repository import Store
 
 if TYPE_CHECKING:
-    from server.competition.live import LiveGame
+    from server.competition.live_game import LiveGame
 
 PLAYING = Status.PLAYING
 WindowKey = tuple[int, int, str | None]  # (top, around, player)

@@ -16,7 +16,7 @@ from pydantic import (
     TypeAdapter,
 )
 
-from server.competition.live import Snapshot
+from server.competition.live_game import Snapshot
 from server.competition.standings import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
 from server.domain import timing
 from server.domain.model import TournamentInfo
