@@ -20,7 +20,7 @@ import orjson
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server.competition.beacon import BeaconConfig
+from server.competition.beacon_policy import BeaconConfig
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker

@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from server.audit import beacon as pure
+from server.audit import drand as pure
 from server.audit.verify import verify_document
-from server.competition.beacon import BeaconConfig
+from server.competition.beacon_policy import BeaconConfig
 from server.competition.catalogue import Catalogue
 from server.competition.compute import Compute
 from server.competition.errors import CompetitionError
