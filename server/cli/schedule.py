@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, database: Database) -> int:
 
     async def operate(competition: Competition) -> int:
         competition.catalogue.beacon_config = beacons
-        schedules = competition.series
+        schedules = competition.schedules
         if args.schedule_command == "list":
             for listing in await schedules.listing():
                 emit(schedule_item(listing), args.json, words)

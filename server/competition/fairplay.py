@@ -140,7 +140,7 @@ class BundleMarks:
 
     def __init__(
         self,
-        out: dict[int, stored.Disqualified],
+        out: dict[int, stored.DisqualifiedEntry],
         bots: set[int],
         par: dict[int, stored_par.ParFigures] | None = None,
         erasures: list[tuple[int, datetime]] | None = None,
@@ -194,7 +194,7 @@ class BundleMarks:
         return [a for *_, a in sorted(made, key=lambda m: m[:3])]
 
 
-def _disqualification(d: stored.Disqualified) -> dict[str, Any]:
+def _disqualification(d: stored.DisqualifiedEntry) -> dict[str, Any]:
     return {
         "kind": "disqualification",
         "player": d.player,

@@ -129,7 +129,7 @@ async def catch_up(
     return len(todo)
 
 
-async def _take_in(store: Store, t: stored.Closed, now: datetime) -> int:
+async def _take_in(store: Store, t: stored.ClosedTournament, now: datetime) -> int:
     taken = (await stored.field(store, [t.id]))[t.id]
     disqualified = taken.disqualified or [False] * len(taken.players)
     players = [

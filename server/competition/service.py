@@ -14,7 +14,7 @@ and one event sink.
     exports     records and the reveal after the close      (exports.py)
     bundles     closed tournaments' bundles as bytes        (bundles.py)
     lifecycle   the clock: open, close, time out, refresh   (lifecycle.py)
-    series      schedules and their occurrences             (series.py)
+    schedules   schedules and their occurrences (series)    (schedules.py)
     ratings     leaderboards, player pages, rebuild         (ratings.py)
     fairplay    disqualify, the organiser's report          (fairplay.py)
     beacons     beacon tournaments' waiting for their round (beacons.py)
@@ -49,7 +49,7 @@ from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
 from server.competition.ratings import Ratings
-from server.competition.series import Series
+from server.competition.schedules import Schedules
 from server.competition.standings import Standings
 from server.domain.timing import utcnow
 from server.store.repository import Store
@@ -68,7 +68,7 @@ class Competition:
     exports: Exports
     bundles: BundleCache
     lifecycle: Lifecycle
-    series: Series
+    schedules: Schedules
     ratings: Ratings
     fairplay: FairPlay
     beacons: Beacons
@@ -98,8 +98,8 @@ class Competition:
         games = LiveGames(store, catalogue)
         play = Play(store, catalogue, games, now)
         exports = Exports(store, catalogue)
-        series = Series(store, catalogue, now)
-        lifecycle = Lifecycle(store, catalogue, play, exports, series, now)
+        schedules = Schedules(store, catalogue, now)
+        lifecycle = Lifecycle(store, catalogue, play, exports, schedules, now)
         players = Players(store, now)
         devices = Devices(store, players, now)
         peers = Peers(store, catalogue, lifecycle, devices)
@@ -113,7 +113,7 @@ class Competition:
             exports=exports,
             bundles=BundleCache(store, catalogue),
             lifecycle=lifecycle,
-            series=series,
+            schedules=schedules,
             ratings=Ratings(store, now),
             fairplay=FairPlay(store, catalogue, now),
             beacons=lifecycle.beacons,

@@ -36,13 +36,13 @@ from server.domain.schedule import OccurrenceExists
 from server.store import cluster, db
 from server.store.coordination import Coordination
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
-from server.store.players import Players
+from server.store.players import PlayerCalls
 from server.store.rows import entry_of, tournament_of
 from server.store.writer import Conflict, Writer
 from server.store.writer_factory import make_writer
 
 
-class Store(Coordination, Players):
+class Store(Coordination, PlayerCalls):
     """All persistence behind narrow async calls. Hot-path writes (actions, players,
     entries) go through group commit (`self.writer`, picked once for the engine)."""
 

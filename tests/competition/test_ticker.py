@@ -69,7 +69,7 @@ async def test_the_clock_task_opens_times_out_and_closes_at_the_due_tick(
 async def test_the_clock_task_creates_series_occurrences_a_period_ahead(
     competition: Competition, driven: DrivenScheduler
 ) -> None:
-    s = await competition.series.create(daily())  # #1 at +10 s, #2 at +70 s
+    s = await competition.schedules.create(daily())  # #1 at +10 s, #2 at +70 s
 
     async def made() -> list[int]:
         return sorted(k for _, k in await stored.occurrences(competition.store, [s.id]))

@@ -1,4 +1,4 @@
-"""Series (COMPETITION.md "Series"): schedules and their occurrences.
+"""Schedules (COMPETITION.md "Series"): recurring tournaments and their occurrences.
 
 A schedule is stored once; its occurrences are ordinary tournaments created through the
 catalogue (seed, commitment, prepared deal) with their (schedule, k). `ensure` creates
@@ -53,7 +53,7 @@ class Listing(NamedTuple):
     next: list[Upcoming]
 
 
-class Series:
+class Schedules:
     """Creating, cancelling and listing schedules; creating their occurrences. The
     operator's verbs (`create`, `cancel`) trust their caller: the protocol's access
     check (net/access.py) or the operator's command line."""
