@@ -46,7 +46,7 @@ from server.net.response_cache import ResponseCache
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, WsServer
 from server.ops import faults
-from server.store.cluster import Listener
+from server.store.pg_coordination import Listener
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.server")

@@ -12,7 +12,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from server.domain.model import TournamentStatus
-from server.store import cluster
+from server.store import pg_coordination
 from server.store.models import Disqualification, Entry, Player, Tournament
 from server.store.repository import Store
 
@@ -77,7 +77,7 @@ async def disqualify(
         except IntegrityError:
             await s.rollback()
             return None
-        await store._notify(s, [cluster.tournament_line(tournament_id)])
+        await store._notify(s, [pg_coordination.tournament_line(tournament_id)])
         await s.commit()
         return DisqualifiedEntry(entry_id, player_id, name, reason, at, after)
 

@@ -1,6 +1,6 @@
 """An entry's figures (domain.model.Figures) through the store's layouts: the columns both
 writers' SQL takes (rows.summary_columns), an entry row read back (rows.figures_of), a
-notice line (cluster), and a record's `result` (audit.records)."""
+notice line (pg_coordination), and a record's `result` (audit.records)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from server.audit.records import RecordResult, result_of
 from server.domain.model import EntryNotice, Figures, Status, Summary
-from server.store import cluster, pg_writer, sqlite_process
+from server.store import pg_coordination, pg_writer, sqlite_process
 from server.store.models import Entry
 from server.store.rows import figures_of, summary_columns
 
@@ -41,9 +41,9 @@ def test_a_row_written_from_summary_columns_reads_back_as_the_same_figures() -> 
 
 
 def test_a_notice_line_carries_the_figures_and_reads_back_equal() -> None:
-    line = cluster.entry_line(7, 9, SUMMARY.seq, FIGURES)
+    line = pg_coordination.entry_line(7, 9, SUMMARY.seq, FIGURES)
     assert line == "a 7 9 91 won 48 2 57 123456"  # the line other nodes parse, unchanged
-    assert cluster.parse(line) == [EntryNotice(7, 9, 91, FIGURES)]
+    assert pg_coordination.parse(line) == [EntryNotice(7, 9, 91, FIGURES)]
 
 
 def test_a_records_result_is_the_figures_in_record_md_order() -> None:
