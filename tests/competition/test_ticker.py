@@ -18,7 +18,7 @@ from server.competition.ticker import TICK_S, LoopScheduler, run_ticks
 from server.domain.model import PlayerInfo, TournamentStatus
 from server.store import schedules as stored
 from tests.competition.conftest import Recorder, gaps_spec
-from tests.competition.test_series import daily
+from tests.competition.test_schedules import daily
 from tests.support.driven import SETTLE_S, DrivenScheduler
 from tests.support.harness import T0, Clock
 
