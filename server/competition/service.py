@@ -10,7 +10,7 @@ and one event sink.
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
     games       live games in memory, rebuilt from logs     (live_games.py, live_game.py)
     play        join, state, act, hint, time out            (play.py)
-    standings   live standings, pages, results.csv          (standings.py, results.py)
+    standings   live standings, pages, results.csv          (standings/)
     exports     records and the reveal after the close      (exports.py)
     bundles     closed tournaments' bundles as bytes        (bundles.py)
     lifecycle   the clock: open, close, time out, refresh   (lifecycle.py)
@@ -50,7 +50,7 @@ from server.competition.play import Play
 from server.competition.players import Players
 from server.competition.ratings import Ratings
 from server.competition.schedules import Schedules
-from server.competition.standings import Standings
+from server.competition.standings.reading import Standings
 from server.domain.timing import utcnow
 from server.store.repository import Store
 

@@ -81,7 +81,7 @@ class PlayerInfo:
 class Figures(NamedTuple):
     """An entry's figures: its game's status and what it ranks on and shows. The one
     record of them: the store reads and writes them (rows.py), the standings rank on
-    them (ranking.Result, leaderboard_rows.EntryRow), notices, records and the protocol
+    them (ranking.Result, standings.rows.EntryRow), notices, records and the protocol
     carry them (each wire format made from it by one function). `time_ms` is the final
     time of an ended game, 0 while it is playing (standings run its clock from the
     entry's start)."""

@@ -25,7 +25,7 @@ from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
-from server.competition.standings import Standings
+from server.competition.standings.reading import Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.accounts import RelyingParty, relying_party
 from server.domain.timing import utcnow

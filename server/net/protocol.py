@@ -17,7 +17,7 @@ from pydantic import (
 )
 
 from server.competition.live_game import Snapshot
-from server.competition.standings import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
+from server.competition.standings.reading import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
 from server.domain import timing
 from server.domain.model import TournamentInfo
 from server.domain.ranking import Row, Unranked

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.competition.leaderboard import EntryRow, Leaderboard
+from server.competition.standings.leaderboard import EntryRow, Leaderboard
 from server.domain.model import Figures
 from server.domain.ranking import Standing, standings
 from server.games.base import Status

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
-from server.competition.disqualified import adjust
-from server.competition.leaderboard import EntryRow, Leaderboard
+from server.competition.standings.disqualified import adjust
+from server.competition.standings.leaderboard import EntryRow, Leaderboard
 from server.domain.model import EntryInfo, Figures, Status
 from server.domain.ranking import Row, Standing
 from server.domain.timing import epoch_ms
