@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
     "server/audit/beacon_check.py",
-    "server/audit/fairplay.py",
     "server/audit/replay.py",
     "server/audit/untrusted.py",
     "server/competition/accounts.py",
@@ -35,11 +34,9 @@ UNMIRRORED: set[str] = {
     "server/competition/standings/table.py",
     "server/domain/accounts.py",
     "server/domain/clubs.py",
-    "server/domain/conditions.py",
     "server/domain/model.py",
     "server/domain/organiser_words.py",
     "server/domain/schedule_options.py",
-    "server/games/base.py",
     "server/games/cards.py",
     "server/games/gaps_layout.py",
     "server/games/gaps_options.py",
