@@ -22,7 +22,6 @@ UNMIRRORED: set[str] = {
     "server/competition/beacons.py",
     "server/competition/devices.py",
     "server/competition/drand_http.py",
-    "server/competition/errors.py",
     "server/competition/exports.py",
     "server/competition/links.py",
     "server/competition/passkeys.py",
