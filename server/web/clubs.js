@@ -12,9 +12,6 @@ import { clubEvents } from "./clubevents.js";
 import { asking, inviteBox, memberTools, refusal, roleTag } from "./clubtools.js";
 
 const PAGE = 50;
-/** club id -> the join code its last reply made, shown to its leader on this page: the
- * server sends a code only in the reply that made it (docs/PROTOCOL.md "Clubs"). */
-const fresh = new Map();
 
 function go(path) {
   history.pushState(null, "", path);
@@ -63,7 +60,6 @@ function createForm(link, msg) {
       e.preventDefault();
       try {
         const club = (await link.call("create_club", { name: name.value.trim(), description: about.value })).club;
-        if (club.invite) fresh.set(club.id, club.invite);
         go(`/clubs/${club.id}`);
       } catch (exc) {
         refusal(msg, exc);
@@ -133,8 +129,7 @@ export async function clubPage(main, link, id) {
   /** One of the leaders' messages (or leave_club); the page drawn again from its reply. */
   const act = async (type, fields = {}) => {
     try {
-      const reply = await link.call(type, { club: id, ...fields });
-      if (reply.club.invite) fresh.set(id, reply.club.invite);
+      await link.call(type, { club: id, ...fields });
       msg.textContent = "";
       msg.dataset.limit = "";
       await load();
@@ -169,7 +164,7 @@ export async function clubPage(main, link, id) {
         c.leaders.length ? [" · ", t("web.club.leaders"), " ", h("span.leaders", { translate: "no" }, c.leaders.join(", "))] : null,
         " · ", t("web.club.since", { when: localTime(c.created_at) })),
       msg,
-      leads ? inviteBox(fresh.get(id) || null, () => act("new_invite")) : null,
+      leads ? inviteBox(c.invite || null, () => act("new_invite")) : null,
       h("div.clubs-grid", h("div", clubEvents(link, id), h("section.club-box.club-self", mine)), members),
       h("p.small", h("a", { href: "/clubs", "data-nav": "" }, t("web.clubs.back")))));
   };

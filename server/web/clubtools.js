@@ -1,5 +1,5 @@
 // The club page's parts for its owner and leaders (PROTOCOL v1.4 "Clubs"): the join code
-// (shown once, in the reply that made it; a new one stops the old), and beside each member
+// (a new one stops the old at once), and beside each member
 // what the viewer's role allows: the owner names and unnames leaders, hands the club over
 // and removes anyone; a leader removes members. Asking first for what cannot be undone.
 
@@ -29,13 +29,11 @@ export function asking(cls, label, question, yes, onYes) {
   return box;
 }
 
-/** The leaders' box: the code made by this page's last reply (to copy and hand out), or
- * why none is shown; and the button that makes a new one. */
+/** The leaders' box: the club's current code (CLUB's `invite`, sent to its owner and
+ * leaders only), to copy and hand out, and the button that makes a new one. */
 export function inviteBox(code, renew) {
-  const shown = code
-    ? [h("p", t("web.club.invite_is"), " ", h("code.invite", { translate: "no" }, code)), h("p.small.muted", t("web.club.invite_once"))]
-    : [h("p.small.muted", t("web.club.invite_hidden"))];
-  return h("section.club-box.club-invite", h("h2", t("web.club.invite")), shown,
+  return h("section.club-box.club-invite", h("h2", t("web.club.invite")),
+    code ? [h("p", t("web.club.invite_is"), " ", h("code.invite", { translate: "no" }, code)), h("p.small.muted", t("web.club.invite_help"))] : null,
     code ? asking("new-invite", t("web.club.new_invite"), t("web.club.new_invite_ask"), t("web.club.new_invite_yes"), renew)
       : h("button.new-invite", { type: "button", onclick: renew }, t("web.club.new_invite")));
 }

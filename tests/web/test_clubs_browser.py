@@ -1,6 +1,7 @@
 """Clubs in headless Chromium (issue 40 items 5 and 6): at a phone's 390×844 a player
-creates a club and sees its code once, a second joins with it, the owner names a leader
-and removes a member, and nothing scrolls sideways; at 1280×900 a fourth club is refused
+creates a club and sees its code, a second joins with it, the owner names a leader and
+removes a member, the new leader sees the code and makes a new one (the old one dies),
+and nothing scrolls sideways; at 1280×900 a fourth club is refused
 as the quota it is (its words, not "slow down") and the page does not send it again, the
 page's clock run on by Playwright, not slept on; the pages in the pseudo-language speak
 only through the catalogue. One server and one browser for the module."""
@@ -93,9 +94,19 @@ async def test_a_club_made_joined_and_led_on_a_phone(env: tuple[Running, Any]) -
     assert await sideways(ana) == 0
     await shot(ana, "club-phone-leader-tools")
 
-    await bea.reload()  # now a leader: the code box without a code, no tool on the owner
-    await bea.locator("section.club-invite button.new-invite").wait_for()
+    await bea.reload()  # now a leader: the code shown, no tool on the owner
+    assert (await bea.locator("code.invite").inner_text()).strip() == code
     assert await bea.locator("li.member[data-member='Ana_Clube'] button").count() == 0
+    await bea.click("section.club-invite button.new-invite")
+    await bea.click("section.club-invite button.new-invite-yes")
+    await bea.wait_for_function(
+        "(old) => { const c = document.querySelector('code.invite');"
+        " return c && c.textContent.trim() !== old; }",
+        arg=code,
+    )
+    async with server.client() as dan:  # the old code died at once
+        await dan.ok(type="register", name="Dan")
+        assert (await dan.req(type="join_club", code=code))["code"] == "not_found"
     await bea.goto(server.http + "/clubs")
     await bea.locator(f"section.my-clubs li[data-club='{club_id}']").wait_for()
     assert await sideways(bea) == 0
