@@ -56,19 +56,19 @@ class ServerError(Exception):
 
 
 def quota_text(exc: ServerError) -> str:
-    """A quota in words, in every language (English too): `cli.quota.<limit>` with the
-    reply's params (and, for a handover, the named player's, whose quota it is), else
-    `cli.quota.other`."""
+    """A quota in words, in every language (English too): `cli.quota.<reason>` (a limit
+    said more precisely), else `cli.quota.<limit>`, else `cli.quota.other`, with the
+    reply's params (and, for a handover, the named player's, whose quota it is)."""
     limit = exc.quota or ""
     params: dict[str, Any] = {"max": QUOTA_MAX.get(limit, "?"), "limit": limit}
     given = exc.reply.get("params")
     params.update(given if isinstance(given, dict) else {})
-    key = f"cli.quota.{limit}"
+    keys = [f"cli.quota.{exc.reply.get('reason')}", f"cli.quota.{limit}", "cli.quota.other"]
     if exc.request.get("type") == "set_owner":
-        key, params["name"] = f"{key}.theirs", exc.request.get("player", "?")
-    if key not in i18n.catalogue(i18n.ENGLISH):
-        key = "cli.quota.other"
-    return t(key, **params)
+        keys.insert(0, f"cli.quota.{limit}.theirs")
+        params["name"] = exc.request.get("player", "?")
+    known = i18n.catalogue(i18n.ENGLISH)
+    return t(next(key for key in keys if key in known), **params)
 
 
 def failure(url: str, exc: BaseException) -> str:

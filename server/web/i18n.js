@@ -135,14 +135,15 @@ export function isQuota(reply) {
 const QUOTA_MAX = { clubs_owned: 3, club_events: 5, codes: 10 }; // the contract's, if params lack them
 
 /** A quota in words, in every language (English too: "You own 3 clubs, the most a player
- * may"): web.quota.<limit> with the reply's params (and the request's `player` as {name},
- * whose quota it is when a club is handed over), else web.quota.other. */
+ * may"): web.quota.<reason> (a limit said more precisely: a club's events open, or made
+ * in a day), else web.quota.<limit>, else web.quota.other, with the reply's params (and
+ * the request's `player` as {name}, whose quota it is when a club is handed over). */
 export function quotaText(reply, request = null) {
   const params = { max: QUOTA_MAX[reply.limit] ?? "?", limit: reply.limit, ...(reply.params || {}) };
   const theirs = request && request.type === "set_owner" && typeof request.player === "string";
-  const key = theirs ? `web.quota.${reply.limit}.theirs` : `web.quota.${reply.limit}`;
   if (theirs) params.name = request.player;
-  return has(key) ? t(key, params) : t("web.quota.other", params);
+  const keys = [theirs ? `web.quota.${reply.limit}.theirs` : null, reply.reason ? `web.quota.${reply.reason}` : null, `web.quota.${reply.limit}`];
+  return t(keys.find((key) => key && has(key)) || "web.quota.other", params);
 }
 
 /** "6♥ or 4♥", "6♥ ou 4♥", "6♥ o 4♥": Intl's list of alternatives. */

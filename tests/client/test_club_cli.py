@@ -144,3 +144,15 @@ async def test_a_quota_is_not_sent_again_and_a_slow_down_is(
     async with server, Connection(f"ws://127.0.0.1:{port}", retries=0) as conn:
         assert (await conn.call("create_club", name="Quatro"))["club"] == {"id": 4}
         assert [m["type"] for m in got] == ["create_club", "create_club"]
+
+
+def test_quota_words_name_the_limit_and_whose_it_is() -> None:
+    def said(reply: dict[str, Any], request: dict[str, Any] | None = None) -> str:
+        return connection.quota_text(ServerError({"code": "rate_limited", **reply}, request))
+
+    day = {"limit": "club_events", "reason": "club_events_day", "params": {"id": 3, "max": 20}}
+    assert said(day).startswith("this club's members have created 20 events in the last 24")
+    owned = {"limit": "clubs_owned", "reason": "clubs_owned", "params": {"max": 3}}
+    handover = {"type": "set_owner", "club": 1, "player": "bea"}
+    assert said(owned, handover) == "bea already owns 3 clubs, the most a player may"
+    assert said({"limit": "new_thing"}).startswith("a limit of this server is reached (new_thing)")

@@ -80,4 +80,8 @@ test("handing over to a player who owns 3 names that player; every language says
   }
   i18n.setMessages("en", EN, EN);
   assert.equal(i18n.errorText({ type: "error", ...FLOOD }), FLOOD.message); // no quota: as before
+  const events = { type: "error", code: "rate_limited", limit: "club_events", message: "x" };
+  assert.match(i18n.errorText({ ...events, reason: "club_events_open", params: { id: 3, max: 5 } }), /already has 5 events open or scheduled/);
+  assert.match(i18n.errorText({ ...events, reason: "club_events_day", params: { id: 3, max: 20 } }), /created 20 events in the last 24 hours/);
+  assert.match(i18n.errorText({ ...events, reason: "something_else" }), /limit of events/);
 });
