@@ -7,7 +7,7 @@ import { ServerError } from "./net.js";
 import { clock, h, fill } from "./dom.js";
 import { nameKey } from "./ranking.js";
 import { t, tn } from "./i18n.js";
-import { clubStandings } from "./battle.js";
+import { clubStandings } from "./clubtable.js";
 
 const statusText = (status) => (["playing", "won", "lost", "resigned", "timed_out"].includes(status) ? t(`web.row.${status}`) : status);
 // what a row's `resets` counts; a phone's narrow table: short headings and a sign for the

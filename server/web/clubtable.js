@@ -1,6 +1,7 @@
-// A team battle's club standings (PROTOCOL v1.4 "Team battles"): the `clubs` that every
-// `standings` message of a battle carries, in their order (score, then best rank, then
-// id: COMPETITION.md), shown beside the players' rows with the ranks each club counted.
+// A team battle's club table on the page (PROTOCOL v1.4 "Team battles"; battle.js is the
+// verifier's): the `clubs` every `standings` message of a battle carries, in their order
+// (score, then best rank, then id: COMPETITION.md), beside the players' rows with the
+// ranks each club counted.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
