@@ -1,8 +1,8 @@
-"""Clubs in the database (v1.4, PROTOCOL.md "Clubs"): clubs, members and leaders, the
-hash of each club's current join code, wrong codes counted per player. Plain async
-functions over a `Store`; each change is checked and made in one transaction. A quota
-(clubs owned) is counted under a lock of the player's row on PostgreSQL, so two nodes
-cannot both pass it; SQLite's one writer serialises them anyway."""
+"""Clubs in the database (v1.4, PROTOCOL.md "Clubs"): clubs, members and leaders, each
+club's current invitation code (shown to its leaders only), wrong codes counted per
+player. Plain async functions over a `Store`; each change is checked and made in one
+transaction. A quota (clubs owned) is counted under a lock of the player's row on
+PostgreSQL, so two nodes cannot both pass it; SQLite's one writer serialises them anyway."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.domain.clubs import MAX_OWNED, ClubInfo, Role
+from server.domain.clubs import MAX_OWNED, ClubInfo, Role, leads
 from server.store.models import Club, ClubMember, CodeGuess, Player
 from server.store.repository import Store
 
@@ -38,7 +38,7 @@ class NewClub:
     name: str
     name_key: str
     description: str
-    invite_hash: str
+    invite: str
     now: datetime
 
 
@@ -59,7 +59,7 @@ async def create(store: Store, owner_id: int, new: NewClub) -> int | Refusal:
             name_key=new.name_key,
             description=new.description,
             owner_id=owner_id,
-            invite_hash=new.invite_hash,
+            invite=new.invite,
             created_at=new.now,
         )
         s.add(club)
@@ -118,19 +118,23 @@ async def _infos(s: AsyncSession, clubs: list[Club], asker_id: int | None) -> li
             ClubMember.club_id.in_(ids), ClubMember.player_id == asker_id
         )
         mine = {row[0]: bool(row[1]) for row in await s.execute(roles)}
-    return [
-        ClubInfo(
-            id=c.id,
-            name=c.name,
-            description=c.description,
-            owner=None if c.owner_id is None else owners.get(c.owner_id),
-            leaders=tuple(leaders[c.id]),
-            members=counts.get(c.id, 0),
-            created_at=c.created_at,
-            role=_role_of(c, asker_id, mine),
+    infos = []
+    for c in clubs:
+        role = _role_of(c, asker_id, mine)
+        infos.append(
+            ClubInfo(
+                id=c.id,
+                name=c.name,
+                description=c.description,
+                owner=None if c.owner_id is None else owners.get(c.owner_id),
+                leaders=tuple(leaders[c.id]),
+                members=counts.get(c.id, 0),
+                created_at=c.created_at,
+                role=role,
+                invite=c.invite if leads(role) else None,
+            )
         )
-        for c in clubs
-    ]
+    return infos
 
 
 def _role_of(club: Club, asker_id: int | None, mine: dict[int, bool]) -> Role | None:
@@ -176,11 +180,11 @@ async def listed(
         return int(total or 0), await _infos(s, list(clubs), asker_id)
 
 
-async def join(store: Store, invite_hash: str, player_id: int, now: datetime) -> int | None:
-    """The id of the club whose current code has this hash, the player a member of it
-    (a member already: unchanged); None for no such code."""
+async def join(store: Store, code: str, player_id: int, now: datetime) -> int | None:
+    """The id of the club whose current code is `code` (compared exactly), the player a
+    member of it (a member already: unchanged); None for no such code."""
     async with store._session() as s:
-        club = await s.scalar(select(Club).where(Club.invite_hash == invite_hash))
+        club = await s.scalar(select(Club).where(Club.invite == code))
         if club is None:
             return None
         if await _role(s, club, player_id) is None:
@@ -320,14 +324,14 @@ async def set_leader(
         return None
 
 
-async def new_invite(store: Store, club_id: int, actor_id: int, invite_hash: str) -> Refusal | None:
-    """A leader's new code (its hash); the old one stops working at once."""
+async def new_invite(store: Store, club_id: int, actor_id: int, code: str) -> Refusal | None:
+    """A leader's new code; the old one stops working at once."""
     async with store._session() as s:
         found = await _as_leader(s, club_id, actor_id)
         if isinstance(found, Refusal):
             return found
         club, _ = found
-        club.invite_hash = invite_hash
+        club.invite = code
         await s.commit()
         return None
 
@@ -367,7 +371,7 @@ async def remove_player(s: AsyncSession, player_id: int) -> None:
             .limit(1)
         )
         if heir is None:
-            club.owner_id, club.invite_hash = None, None
+            club.owner_id, club.invite = None, None
         else:
             club.owner_id = heir.player_id
             heir.leader = False
