@@ -92,9 +92,7 @@ def run(
         lines.append(t("cli.interrupted"))
         status = EXIT_INTERRUPTED
     except Exception as exc:  # a bug, not a verdict on the file: say so in one line
-        lines.append(
-            t("cli.verify.bug", why=f"{type(exc).__name__}: {one_line(str(exc), 200)}")
-        )
+        lines.append(t("cli.verify.bug", why=f"{type(exc).__name__}: {one_line(str(exc), 200)}"))
         status = EXIT_INTERNAL
     try:
         for line in lines:

@@ -63,9 +63,7 @@ async def sign_in(conn: Connection, token: str, server: str) -> None:
     except ServerError as exc:
         if exc.code != "unauthorized":
             raise
-        raise CliError(
-            t("cli.token_refused", server=server, path=config.tokens_path())
-        ) from None
+        raise CliError(t("cli.token_refused", server=server, path=config.tokens_path())) from None
     conn.token, conn.player = token, reply["player"]
 
 
