@@ -48,7 +48,6 @@ UNMIRRORED: set[str] = {
     "server/net/metrics.py",
     "server/net/pages.py",
     "server/net/protocol.py",
-    "server/net/ratings_http.py",
     "server/net/replies.py",
     "server/net/schedule_http.py",
     "server/net/schedule_session.py",
@@ -70,7 +69,6 @@ UNMIRRORED: set[str] = {
     "server/store/ratings.py",
     "server/store/schedules.py",
     "server/store/sqlite_process.py",
-    "server/store/writer_factory.py",
 }
 
 
