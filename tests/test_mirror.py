@@ -20,7 +20,6 @@ UNMIRRORED: set[str] = {
     "server/competition/admission.py",
     "server/competition/beacons.py",
     "server/competition/devices.py",
-    "server/competition/drand_http.py",
     "server/competition/exports.py",
     "server/competition/links.py",
     "server/competition/passkeys.py",
