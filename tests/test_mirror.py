@@ -29,7 +29,6 @@ UNMIRRORED: set[str] = {
     "server/domain/clubs.py",
     "server/domain/model.py",
     "server/domain/organiser_words.py",
-    "server/domain/schedule_options.py",
     "server/games/gaps_layout.py",
     "server/games/gaps_options.py",
     "server/games/gaps_par.py",
