@@ -11,7 +11,7 @@ from client_cli.commands import fairplay as players_command
 from server.audit.fairplay import findings
 from server.audit.fairplay_lines import disqualified_line, report_lines
 from server.cli import fairplay as operators_command
-from tests.audit.test_fairplay_report import JOIN, game, moves
+from tests.audit.test_fairplay import JOIN, game, moves
 
 FOUND = findings(
     [
