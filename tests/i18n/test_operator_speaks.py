@@ -118,3 +118,14 @@ def test_the_flags_checks_in_the_language(
     assert err == "samedeal-server: --options must be a JSON object, e.g. '{\"redeals\": 2}'\n"
     code, _, err = _run(capsys, "--lang", "es", "--database-url", url, "serve", "--workers", "0")
     assert (code, err) == (2, "samedeal-server: --workers es 1 o más\n")
+
+
+def test_migrate_says_it_is_done_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'm.db'}"
+    assert _run(capsys, "--lang", "es", "--database-url", url, "migrate") == (
+        0,
+        "base de datos en la última versión\n",
+        "",
+    )
