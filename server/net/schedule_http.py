@@ -68,7 +68,7 @@ async def respond(
 ) -> Response | None:
     """The answer for /schedules.json or a calendar; None for any other path."""
     if path == "/schedules.json":
-        items = [schedule_item(s) for s in await competition.series.listing()]
+        items = [schedule_item(s) for s in await competition.schedules.listing()]
         body = orjson.dumps({"items": items}).decode()
         return _typed(conn.respond(HTTPStatus.OK, body), "application/json")
     one = ONE.match(path)
@@ -101,7 +101,7 @@ async def calendar(competition: Competition, host: str, who: Viewer | None = Non
             continue
         uid = _uid(host, t.schedule_id, t.occurrence, t.id)
         events[uid] = _event(uid, t.name, t.starts_at, t.ends_at, t.created_at, _about(t, who), who)
-    schedules = competition.series
+    schedules = competition.schedules
     items = [s for s in await schedules.all() if not s.cancelled]
     upcoming = await schedules.upcoming(items)
     for s in items:

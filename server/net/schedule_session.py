@@ -31,7 +31,7 @@ def series_fields(raw_conditions: dict[str, Any] | None, rated: bool) -> SeriesF
 
 
 async def on_schedules(session: _Session, m: protocol.SchedulesRequest) -> dict[str, Any]:
-    listing = await session.competition.series.listing()
+    listing = await session.competition.schedules.listing()
     return {"type": "schedules", "items": [replies.schedule_item(s) for s in listing]}
 
 
@@ -49,17 +49,17 @@ async def on_create_schedule(session: _Session, m: protocol.CreateSchedule) -> d
         rated=m.rated,
         beacon=m.beacon,
     )
-    s = await session.competition.series.create(new)
+    s = await session.competition.schedules.create(new)
     return await _one(session, s)
 
 
 async def on_cancel_schedule(session: _Session, m: protocol.CancelSchedule) -> dict[str, Any]:
-    s = await session.competition.series.cancel(m.schedule)
+    s = await session.competition.schedules.cancel(m.schedule)
     return await _one(session, s)
 
 
 async def _one(session: _Session, s: ScheduleInfo) -> dict[str, Any]:
-    [listing] = await session.competition.series.listing([s])
+    [listing] = await session.competition.schedules.listing([s])
     return {"type": "schedule", "schedule": replies.schedule_item(listing)}
 
 
