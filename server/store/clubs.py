@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.clubs import MAX_OWNED, ClubInfo, Role, leads
+from server.store import club_events
 from server.store.models import Club, ClubMember, CodeGuess, Player
 from server.store.repository import Store
 
@@ -334,6 +335,18 @@ async def new_invite(store: Store, club_id: int, actor_id: int, code: str) -> Re
         club.invite = code
         await s.commit()
         return None
+
+
+async def roles(store: Store, player_id: int) -> tuple[frozenset[int], frozenset[int]]:
+    """(the clubs the player belongs to, those the player leads: owner or leader)."""
+    async with store._session() as s:
+        return await club_events.roles(s, player_id)
+
+
+async def missing(store: Store, club_ids: tuple[int, ...]) -> list[int]:
+    """The ids of `club_ids` no club has, in order."""
+    async with store._session() as s:
+        return await club_events.missing(s, club_ids)
 
 
 async def guesses(store: Store, player_id: int, since: datetime) -> int:
