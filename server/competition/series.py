@@ -72,9 +72,7 @@ class Series:
         the clubs whose limits it must fit (a non-admin's club schedule, v1.4)."""
         networks = self.catalogue.beacon_config.networks
         try:
-            s = await stored.create_schedule(
-                self.store, checked(new, networks), self.now(), limits
-            )
+            s = await stored.create_schedule(self.store, checked(new, networks), self.now(), limits)
         except ClubEventsFull as exc:
             raise full(exc) from None
         log.info("schedule %s created: %s every %s s", s.id, s.name, s.every_s)

@@ -108,9 +108,7 @@ async def calendar(competition: Competition, host: str, who: Viewer | None = Non
         uid = _uid(host, t.schedule_id, t.occurrence, t.id)
         events[uid] = _event(uid, t.name, t.starts_at, t.ends_at, t.created_at, _about(t, who), who)
     schedules = competition.series
-    items = [
-        s for s in await schedules.all() if not s.cancelled and ANONYMOUS.lists(fields_of(s))
-    ]
+    items = [s for s in await schedules.all() if not s.cancelled and ANONYMOUS.lists(fields_of(s))]
     upcoming = await schedules.upcoming(items)
     for s in items:
         for o, tid in upcoming[s.id]:
