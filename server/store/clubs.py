@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.clubs import MAX_OWNED, ClubInfo, Role, leads
 from server.store import club_events
-from server.store.models import Club, ClubMember, CodeGuess, Player
+from server.store.models import Club, ClubMember, CodeGuess, Player, Schedule
 from server.store.repository import Store
 
 
@@ -372,7 +372,7 @@ async def remove_player(s: AsyncSession, player_id: int) -> None:
     """A deleted account (PROTOCOL.md "Clubs"), within the erasure's transaction
     (store/accounts.py): out of every club; a club it owned passes to its earliest-joined
     leader, else its earliest-joined member (past MAX_OWNED if need be), else keeps its
-    id and name with no owner and no code."""
+    id and name with no owner and no code, and its schedules are cancelled."""
     owned = await s.scalars(
         select(Club).where(Club.owner_id == player_id).order_by(Club.id).with_for_update()
     )
@@ -385,6 +385,9 @@ async def remove_player(s: AsyncSession, player_id: int) -> None:
         )
         if heir is None:
             club.owner_id, club.invite = None, None
+            await s.execute(
+                update(Schedule).where(Schedule.club_id == club.id).values(cancelled=True)
+            )
         else:
             club.owner_id = heir.player_id
             heir.leader = False

@@ -123,6 +123,8 @@ async def test_fields_and_limits(comp: Competition, clock: Clock) -> None:
     assert e.params == {"id": one, "max": 20}
     clock.advance(24 * 3600 + 1)
     assert (await comp.catalogue.create(spec(mine, (one,)))).club_id == one  # a day later
+    await comp.accounts.delete(ana, "Ana")  # nobody left in One: its schedules cancelled
+    assert [s.cancelled for s in await comp.series.all()] == [True]
 
 
 async def _closed_events(store: Store, n: int, club: int, creator: int, clock: Clock) -> None:
