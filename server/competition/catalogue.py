@@ -26,6 +26,7 @@ from server.domain.model import NewTournament, TournamentInfo, TournamentStatus
 from server.domain.schedule import SeriesFields
 from server.games import RULES, GameRules
 from server.games.base import PreparedDeal
+from server.store import clubs as stored_clubs
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.catalogue")
@@ -245,7 +246,7 @@ class Catalogue:
 
     async def _within_limits(self, limits: tuple[int, ...], now: datetime) -> None:
         try:
-            await self.store.club_limits(limits, now)
+            await stored_clubs.within_limits(self.store, limits, now)
         except ClubEventsFull as exc:
             raise full(exc) from None
 

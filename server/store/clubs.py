@@ -337,6 +337,13 @@ async def new_invite(store: Store, club_id: int, actor_id: int, code: str) -> Re
         return None
 
 
+async def within_limits(store: Store, limits: tuple[int, ...], now: datetime) -> None:
+    """ClubEventsFull unless one more event of each of these clubs fits (a check before a
+    creation's costly part; the creation checks again, atomically)."""
+    async with store._session() as s:
+        await club_events.within_limits(s, limits, now)
+
+
 async def roles(store: Store, player_id: int) -> tuple[frozenset[int], frozenset[int]]:
     """(the clubs the player belongs to, those the player leads: owner or leader)."""
     async with store._session() as s:

@@ -130,12 +130,6 @@ class Store(Coordination, Players):
             await s.commit()
             return tournament_of(row)
 
-    async def club_limits(self, limits: tuple[int, ...], now: datetime) -> None:
-        """ClubEventsFull unless one more event of each of these clubs fits (a check
-        before the creation's costly part; the creation checks again, atomically)."""
-        async with self._session() as s:
-            await club_events.within_limits(s, limits, now)
-
     async def tournaments(self) -> list[TournamentInfo]:
         async with self._session() as s:
             counts = (
