@@ -23,8 +23,8 @@ from server.competition.admission import admit
 from server.competition.catalogue import Catalogue
 from server.competition.club_events import ClubEvents
 from server.competition.errors import CompetitionError
-from server.competition.gamecache import LiveGames
-from server.competition.live import LiveGame, Snapshot, Step, snapshot, summary_of
+from server.competition.live_game import LiveGame, Snapshot, Step, snapshot, summary_of
+from server.competition.live_games import LiveGames
 from server.competition.tournament import EntryChanged, Joined, Moved
 from server.domain import timing
 from server.domain.model import (
@@ -182,11 +182,11 @@ class Play:
             await self.catalogue.reload(t.id)  # are rebuilt with their final status
             self.games.forget_tournament(t.id)
             raise CompetitionError(
-                    "closed",
-                    f"tournament {t.id} is closed",
-                    reason="tournament_closed",
-                    params={"id": t.id},
-                ) from None
+                "closed",
+                f"tournament {t.id} is closed",
+                reason="tournament_closed",
+                params={"id": t.id},
+            ) from None
         except DuplicateAction:
             return False
         except Exception:  # stored or not is unknown: rebuild from the log when next asked
