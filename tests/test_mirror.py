@@ -41,7 +41,6 @@ UNMIRRORED: set[str] = {
     "server/net/app.py",
     "server/net/clubs_session.py",
     "server/net/connection.py",
-    "server/net/frames.py",
     "server/net/limits.py",
     "server/net/metrics.py",
     "server/net/pages.py",
