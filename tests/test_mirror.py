@@ -51,7 +51,6 @@ UNMIRRORED: set[str] = {
     "server/net/session.py",
     "server/net/workers.py",
     "server/ops/faults.py",
-    "server/ops/lifeline.py",
     "server/store/accounts.py",
     "server/store/clubs.py",
     "server/store/db.py",
