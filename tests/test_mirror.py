@@ -50,7 +50,6 @@ UNMIRRORED: set[str] = {
     "server/net/schedule_session.py",
     "server/net/session.py",
     "server/net/workers.py",
-    "server/ops/faults.py",
     "server/store/accounts.py",
     "server/store/clubs.py",
     "server/store/db.py",
