@@ -52,7 +52,6 @@ UNMIRRORED: set[str] = {
     "server/net/workers.py",
     "server/store/accounts.py",
     "server/store/clubs.py",
-    "server/store/db.py",
     "server/store/devices.py",
     "server/store/fairplay.py",
     "server/store/links.py",
