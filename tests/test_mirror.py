@@ -30,7 +30,6 @@ UNMIRRORED: set[str] = {
     "server/domain/model.py",
     "server/domain/organiser_words.py",
     "server/games/gaps_layout.py",
-    "server/games/gaps_options.py",
     "server/games/gaps_par.py",
     "server/games/klondike_actions.py",
     "server/games/klondike_state.py",
