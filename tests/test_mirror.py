@@ -24,7 +24,6 @@ UNMIRRORED: set[str] = {
     "server/competition/links.py",
     "server/competition/passkeys.py",
     "server/competition/peers.py",
-    "server/competition/service.py",
     "server/domain/accounts.py",
     "server/domain/clubs.py",
     "server/domain/model.py",
