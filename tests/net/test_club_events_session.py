@@ -181,6 +181,8 @@ async def test_club_events_over_the_wire(sqlite_url: str) -> None:
             f"/tournaments/{tid}/bundle.json",
             f"/tournaments/{tid}/standings.json",
             f"/tournaments/{tid}/calendar.ics",
+            f"/tournaments/{tid}/results.csv",
+            "/players/Bo.json",
         ):
             assert CODE.encode() not in await _get(srv, path), path
         assert all(CODE not in str(x) for x in seen)
