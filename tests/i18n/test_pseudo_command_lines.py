@@ -16,6 +16,8 @@ from server.i18n import terminal
 
 NAMES = {  # names, not words: programs, products, formats, networks, units
     "samedeal",
+    "public",  # --visibility's choices
+    "unlisted",
     "gaps",
     "klondike",
     "json",
