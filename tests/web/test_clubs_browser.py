@@ -208,3 +208,40 @@ async def test_a_members_lobby_shows_the_club_event_joined_with_its_code(
     await member.wait_for_function("() => window.samedeal.state && window.samedeal.state.seq >= 0")
     assert await sideways(member) == 0
     assert not errors, errors
+    await leaders_close_and_cancel(server, leader, member, club, tid, errors)
+
+
+async def leaders_close_and_cancel(
+    server: Running, leader: Any, member: Any, club: dict[str, Any], tid: int, errors: list[str]
+) -> None:
+    """On the club page its leader (not a member) closes its event and cancels its
+    schedule, each asked first; the server's records say so."""
+    async with server.client() as c:
+        await c.ok(type="auth", token=await token_of(leader))
+        weekly = (
+            await c.ok(
+                type="create_schedule", name="Semanal", game="gaps", options={},
+                first_starts_at=(datetime.now(UTC) + timedelta(days=2)).isoformat(),
+                every_s=7 * 86400, duration_s=3600, club=club["id"],
+            )
+        )["schedule"]  # fmt: skip
+    await member.goto(server.http + f"/clubs/{club['id']}")
+    await member.locator(f"section.club-events li.club-event[data-id='{tid}']").wait_for()
+    assert await member.locator("button.close-event, button.cancel-schedule").count() == 0
+    await leader.goto(server.http + f"/clubs/{club['id']}")
+    row = leader.locator(f"section.club-events li.club-event[data-id='{tid}']")
+    await row.locator("button.close-event").click()
+    await row.locator("button.close-event-yes").click()
+    await row.wait_for(state="detached")
+    planned = leader.locator(f"li.club-schedule[data-schedule='{weekly['id']}']")
+    await planned.locator("button.cancel-schedule").click()
+    await planned.locator("button.cancel-schedule-yes").click()
+    await planned.wait_for(state="detached")
+    assert await sideways(leader) == 0
+    async with server.client() as c:
+        await c.ok(type="auth", token=await token_of(leader))
+        listed = (await c.ok(type="tournaments"))["items"]
+        assert [t["status"] for t in listed if t["id"] == tid] == ["closed"]
+        schedules = (await c.ok(type="schedules"))["items"]
+        assert [s["cancelled"] for s in schedules if s["id"] == weekly["id"]] == [True]
+    assert not errors, errors
