@@ -143,6 +143,10 @@ class Clubs:
                 "rate_limited", TEXTS["code_guesses"], reason="code_guesses", limit="codes"
             )
 
+    async def count_guess(self, player: PlayerInfo) -> None:
+        """A wrong code the player gave (a tournament's entry code: club_events.py)."""
+        await stored.count_guess(self.store, player.id, self.now())
+
     async def leave(self, player: PlayerInfo, club_id: int) -> ClubInfo:
         _check(await stored.leave(self.store, club_id, player.id), club_id)
         return await self._shown(club_id, player)

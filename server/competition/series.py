@@ -24,9 +24,11 @@ from typing import Any, NamedTuple
 from server.audit.beacon import Network
 from server.competition import beacon
 from server.competition.catalogue import Catalogue, TournamentSpec
+from server.competition.club_events import full
 from server.competition.errors import CompetitionError
 from server.domain import conditions as entry_conditions
 from server.domain import schedule
+from server.domain.club_events import ClubEventsFull, EventFields
 from server.domain.model import TournamentInfo
 from server.domain.schedule import NewSchedule, Occurrence, ScheduleInfo, SeriesFields
 from server.games import RULES
@@ -64,11 +66,15 @@ class Series:
         self.now = now
         self._next_poll: datetime | None = None
 
-    async def create(self, new: NewSchedule) -> ScheduleInfo:
+    async def create(self, new: NewSchedule, limits: tuple[int, ...] = ()) -> ScheduleInfo:
         """Store a schedule (`bad_request` naming what is wrong) and create at once the
-        occurrences due now, so their commitments are public from the start."""
+        occurrences due now, so their commitments are public from the start. `limits`:
+        the clubs whose limits it must fit (a non-admin's club schedule, v1.4)."""
         networks = self.catalogue.beacon_config.networks
-        s = await stored.create_schedule(self.store, checked(new, networks), self.now())
+        try:
+            s = await stored.create_schedule(self.store, checked(new, networks), self.now(), limits)
+        except ClubEventsFull as exc:
+            raise full(exc) from None
         log.info("schedule %s created: %s every %s s", s.id, s.name, s.every_s)
         await self.ensure_schedule(s, self.now())
         return s
@@ -167,6 +173,7 @@ class Series:
             time_limit_s=s.time_limit_s,
             beacon=s.beacon,  # its round: the rule's for this occurrence (beacon.plan)
             series=SeriesFields(s.id, o.k, s.conditions, s.rated),
+            event=EventFields(s.club_id, s.visibility, s.entry_code, s.created_by),  # v1.4
         )
         try:
             t = await self.catalogue.create(spec)

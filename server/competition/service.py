@@ -7,6 +7,7 @@ and one event sink.
     accounts    v1.4 accounts: deleting one                 (accounts.py)
     passkeys    v1.4 accounts: passkeys (WebAuthn)          (passkeys.py)
     clubs       v1.4 clubs: members, leaders, join codes    (clubs.py)
+    club_events v1.4 club events: viewers, limits, club entry (club_events.py)
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
     games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
     play        join, state, act, hint, time out            (play.py)
@@ -36,6 +37,7 @@ from server.competition.accounts import Accounts
 from server.competition.beacons import Beacons
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
+from server.competition.club_events import ClubEvents
 from server.competition.clubs import Clubs
 from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
@@ -78,6 +80,7 @@ class Competition:
     accounts: Accounts
     passkeys: Passkeys
     clubs: Clubs
+    club_events: ClubEvents
 
     @classmethod
     def build(
@@ -96,7 +99,9 @@ class Competition:
         catalogue.tournaments.bind(sink)
         standings = standings or Standings(store, catalogue, now)
         games = LiveGames(store, catalogue)
-        play = Play(store, catalogue, games, now)
+        clubs = Clubs(store, now)
+        club_events = ClubEvents(store, clubs)
+        play = Play(store, catalogue, games, now, club_events)
         exports = Exports(store, catalogue)
         series = Series(store, catalogue, now)
         lifecycle = Lifecycle(store, catalogue, play, exports, series, now)
@@ -122,5 +127,6 @@ class Competition:
             links=Links(store, devices, now),
             accounts=Accounts(store, devices, play, peers.renamed, now),
             passkeys=Passkeys(store, devices, now),
-            clubs=Clubs(store, now),
+            clubs=clubs,
+            club_events=club_events,
         )

@@ -130,6 +130,14 @@ class NewTournament:
     occurrence: int | None = None
     conditions: dict[str, Any] | None = None
     rated: bool = True
+    # club events (v1.4): its club, `public`|`unlisted`, the code its join needs (never
+    # in a record, bundle or list: domain/club_events.Viewer), its creator, a battle's
+    # {"clubs": [ID...], "counted": N}
+    club_id: int | None = None
+    visibility: str = "public"
+    entry_code: str | None = None
+    created_by: int | None = None
+    battle: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +167,14 @@ class TournamentInfo:
     occurrence: int | None = None
     conditions: dict[str, Any] | None = None
     rated: bool = True
+    # club events (v1.4): its club, `public`|`unlisted`, the code its join needs (never
+    # in a record, bundle or list: domain/club_events.Viewer), its creator, a battle's
+    # {"clubs": [ID...], "counted": N}
+    club_id: int | None = None
+    visibility: str = "public"
+    entry_code: str | None = None
+    created_by: int | None = None
+    battle: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

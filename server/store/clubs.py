@@ -15,7 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.clubs import MAX_OWNED, ClubInfo, Role, leads
-from server.store.models import Club, ClubMember, CodeGuess, Player
+from server.store import club_events
+from server.store.models import Club, ClubMember, CodeGuess, Player, Schedule
 from server.store.repository import Store
 
 
@@ -336,6 +337,25 @@ async def new_invite(store: Store, club_id: int, actor_id: int, code: str) -> Re
         return None
 
 
+async def within_limits(store: Store, limits: tuple[int, ...], now: datetime) -> None:
+    """ClubEventsFull unless one more event of each of these clubs fits (a check before a
+    creation's costly part; the creation checks again, atomically)."""
+    async with store._session() as s:
+        await club_events.within_limits(s, limits, now)
+
+
+async def roles(store: Store, player_id: int) -> tuple[frozenset[int], frozenset[int]]:
+    """(the clubs the player belongs to, those the player leads: owner or leader)."""
+    async with store._session() as s:
+        return await club_events.roles(s, player_id)
+
+
+async def missing(store: Store, club_ids: tuple[int, ...]) -> list[int]:
+    """The ids of `club_ids` no club has, in order."""
+    async with store._session() as s:
+        return await club_events.missing(s, club_ids)
+
+
 async def guesses(store: Store, player_id: int, since: datetime) -> int:
     """Wrong codes given by the player since `since` (any node)."""
     async with store._session() as s:
@@ -359,7 +379,7 @@ async def remove_player(s: AsyncSession, player_id: int) -> None:
     """A deleted account (PROTOCOL.md "Clubs"), within the erasure's transaction
     (store/accounts.py): out of every club; a club it owned passes to its earliest-joined
     leader, else its earliest-joined member (past MAX_OWNED if need be), else keeps its
-    id and name with no owner and no code."""
+    id and name with no owner and no code, and its schedules are cancelled."""
     owned = await s.scalars(
         select(Club).where(Club.owner_id == player_id).order_by(Club.id).with_for_update()
     )
@@ -372,6 +392,9 @@ async def remove_player(s: AsyncSession, player_id: int) -> None:
         )
         if heir is None:
             club.owner_id, club.invite = None, None
+            await s.execute(
+                update(Schedule).where(Schedule.club_id == club.id).values(cancelled=True)
+            )
         else:
             club.owner_id = heir.player_id
             heir.leader = False

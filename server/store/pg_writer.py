@@ -54,11 +54,11 @@ _INSERT_DEVICES = (  # new players' first devices (PROTOCOL.md "Accounts")
 )
 _INSERT_ENTRIES = (  # summary_columns after the entry's own; log_seq = seq
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline,"
-    " status, progress, resets, score, time_ms, seq, log_hash, log_seq)"
+    " status, progress, resets, score, time_ms, seq, log_hash, club_id, log_seq)"
     " SELECT *, u.seq FROM unnest($1::integer[], $2::integer[], $3::timestamp[],"
     " $4::timestamp[], $5::varchar[], $6::integer[], $7::integer[], $8::integer[],"
-    " $9::integer[], $10::integer[], $11::varchar[])"
-    " AS u (t, p, s, d, st, pr, r, sc, tm, seq, h)"
+    " $9::integer[], $10::integer[], $11::varchar[], $12::integer[])"
+    " AS u (t, p, s, d, st, pr, r, sc, tm, seq, h, c)"
     " ON CONFLICT DO NOTHING RETURNING id, tournament_id, player_id"
 )
 _INSERT_ACTION = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES ($1, $2, $3, $4)"
@@ -164,7 +164,14 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
             await conn.exec_driver_sql(_INSERT_DEVICES, tuple(zip(*devices, strict=True)))
     if entries:  # rows come back as (id, tournament_id, player_id)
         rows = [
-            (e.tournament_id, e.player_id, e.started_at, e.deadline, *summary_columns(e.summary))
+            (
+                e.tournament_id,
+                e.player_id,
+                e.started_at,
+                e.deadline,
+                *summary_columns(e.summary),
+                e.club_id,
+            )
             for _, e in entries
         ]
         made = {tuple(r[1:]): r[0] for r in await _insert(conn, _INSERT_ENTRIES, rows)}

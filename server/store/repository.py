@@ -33,7 +33,7 @@ from server.domain.model import (
     TournamentStatus,
 )
 from server.domain.schedule import OccurrenceExists
-from server.store import cluster, db
+from server.store import club_events, cluster, db
 from server.store.coordination import Coordination
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
 from server.store.players import Players
@@ -86,8 +86,13 @@ class Store(Coordination, Players):
         return self._sessions()
 
     # -- tournaments -----------------------------------------------------
-    async def create_tournament(self, new: NewTournament) -> TournamentInfo:
+    async def create_tournament(
+        self, new: NewTournament, limits: tuple[int, ...] = ()
+    ) -> TournamentInfo:
+        """The tournament stored; with `limits`, ClubEventsFull (nothing stored) unless
+        one more event of each of these clubs fits (a non-admin's club event, v1.4)."""
         async with self._session() as s:
+            await club_events.within_limits(s, limits, new.created_at)
             row = Tournament(
                 name=new.name,
                 game=new.game,
@@ -107,6 +112,11 @@ class Store(Coordination, Players):
                 occurrence=new.occurrence,
                 conditions=new.conditions,
                 rated=new.rated,
+                club_id=new.club_id,  # club events (v1.4)
+                visibility=new.visibility,
+                entry_code=new.entry_code,
+                created_by=new.created_by,
+                battle=new.battle,
             )
             s.add(row)
             try:
@@ -253,13 +263,14 @@ class Store(Coordination, Players):
         started_at: datetime,
         deadline: datetime,
         summary: Summary,
+        club_id: int | None = None,
     ) -> EntryInfo:
         """A new entry with its first summary (its log_hash, the chain's start at seq 0,
         cached with log_seq = its seq), committed by group commit; EntryExists when the
         player already has one in the tournament."""
         try:
             entry_id = await self.writer.new_entry(
-                tournament_id, player.id, started_at, deadline, summary
+                tournament_id, player.id, started_at, deadline, summary, club_id
             )
         except Conflict:
             raise EntryExists(f"player {player.id} in tournament {tournament_id}") from None
