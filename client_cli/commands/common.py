@@ -19,7 +19,7 @@ from websockets.exceptions import WebSocketException
 from client_cli import config
 from client_cli.connection import Connection, ServerError, failure, server_error_line
 from client_cli.verify import read_networks
-from server.audit.beacon import BeaconError, network_named
+from server.audit.drand import BeaconError, network_named
 from server.audit.untrusted import Unreadable
 from server.i18n.terminal import t
 

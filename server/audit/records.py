@@ -6,7 +6,7 @@ moment it actually closed (an early close ends timed-out games there).
 A record carries `log_hash` and a bundle `log_root` (receipts, samedeal-log/1:
 server/audit/receipts.py); both are optional to readers, since records written
 before receipts have neither. A tournament that took its deal from a public beacon
-carries `beacon` (RECORD.md v1.3): the drand round, verified by server/audit/beacon.py.
+carries `beacon` (RECORD.md v1.3): the drand round, verified by server/audit/drand.py.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from server.audit import amended, battle, receipts
-from server.audit.beacon import Network
+from server.audit.drand import Network
 from server.audit.records import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,

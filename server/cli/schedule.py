@@ -8,7 +8,7 @@ import argparse
 import os
 from typing import Any
 
-from server.audit.beacon import BeaconError, network_named
+from server.audit.drand import BeaconError, network_named
 from server.cli.common import (
     Database,
     Subparsers,
@@ -18,7 +18,7 @@ from server.cli.common import (
     on_competition,
     subcommands,
 )
-from server.competition.beacon import BeaconConfig, config_from
+from server.competition.beacon_policy import BeaconConfig, config_from
 from server.competition.service import Competition
 from server.domain import timing
 from server.domain.club_events import OPERATOR
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, database: Database) -> int:
 
     async def operate(competition: Competition) -> int:
         competition.catalogue.beacon_config = beacons
-        schedules = competition.series
+        schedules = competition.schedules
         if args.schedule_command == "list":
             for listing in await schedules.listing():
                 emit(schedule_item(listing, OPERATOR), args.json, words)

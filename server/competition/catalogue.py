@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from server import rng
-from server.competition.beacon import BeaconConfig, plan
+from server.competition.beacon_policy import BeaconConfig, plan
 from server.competition.club_events import full
 from server.competition.compute import Compute, prepare_deal, shared
 from server.competition.errors import CompetitionError

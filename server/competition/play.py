@@ -23,8 +23,8 @@ from server.competition.admission import admit
 from server.competition.catalogue import Catalogue
 from server.competition.club_events import ClubEvents
 from server.competition.errors import CompetitionError
-from server.competition.gamecache import LiveGames
-from server.competition.live import LiveGame, Snapshot, Step, snapshot, summary_of
+from server.competition.live_game import LiveGame, Snapshot, Step, snapshot, summary_of
+from server.competition.live_games import LiveGames
 from server.competition.tournament import EntryChanged, Joined, Moved
 from server.domain import timing
 from server.domain.model import (

@@ -9,13 +9,13 @@ and one event sink.
     clubs       v1.4 clubs: members, leaders, join codes    (clubs.py)
     club_events v1.4 club events: viewers, limits, club entry (club_events.py)
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
-    games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
+    games       live games in memory, rebuilt from logs     (live_games.py, live_game.py)
     play        join, state, act, hint, time out            (play.py)
-    standings   live standings, pages, results.csv          (standings.py, results.py)
+    standings   live standings, pages, results.csv          (standings/)
     exports     records and the reveal after the close      (exports.py)
     bundles     closed tournaments' bundles as bytes        (bundles.py)
     lifecycle   the clock: open, close, time out, refresh   (lifecycle.py)
-    series      schedules and their occurrences             (series.py)
+    schedules   schedules and their occurrences (series)    (schedules.py)
     ratings     leaderboards, player pages, rebuild         (ratings.py)
     fairplay    disqualify, the organiser's report          (fairplay.py)
     beacons     beacon tournaments' waiting for their round (beacons.py)
@@ -43,16 +43,16 @@ from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.fairplay import FairPlay
-from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
 from server.competition.links import Links
+from server.competition.live_games import LiveGames
 from server.competition.passkeys import Passkeys
 from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
 from server.competition.ratings import Ratings
-from server.competition.series import Series
-from server.competition.standings import Standings
+from server.competition.schedules import Schedules
+from server.competition.standings.reading import Standings
 from server.domain.timing import utcnow
 from server.store.repository import Store
 
@@ -70,7 +70,7 @@ class Competition:
     exports: Exports
     bundles: BundleCache
     lifecycle: Lifecycle
-    series: Series
+    schedules: Schedules
     ratings: Ratings
     fairplay: FairPlay
     beacons: Beacons
@@ -103,8 +103,8 @@ class Competition:
         club_events = ClubEvents(store, clubs)
         play = Play(store, catalogue, games, now, club_events)
         exports = Exports(store, catalogue)
-        series = Series(store, catalogue, now)
-        lifecycle = Lifecycle(store, catalogue, play, exports, series, now)
+        schedules = Schedules(store, catalogue, now)
+        lifecycle = Lifecycle(store, catalogue, play, exports, schedules, now)
         players = Players(store, now)
         devices = Devices(store, players, now)
         peers = Peers(store, catalogue, lifecycle, devices)
@@ -118,7 +118,7 @@ class Competition:
             exports=exports,
             bundles=BundleCache(store, catalogue),
             lifecycle=lifecycle,
-            series=series,
+            schedules=schedules,
             ratings=Ratings(store, now),
             fairplay=FairPlay(store, catalogue, now),
             beacons=lifecycle.beacons,

@@ -16,8 +16,8 @@ from pydantic import (
     TypeAdapter,
 )
 
-from server.competition.live import Snapshot
-from server.competition.standings import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
+from server.competition.live_game import Snapshot
+from server.competition.standings.reading import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
 from server.domain import timing
 from server.domain.club_events import ANONYMOUS, EventFields, Viewer, fields_of
 from server.domain.model import TournamentInfo
@@ -90,7 +90,7 @@ class Auth(_Msg):
     token: Annotated[StrictStr, Field(max_length=256)]
 
 
-class Tournaments(_Msg):
+class TournamentsRequest(_Msg):
     type: Literal["tournaments"]
 
 
@@ -229,7 +229,7 @@ SERIES_MESSAGES = (SchedulesRequest, CreateSchedule, CancelSchedule)
 ClientMessage = Annotated[
     Register
     | Auth
-    | Tournaments
+    | TournamentsRequest
     | CreateTournament
     | CloseTournament
     | Join
@@ -278,7 +278,7 @@ MESSAGE_TYPES = frozenset(
     for m in (
         Register,
         Auth,
-        Tournaments,
+        TournamentsRequest,
         CreateTournament,
         CloseTournament,
         Join,

@@ -9,7 +9,7 @@ from typing import Any
 from server.audit.fairplay import Finding
 from server.competition.fairplay import Outcome
 from server.competition.ratings import LeaderboardPage, PlayerPage, TournamentResult
-from server.competition.series import Listing
+from server.competition.schedules import Listing
 from server.domain import ratings as math
 from server.domain import timing
 from server.domain.club_events import ANONYMOUS, Viewer, fields_of

@@ -72,7 +72,7 @@ async def respond(
 ) -> Response | None:
     """The answer for /schedules.json or a calendar; None for any other path."""
     if path == "/schedules.json":
-        series = competition.series
+        series = competition.schedules
         listed = [s for s in await series.all() if ANONYMOUS.lists(fields_of(s))]
         items = [schedule_item(s) for s in await series.listing(listed)]
         body = orjson.dumps({"items": items}).decode()
@@ -107,7 +107,7 @@ async def calendar(competition: Competition, host: str, who: Viewer | None = Non
             continue
         uid = _uid(host, t.schedule_id, t.occurrence, t.id)
         events[uid] = _event(uid, t.name, t.starts_at, t.ends_at, t.created_at, _about(t, who), who)
-    schedules = competition.series
+    schedules = competition.schedules
     items = [s for s in await schedules.all() if not s.cancelled and ANONYMOUS.lists(fields_of(s))]
     upcoming = await schedules.upcoming(items)
     for s in items:

@@ -34,9 +34,9 @@ def series_fields(raw_conditions: dict[str, Any] | None, rated: bool) -> SeriesF
 async def on_schedules(session: _Session, m: protocol.SchedulesRequest) -> dict[str, Any]:
     """v1.4: unlisted ones only for their club's members and admins (per viewer)."""
     who = await club_events_session.viewer(session)
-    series = session.competition.series
-    mine = [s for s in await series.all() if who.lists(fields_of(s))]
-    listing = await series.listing(mine)
+    schedules = session.competition.schedules
+    mine = [s for s in await schedules.all() if who.lists(fields_of(s))]
+    listing = await schedules.listing(mine)
     return {"type": "schedules", "items": [replies.schedule_item(s, who) for s in listing]}
 
 
@@ -60,19 +60,19 @@ async def on_create_schedule(session: _Session, m: protocol.CreateSchedule) -> d
         entry_code=event.entry_code,
         created_by=event.created_by,
     )
-    s = await session.competition.series.create(new, made.limits)
+    s = await session.competition.schedules.create(new, made.limits)
     return await _one(session, s, made.viewer)
 
 
 async def on_cancel_schedule(session: _Session, m: protocol.CancelSchedule) -> dict[str, Any]:
-    found = await session.competition.series.get(m.schedule)
+    found = await session.competition.schedules.get(m.schedule)
     who = await club_events_session.manage(session, "cancel_schedule", found)
-    s = await session.competition.series.cancel(m.schedule)
+    s = await session.competition.schedules.cancel(m.schedule)
     return await _one(session, s, who)
 
 
 async def _one(session: _Session, s: ScheduleInfo, who: Viewer) -> dict[str, Any]:
-    [listing] = await session.competition.series.listing([s])
+    [listing] = await session.competition.schedules.listing([s])
     return {"type": "schedule", "schedule": replies.schedule_item(listing, who)}
 
 

@@ -198,7 +198,7 @@ class Session:
         """Sent after the reply in hand (it goes out as soon as `handle` returns)."""
         asyncio.get_running_loop().call_soon(self.conn.send_text, orjson.dumps(message))
 
-    async def _on_tournaments(self, m: protocol.Tournaments) -> dict[str, Any]:
+    async def _on_tournaments(self, m: protocol.TournamentsRequest) -> dict[str, Any]:
         """v1.4: unlisted ones only for their clubs' members and admins (per viewer:
         never a list shared between viewers)."""
         items = []

@@ -170,7 +170,7 @@ class Entry(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)  # actions accepted so far
     # hex head of the action log's hash chain (RECORDS.md "Receipts") after `log_seq`
     # actions, cached at checkpoints only (every CHECKPOINT-th action, the join, the end
-    # of the game: competition/live.py); the head after `seq` also needs the actions
+    # of the game: competition/live_game.py); the head after `seq` also needs the actions
     # after log_seq. "" for rows written before the column existed: hash the whole log
     log_hash: Mapped[str] = mapped_column(String(64), server_default="")
     log_seq: Mapped[int] = mapped_column(Integer, server_default="0")  # log_hash's seq

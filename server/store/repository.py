@@ -33,16 +33,16 @@ from server.domain.model import (
     TournamentStatus,
 )
 from server.domain.schedule import OccurrenceExists
-from server.store import club_events, cluster, db
+from server.store import club_events, db, pg_coordination
 from server.store.coordination import Coordination
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
-from server.store.players import Players
+from server.store.players import PlayerCalls
 from server.store.rows import entry_of, tournament_of
 from server.store.writer import Conflict, Writer
 from server.store.writer_factory import make_writer
 
 
-class Store(Coordination, Players):
+class Store(Coordination, PlayerCalls):
     """All persistence behind narrow async calls. Hot-path writes (actions, players,
     entries) go through group commit (`self.writer`, picked once for the engine)."""
 
@@ -51,11 +51,11 @@ class Store(Coordination, Players):
         self.url = engine.url.render_as_string(hide_password=False)
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.writer: Writer = make_writer(engine, on_batch)
-        # Several nodes may serve a PostgreSQL database (cluster.py); SQLite has one.
+        # Several nodes may serve a PostgreSQL database (pg_coordination.py); SQLite has one.
         self.shared = engine.dialect.name == "postgresql"
         self.dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._local_locks: dict[int, asyncio.Lock] = {}
-        self.locks = cluster.AdvisoryLocks(self.dsn) if self.shared else None
+        self.locks = pg_coordination.AdvisoryLocks(self.dsn) if self.shared else None
         # Statements this process sent through the engine, by kind (read, write, notify):
         # what a node asks of the database (/metrics; docs/SCALING.md).
         self.statements: collections.Counter[str] = collections.Counter()
@@ -126,7 +126,7 @@ class Store(Coordination, Players):
                     raise
                 raise OccurrenceExists(new.schedule_id, new.occurrence) from None
             s.add(TournamentSecret(tournament_id=row.id, seed=new.seed_hex))
-            await self._notify(s, [cluster.tournament_line(row.id)])
+            await self._notify(s, [pg_coordination.tournament_line(row.id)])
             await s.commit()
             return tournament_of(row)
 
@@ -213,7 +213,7 @@ class Store(Coordination, Players):
                 await s.rollback()
                 return False
             if notify:
-                await self._notify(s, [cluster.tournament_line(tournament_id)])
+                await self._notify(s, [pg_coordination.tournament_line(tournament_id)])
             await s.commit()
             return True
 
@@ -251,7 +251,7 @@ class Store(Coordination, Players):
                     update(Entry),
                     [{"id": i, "status": Status.TIMED_OUT, "time_ms": t} for i, t in timed_out],
                 )
-            await self._notify(s, [cluster.tournament_line(tournament_id)])
+            await self._notify(s, [pg_coordination.tournament_line(tournament_id)])
             await s.commit()
             return timed_out
 
@@ -401,7 +401,7 @@ class Store(Coordination, Players):
                 time_ms=time_ms,
             )
             summary = Summary(figures, seq, "")
-            await self._notify(s, [cluster.entry_line(tid, entry_id, seq, figures)])
+            await self._notify(s, [pg_coordination.entry_line(tid, entry_id, seq, figures)])
             await s.commit()
             return summary
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from client_cli import verify as cli
-from server.audit import beacon
+from server.audit import drand
 from server.audit.untrusted import Limits
 from server.audit.verify import verify_bundle_file, verify_document
 from tests.support.beacon import KEYED_NETWORKS, beacon_documents
 
 DOCS = beacon_documents()
-NETWORKS = beacon.networks_from_json(KEYED_NETWORKS)
+NETWORKS = drand.networks_from_json(KEYED_NETWORKS)
 WHAT = {"quicknet": "beacon round 1000 of 'quicknet'", "default": "beacon round 72785 of 'default'"}
 
 

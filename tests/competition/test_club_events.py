@@ -106,12 +106,12 @@ async def test_fields_and_limits(comp: Competition, clock: Clock) -> None:
         created_by=ana.id,
         rated=False,
     )
-    await comp.series.create(weekly, (one,))
+    await comp.schedules.create(weekly, (one,))
     e = await _refused(
         comp, "rate_limited", "club_events_open", comp.catalogue.create(spec(mine, (one,)))
     )
     assert e.extra == {"limit": "club_events"} and e.params == {"id": one, "max": 5}
-    await _refused(comp, "rate_limited", "club_events_open", comp.series.create(weekly, (one,)))
+    await _refused(comp, "rate_limited", "club_events_open", comp.schedules.create(weekly, (one,)))
     admin_event = await comp.catalogue.create(spec(EventFields(one, created_by=op.id), ()))
     assert admin_event.club_id == one  # an admin is never refused
     for tid in [*made_ids, admin_event.id]:  # closed: no longer open, still of the day
@@ -124,7 +124,7 @@ async def test_fields_and_limits(comp: Competition, clock: Clock) -> None:
     clock.advance(24 * 3600 + 1)
     assert (await comp.catalogue.create(spec(mine, (one,)))).club_id == one  # a day later
     await comp.accounts.delete(ana, "Ana")  # nobody left in One: its schedules cancelled
-    assert [s.cancelled for s in await comp.series.all()] == [True]
+    assert [s.cancelled for s in await comp.schedules.all()] == [True]
 
 
 async def _closed_events(store: Store, n: int, club: int, creator: int, clock: Clock) -> None:

@@ -1,4 +1,4 @@
-"""Series (COMPETITION.md "Series"): schedules and their occurrences.
+"""Schedules (COMPETITION.md "Series"): recurring tournaments and their occurrences.
 
 A schedule is stored once; its occurrences are ordinary tournaments created through the
 catalogue (seed, commitment, prepared deal) with their (schedule, k). `ensure` creates
@@ -8,7 +8,7 @@ lifecycle tick of the leader; it is safe on any node and at any moment: the uniq
 OccurrenceExists and learns of the winner's tournament as of any other creation.
 
 A schedule with a `beacon` gives each occurrence that option: the catalogue publishes,
-at the occurrence's creation, the round the rule names for it (competition/beacon.plan),
+at the occurrence's creation, the round the rule names for it (competition/beacon_policy.plan),
 and the lifecycle's `Beacons` opens it once that round is verified, or voids it, as any
 beacon tournament (competition/beacons.py).
 """
@@ -21,8 +21,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from server.audit.beacon import Network
-from server.competition import beacon
+from server.audit.drand import Network
+from server.competition import beacon_policy
 from server.competition.catalogue import Catalogue, TournamentSpec
 from server.competition.club_events import full
 from server.competition.errors import CompetitionError
@@ -55,7 +55,7 @@ class Listing(NamedTuple):
     next: list[Upcoming]
 
 
-class Series:
+class Schedules:
     """Creating, cancelling and listing schedules; creating their occurrences. The
     operator's verbs (`create`, `cancel`) trust their caller: the protocol's access
     check (net/access.py) or the operator's command line."""
@@ -171,7 +171,7 @@ class Series:
             ends_at=o.ends_at,
             join_until=o.join_until,
             time_limit_s=s.time_limit_s,
-            beacon=s.beacon,  # its round: the rule's for this occurrence (beacon.plan)
+            beacon=s.beacon,  # its round: the rule's for this occurrence (beacon_policy.plan)
             series=SeriesFields(s.id, o.k, s.conditions, s.rated),
             event=EventFields(s.club_id, s.visibility, s.entry_code, s.created_by),  # v1.4
         )
@@ -203,7 +203,7 @@ def checked(new: NewSchedule, networks: Mapping[str, Network]) -> NewSchedule:
         )
     spec = new.beacon
     if spec is not None:
-        net = beacon.network_of(networks, spec)
+        net = beacon_policy.network_of(networks, spec)
         if new.duration_s <= net.period:
             raise CompetitionError(
                 "bad_request",

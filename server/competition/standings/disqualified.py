@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from server.competition.leaderboard import Leaderboard
+from server.competition.standings.leaderboard import Leaderboard
 from server.domain.ranking import RankKey, Row, Standing, Unranked, rank_key
 
 

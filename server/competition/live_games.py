@@ -6,7 +6,7 @@ from __future__ import annotations
 from server.audit import receipts
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
-from server.competition.live import PLAYING, TIMED_OUT, LiveGame
+from server.competition.live_game import PLAYING, TIMED_OUT, LiveGame
 from server.domain.model import EntryInfo, canonical_json
 from server.games import RULES
 from server.store.repository import Store

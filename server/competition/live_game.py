@@ -1,6 +1,6 @@
 """A live game: one entry's game in memory (state, log, receipt head, lock) and its
 transitions, and what its player sees of it (`Snapshot`). The games in memory are kept
-by their tournament's runtime object and rebuilt from the log (gamecache.py).
+by their tournament's runtime object and rebuilt from the log (live_games.py).
 
 A game in memory can always be dropped: everything in it follows from the store.
 """

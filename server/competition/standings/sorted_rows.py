@@ -1,24 +1,33 @@
-"""The reading half of a live leaderboard (leaderboard.py): windows, pages, ranks and
-the merge of its two sorted lists at the board's `now`. Pure."""
+"""A leaderboard's rows in order, and every read of them: windows, pages, ranks, the
+merge of its two sorted lists at `now`. Pure.
+
+`SortedRows` owns the state every read looks at: the clock (`now`), the two sorted
+lists (fixed rows, running rows: leaderboard.py's module docstring says why two), each
+player's row, the version and the shared first rows. It changes none of it:
+`Leaderboard` (leaderboard.py), its one subclass, is the writing half (upserts and the
+clock's events) and the only other code that touches these fields."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from server.competition.leaderboard_rows import EntryRow, _Rec
+from sortedcontainers import SortedKeyList
+
+from server.competition.standings.rows import EntryRow, Rec, key_of
 from server.domain.ranking import OrderKey, Standing
 
 
-class Reading:
-    """What `Leaderboard` answers; its state is the board's (see leaderboard.py)."""
+class SortedRows:
+    """The rows of one tournament's standings in rank order, read at `now`."""
 
-    _now: int
-    _fixed: Any
-    _running: Any
-    _recs: dict[str, _Rec]
-    _version: int
-    _epoch: int
-    _head: tuple[int, list[Standing]]
+    def __init__(self, now: int) -> None:
+        self._now = now
+        self._fixed: Any = SortedKeyList(key=key_of)  # finished or capped: on their time
+        self._running: Any = SortedKeyList(key=key_of)  # running: on -started_at
+        self._recs: dict[str, Rec] = {}  # player -> its row
+        self._version = 0
+        self._epoch = 0  # grows with every change at all (a tick, any upsert)
+        self._head: tuple[int, list[Standing]] = (-1, [])  # (epoch, the first rows)
 
     # -- reading -------------------------------------------------------------
     @property
@@ -92,12 +101,12 @@ class Reading:
         return head[:n]
 
     # -- positions -----------------------------------------------------------
-    def _tkey(self, rec: _Rec) -> OrderKey:
+    def _tkey(self, rec: Rec) -> OrderKey:
         """The row's order key at now (its time so far when running)."""
         k = rec.key
         return (k[0], k[1], k[2] + self._now, k[3], k[4]) if rec.running else k
 
-    def _before(self, r: _Rec, f: _Rec) -> bool:
+    def _before(self, r: Rec, f: Rec) -> bool:
         """Whether running row r comes before fixed row f now."""
         k = r.key
         return (k[0], k[1], k[2] + self._now, k[3], k[4]) < f.key
@@ -109,13 +118,13 @@ class Reading:
         less_running = self._running.bisect_key_left((g0, g1, t - self._now))
         return 1 + cast(int, less_fixed) + cast(int, less_running)
 
-    def _place(self, rec: _Rec) -> tuple[int, int]:
+    def _place(self, rec: Rec) -> tuple[int, int]:
         """The number of rows ranked above a row and of rows sharing its rank."""
         k = self._tkey(rec)
         rank = self._rank(k)
         return rank, self._rank((k[0], k[1], k[2] + 1)) - rank
 
-    def _split(self, rec: _Rec) -> tuple[int, int]:
+    def _split(self, rec: Rec) -> tuple[int, int]:
         """How many fixed and how many running rows come before this row."""
         k = self._tkey(rec)
         a = self._fixed.bisect_key_left(k)
@@ -134,7 +143,7 @@ class Reading:
                 lo = a + 1
         return lo, i - lo
 
-    def _near(self, a: int, b: int, around: int) -> tuple[list[_Rec], _Rec | None]:
+    def _near(self, a: int, b: int, around: int) -> tuple[list[Rec], Rec | None]:
         """The rows `around` positions either side of the row at split (a, b), itself
         included, and the row just before them (None at the top): they are among the
         `around` + 1 rows either side of it in each list."""
@@ -146,11 +155,11 @@ class Reading:
         start = max(p - around, 0)
         return merged[start:], merged[start - 1] if start else None
 
-    def _merge(self, a: int, b: int, n: int) -> list[_Rec]:
+    def _merge(self, a: int, b: int, n: int) -> list[Rec]:
         """n rows in order from split (a, b) (fewer at the end)."""
         return self._merged(self._fixed[a : a + n], self._running[b : b + n], n)
 
-    def _merged(self, fs: list[_Rec], rs: list[_Rec], n: int) -> list[_Rec]:
+    def _merged(self, fs: list[Rec], rs: list[Rec], n: int) -> list[Rec]:
         """The first n of fixed rows `fs` and running rows `rs` (each in order) merged."""
         if not rs:
             return fs[:n]
@@ -158,7 +167,7 @@ class Reading:
             return rs[:n]
         now = self._now
         rkeys = [(k[0], k[1], k[2] + now, k[3], k[4]) for k in (r.key for r in rs)]
-        out: list[_Rec] = []
+        out: list[Rec] = []
         i = j = 0
         nf, nr = len(fs), len(rs)
         while len(out) < n:
@@ -172,9 +181,7 @@ class Reading:
                 break
         return out
 
-    def _standings(
-        self, offset: int, recs: list[_Rec], before: _Rec | None = None
-    ) -> list[Standing]:
+    def _standings(self, offset: int, recs: list[Rec], before: Rec | None = None) -> list[Standing]:
         """Rows for recs placed from position `offset` on, with their ranks (`before`:
         the row at offset - 1 when the caller has it, which saves a rank lookup)."""
         out: list[Standing] = []

@@ -1,6 +1,7 @@
 """An entry's figures (domain.model.Figures) through the store's layouts: the columns both
-writers' SQL takes (rows.summary_columns), an entry row read back (rows.figures_of), a
-notice line (cluster), and a record's `result` (audit.records)."""
+writers' SQL takes (rows.summary_columns) and an entry row read back (rows.figures_of);
+a notice line is test_pg_coordination.py's, a record's `result` tests/audit/
+test_records.py's."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ import re
 
 import pytest
 
-from server.audit.records import RecordResult, result_of
-from server.domain.model import EntryNotice, Figures, Status, Summary
-from server.store import cluster, pg_writer, sqlite_process
+from server.domain.model import Figures, Status, Summary
+from server.store import pg_writer, sqlite_process
 from server.store.models import Entry
 from server.store.rows import figures_of, summary_columns
 
@@ -38,15 +38,3 @@ def test_a_row_written_from_summary_columns_reads_back_as_the_same_figures() -> 
     assert summary_columns(SUMMARY) == ("won", 48, 2, 57, 123_456, 91, "ab" * 32)
     assert figures_of(row) == FIGURES
     assert type(figures_of(row).status) is Status
-
-
-def test_a_notice_line_carries_the_figures_and_reads_back_equal() -> None:
-    line = cluster.entry_line(7, 9, SUMMARY.seq, FIGURES)
-    assert line == "a 7 9 91 won 48 2 57 123456"  # the line other nodes parse, unchanged
-    assert cluster.parse(line) == [EntryNotice(7, 9, 91, FIGURES)]
-
-
-def test_a_records_result_is_the_figures_in_record_md_order() -> None:
-    result = result_of(FIGURES)
-    assert list(result) == ["status", "progress", "resets", "time_ms", "score"]
-    assert RecordResult.model_validate(result).figures == FIGURES

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from server import rng
-from server.audit import beacon
-from server.audit.beacon import BeaconError, Round
+from server.audit import drand
+from server.audit.drand import BeaconError, Round
 from server.games import gaps
 from tests.conftest import load_vector
 from tests.support.beacon import KeyedNetwork
@@ -27,9 +27,9 @@ def round_of(entry: dict[str, Any]) -> Round:
 
 
 def test_the_built_in_networks_are_the_vectors() -> None:
-    assert set(VECTORS["networks"]) == set(beacon.BUILT_IN)
+    assert set(VECTORS["networks"]) == set(drand.BUILT_IN)
     for name, spec in VECTORS["networks"].items():
-        net = beacon.BUILT_IN[name]
+        net = drand.BUILT_IN[name]
         assert net.chain_hash == spec["chain_hash"]
         assert net.scheme == spec["scheme"] and net.beacon_id == spec["beacon_id"]
         assert (net.period, net.genesis_time) == (spec["period"], spec["genesis_time"])
@@ -38,25 +38,25 @@ def test_the_built_in_networks_are_the_vectors() -> None:
         assert net.signature_group == spec["signature_group"]
         assert net.dst.decode() == spec["dst"]
         assert net.chained == ("previous_signature" in spec["message"])
-        assert beacon.network_from_json(name, spec) == dataclasses.replace(net, relays=())
+        assert drand.network_from_json(name, spec) == dataclasses.replace(net, relays=())
 
 
 def test_sixteen_real_rounds_verify() -> None:
     rounds = VECTORS["rounds"]
     assert len(rounds) == 16
     for entry in rounds:
-        net = beacon.BUILT_IN[entry["network"]]
+        net = drand.BUILT_IN[entry["network"]]
         r = round_of(entry)
-        beacon.verify_round(net, r)
+        drand.verify_round(net, r)
         assert r.randomness.hex() == entry["randomness"]
         assert net.round_time(r.round) == entry["time_unix"]
 
 
 @pytest.mark.parametrize("entry", VECTORS["rejected"], ids=lambda e: e["why"])
 def test_six_tampered_rounds_are_refused(entry: dict[str, Any]) -> None:
-    net = beacon.BUILT_IN[entry["network"]]
+    net = drand.BUILT_IN[entry["network"]]
     with pytest.raises(BeaconError) as err:
-        beacon.verify_round(net, round_of(entry))
+        drand.verify_round(net, round_of(entry))
     assert str(err.value).startswith("the signature ")
 
 
@@ -67,29 +67,29 @@ def test_exactly_six_tampered() -> None:
 def test_a_round_is_refused_under_the_other_network() -> None:
     entry = VECTORS["rounds"][0]  # quicknet
     with pytest.raises(BeaconError, match="is 48 bytes, a point of G2 is 96"):
-        beacon.verify_round(beacon.DEFAULT, round_of(entry))
+        drand.verify_round(drand.DEFAULT, round_of(entry))
 
 
 def test_a_chained_round_needs_its_previous_signature() -> None:
     entry = dict(VECTORS["rounds"][-1])
     entry.pop("previous_signature")
     with pytest.raises(BeaconError, match="previous_signature"):
-        beacon.verify_round(beacon.DEFAULT, round_of(entry))
+        drand.verify_round(drand.DEFAULT, round_of(entry))
 
 
 @pytest.mark.parametrize("d", VECTORS["derivations"], ids=lambda d: f"{d['network']}-{d['round']}")
 def test_eight_derivations_reproduce(d: dict[str, Any]) -> None:
     seed = bytes.fromhex(d["secret"])
     assert rng.commitment(seed) == d["commitment"]
-    net = beacon.BUILT_IN[d["network"]]
+    net = drand.BUILT_IN[d["network"]]
     assert net.chain_hash == d["chain_hash"]
     entry = next(
         r for r in VECTORS["rounds"] if (r["network"], r["round"]) == (d["network"], d["round"])
     )
     r = round_of(entry)
-    beacon.verify_round(net, r)
+    drand.verify_round(net, r)
     assert r.randomness.hex() == d["randomness"]
-    deal = beacon.deal_seed(seed, net, r)
+    deal = drand.deal_seed(seed, net, r)
     assert deal.hex() == d["deal_seed"]
     assert gaps.format_grid(gaps.deal_grid(deal)) == d["gaps_deal_rows"]
 
@@ -109,7 +109,7 @@ def test_deal_seed_is_the_hmac_of_the_contract() -> None:
 
 
 def test_the_round_rule() -> None:
-    q = beacon.QUICKNET
+    q = drand.QUICKNET
     t0 = q.genesis_time
     assert q.first_round_at(t0 - 100) == 1
     assert q.first_round_at(t0) == 1
@@ -122,58 +122,58 @@ def test_the_round_rule() -> None:
 
 
 def test_a_relay_round_is_read_and_checked() -> None:
-    net = beacon.DEFAULT
+    net = drand.DEFAULT
     entry = VECTORS["rounds"][-1]
-    r = beacon.round_from_json(net, entry, entry["round"])
+    r = drand.round_from_json(net, entry, entry["round"])
     assert r == round_of(entry)
     with pytest.raises(BeaconError, match="not 5"):
-        beacon.round_from_json(net, entry, 5)
+        drand.round_from_json(net, entry, 5)
     with pytest.raises(BeaconError, match="randomness"):
-        beacon.round_from_json(net, {**entry, "randomness": "00" * 32}, entry["round"])
+        drand.round_from_json(net, {**entry, "randomness": "00" * 32}, entry["round"])
     with pytest.raises(BeaconError, match="not hex"):
-        beacon.round_from_json(net, {**entry, "signature": "zz"}, entry["round"])
+        drand.round_from_json(net, {**entry, "signature": "zz"}, entry["round"])
     with pytest.raises(BeaconError, match="not hex"):
-        beacon.round_from_json(net, {**entry, "previous_signature": None}, entry["round"])
+        drand.round_from_json(net, {**entry, "previous_signature": None}, entry["round"])
     with pytest.raises(BeaconError, match="is True, not"):
-        beacon.round_from_json(net, {**entry, "round": True}, 1)
+        drand.round_from_json(net, {**entry, "round": True}, 1)
 
 
 @pytest.mark.parametrize("chained", [False, True])
 def test_a_test_network_signs_rounds_that_verify(chained: bool) -> None:
     t = KeyedNetwork(chained=chained)
     r = t.sign(42, previous=b"\x07" * 96 if chained else None)
-    beacon.verify_round(t.network, r)
+    drand.verify_round(t.network, r)
     with pytest.raises(BeaconError):
-        beacon.verify_round(t.network, Round(43, r.signature, r.previous_signature))
+        drand.verify_round(t.network, Round(43, r.signature, r.previous_signature))
     other = KeyedNetwork(chained=chained, sk=999)
     with pytest.raises(BeaconError, match="does not verify"):
-        beacon.verify_round(t.network, other.sign(42, previous=b"\x07" * 96 if chained else None))
+        drand.verify_round(t.network, other.sign(42, previous=b"\x07" * 96 if chained else None))
 
 
 def test_a_networks_file_adds_but_never_replaces() -> None:
     t = KeyedNetwork()
-    nets = beacon.networks_from_json({"testnet": {**t.spec, "relays": ["http://127.0.0.1:1/"]}})
+    nets = drand.networks_from_json({"testnet": {**t.spec, "relays": ["http://127.0.0.1:1/"]}})
     assert set(nets) == {"quicknet", "default", "testnet"}
     assert nets["testnet"].relays == ("http://127.0.0.1:1",)
-    assert nets["quicknet"] is beacon.QUICKNET
+    assert nets["quicknet"] is drand.QUICKNET
     with pytest.raises(BeaconError, match="built in"):
-        beacon.networks_from_json({"quicknet": t.spec})
+        drand.networks_from_json({"quicknet": t.spec})
     quick = VECTORS["networks"]["quicknet"]
     with pytest.raises(BeaconError, match="already known"):
-        beacon.networks_from_json({"mine": quick})
+        drand.networks_from_json({"mine": quick})
     with pytest.raises(BeaconError, match="hash to chain"):
-        beacon.networks_from_json({"x": {**t.spec, "chain_hash": quick["chain_hash"]}})
+        drand.networks_from_json({"x": {**t.spec, "chain_hash": quick["chain_hash"]}})
     with pytest.raises(BeaconError, match="hash to chain"):
-        beacon.networks_from_json({"x": {**t.spec, "public_key": quick["public_key"]}})
+        drand.networks_from_json({"x": {**t.spec, "public_key": quick["public_key"]}})
     with pytest.raises(BeaconError, match="signs on G1"):
-        beacon.networks_from_json({"x": {**t.spec, "signature_group": "G2"}})
+        drand.networks_from_json({"x": {**t.spec, "signature_group": "G2"}})
     with pytest.raises(BeaconError, match="not a point of G2"):
-        beacon.networks_from_json({"x": {**t.spec, "public_key": "ab" * 96}})
+        drand.networks_from_json({"x": {**t.spec, "public_key": "ab" * 96}})
     with pytest.raises(BeaconError, match="scheme"):
-        beacon.networks_from_json({"x": {**t.spec, "scheme": "rsa"}})
+        drand.networks_from_json({"x": {**t.spec, "scheme": "rsa"}})
     with pytest.raises(BeaconError, match="period"):
-        beacon.networks_from_json({"x": {**t.spec, "period": 0}})
+        drand.networks_from_json({"x": {**t.spec, "period": 0}})
     with pytest.raises(BeaconError, match="relay"):
-        beacon.networks_from_json({"x": {**t.spec, "relays": ["file:///etc"]}})
+        drand.networks_from_json({"x": {**t.spec, "relays": ["file:///etc"]}})
     with pytest.raises(BeaconError, match="JSON object"):
-        beacon.networks_from_json([])
+        drand.networks_from_json([])

@@ -1,4 +1,4 @@
-"""drand's HTTP API, the I/O behind competition/beacon.py's `Fetch`: GET a URL, the JSON
+"""drand's HTTP API, the I/O behind competition/beacon_policy.py's `Fetch`: GET a URL, the JSON
 body, NotYet for a 404. The standard library's client in a worker thread (one request
 per round and relay, rarely), so the event loop never waits on a socket."""
 
@@ -10,7 +10,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from server.competition.beacon import NotYet
+from server.competition.beacon_policy import NotYet
 
 MAX_BODY = 64 * 1024  # a round is a few hundred bytes
 

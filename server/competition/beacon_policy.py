@@ -2,9 +2,9 @@
 from the network's relays (several, each with a timeout, failing over) and verifying it
 before use, and when a tournament is void for want of it (RNG.md, "Public beacon").
 
-The policy is here; the HTTP itself is an injected `Fetch` (server/competition/relays.py
+The policy is here; the HTTP itself is an injected `Fetch` (server/competition/drand_http.py
 on a real network, a local relay or a fake in tests); the BLS verification is
-server/audit/beacon.py's, the same as `samedeal verify` runs.
+server/audit/drand.py's, the same as `samedeal verify` runs.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from server.audit import beacon
-from server.audit.beacon import BeaconError, Network, Round
+from server.audit import drand
+from server.audit.drand import BeaconError, Network, Round
 from server.competition.errors import CompetitionError
 
 log = logging.getLogger("samedeal.beacon")
@@ -114,8 +114,8 @@ async def fetch_round(
         url = f"{relay}/{net.chain_hash}/public/{round_}"
         try:
             body = await asyncio.wait_for(fetch(url, timeout_s), timeout_s)
-            r = beacon.round_from_json(net, body, round_)
-            beacon.verify_round(net, r)
+            r = drand.round_from_json(net, body, round_)
+            drand.verify_round(net, r)
         except NotYet:
             log.info("beacon: %s has no round %s yet", relay, round_)
             continue
@@ -135,9 +135,9 @@ class BeaconConfig:
     --beacon-networks), the relays to ask (--beacon-relay; none: each network's own),
     how to fetch, and each relay's timeout."""
 
-    networks: Mapping[str, Network] = field(default_factory=lambda: beacon.BUILT_IN)
+    networks: Mapping[str, Network] = field(default_factory=lambda: drand.BUILT_IN)
     relays: tuple[str, ...] = ()
-    fetch: Fetch | None = None  # None: competition/relays.fetch_json
+    fetch: Fetch | None = None  # None: competition/drand_http.fetch_json
     timeout_s: float = RELAY_TIMEOUT_S
     retry_s: float = 1.0  # between two rounds of asking the relays
 
@@ -163,7 +163,7 @@ class BeaconConfig:
             bytes.fromhex(signature),
             bytes.fromhex(prev) if isinstance(prev, str) else None,
         )
-        return beacon.deal_seed(seed, net, r)
+        return drand.deal_seed(seed, net, r)
 
 
 def verified_beacon(planned: Mapping[str, Any], r: Round) -> dict[str, Any]:
@@ -181,13 +181,13 @@ def config_from(relays: Sequence[str], networks_file: str | None) -> BeaconConfi
     for url in relays:
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"--beacon-relay {url!r} is not an http(s) URL")
-    networks: Mapping[str, Network] = beacon.BUILT_IN
+    networks: Mapping[str, Network] = drand.BUILT_IN
     if networks_file is not None:
         import json
 
         try:
             with open(networks_file, "rb") as f:
-                networks = beacon.networks_from_json(json.loads(f.read(1 << 20)))
+                networks = drand.networks_from_json(json.loads(f.read(1 << 20)))
         except OSError as exc:
             raise ValueError(f"--beacon-networks {networks_file}: {exc.strerror or exc}") from None
         except (ValueError, BeaconError) as exc:

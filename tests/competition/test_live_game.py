@@ -1,5 +1,5 @@
 """Games in memory and their rebuilding, on SQLite and PostgreSQL: the entry's row caches
-the chain head only at checkpoints (live.CHECKPOINT: the join, every CHECKPOINT-th action,
+the chain head only at checkpoints (live_game.CHECKPOINT: the join, every CHECKPOINT-th action,
 the end of the game), a rebuild hashes only the actions after the last one, and the
 receipts' root at the close is exact whatever the rows cache."""
 
@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from server.audit import receipts
 from server.audit.verify import verify_document
-from server.competition.live import CHECKPOINT, Snapshot
+from server.competition.live_game import CHECKPOINT, Snapshot
 from server.competition.service import Competition
 from server.domain.model import EntryInfo, PlayerInfo, TournamentInfo
 from server.store.repository import Store

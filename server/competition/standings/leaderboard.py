@@ -58,47 +58,38 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left, insort
-from typing import Any
 
-from sortedcontainers import SortedKeyList
-
-from server.competition.leaderboard_reads import Reading
-from server.competition.leaderboard_rows import (
-    _PASS,
-    _TIE,
+from server.competition.standings.rows import (
+    PASS,
     PLAYING,
+    TIE,
+    Cap,
     EntryRow,
-    _Cap,
-    _Event,
-    _Group,
-    _key_of,
-    _Rec,
-    _Visible,
-    _visible,
+    Event,
+    Group,
+    Rec,
+    Visible,
+    visible,
 )
-from server.domain.ranking import Standing, order_key
+from server.competition.standings.sorted_rows import SortedRows
+from server.domain.ranking import order_key
 
 __all__ = ["PLAYING", "EntryRow", "Leaderboard"]
 
 
-class Leaderboard(Reading):
-    """The standings of one tournament, incrementally; see the module docstring."""
+class Leaderboard(SortedRows):
+    """The standings of one tournament, incrementally; see the module docstring. Its
+    rows and their reads are `SortedRows`' (sorted_rows.py); this half writes them."""
 
     def __init__(self, now: int = 0, *, event_budget: int = 4096) -> None:
-        self._now = now
+        super().__init__(now)
         self._budget = event_budget
-        self._fixed: Any = SortedKeyList(key=_key_of)
-        self._running: Any = SortedKeyList(key=_key_of)
-        self._recs: dict[str, _Rec] = {}
         # per group, sorted with repeats: the times of fixed rows, the starts of running ones
-        self._times: dict[_Group, list[int]] = {}
-        self._starts: dict[_Group, list[int]] = {}
-        self._version = 0
-        self._epoch = 0  # grows with every change at all (a tick, any upsert)
-        self._head: tuple[int, list[Standing]] = (-1, [])  # (epoch, the first rows)
-        self._events: list[_Event] = []
-        self._pending: set[_Event] = set()
-        self._caps: list[_Cap] = []
+        self._times: dict[Group, list[int]] = {}
+        self._starts: dict[Group, list[int]] = {}
+        self._events: list[Event] = []
+        self._pending: set[Event] = set()
+        self._caps: list[Cap] = []
 
     # -- writing -------------------------------------------------------------
     def upsert(self, row: EntryRow) -> bool:
@@ -107,7 +98,7 @@ class Leaderboard(Reading):
         if old is not None and old.row == row:
             return False
         self._epoch += 1
-        same_look = old is not None and _visible(old.row) == _visible(row)
+        same_look = old is not None and visible(old.row) == visible(row)
         before = self._place(old) if old is not None and same_look else None
         if old is not None:
             self._remove(old)
@@ -143,7 +134,7 @@ class Leaderboard(Reading):
                 if budget < 0:
                     self._settle(now)
                     break
-                if kind == _TIE:
+                if kind == TIE:
                     self._pair(g0, g1, s, t, at)  # tied now: the pass comes next
                 else:
                     self._watch_running(g0, g1, s, at)
@@ -161,12 +152,12 @@ class Leaderboard(Reading):
         return changed
 
     # -- structure -----------------------------------------------------------
-    def _add(self, row: EntryRow, old: _Rec | None) -> _Rec:
+    def _add(self, row: EntryRow, old: Rec | None) -> Rec:
         now, f = self._now, row.figures
         named = old.key[3:] if old is not None else None  # the same player: its name key
         if f.status == PLAYING and row.deadline > now:
             key = order_key(f.progress, f.resets, -row.started_at, row.player, named)
-            rec = _Rec(row, key, True)
+            rec = Rec(row, key, True)
             self._put(rec)
             g0, g1, neg_s = rec.key[0], rec.key[1], rec.key[2]
             self._watch_running(g0, g1, -neg_s, now)
@@ -181,12 +172,12 @@ class Leaderboard(Reading):
                     self._rebuild_caps()
         else:
             t = row.time_at(now)
-            rec = _Rec(row, order_key(f.progress, f.resets, t, row.player, named), False)
+            rec = Rec(row, order_key(f.progress, f.resets, t, row.player, named), False)
             self._put(rec)
             self._watch_fixed(rec.key[0], rec.key[1], t, now)
         return rec
 
-    def _remove(self, rec: _Rec) -> None:
+    def _remove(self, rec: Rec) -> None:
         """Take a row out and watch the pair its leaving makes adjacent."""
         g0, g1, x = rec.key[0], rec.key[1], rec.key[2]
         self._take(rec)
@@ -199,7 +190,7 @@ class Leaderboard(Reading):
             if t is not None:
                 self._watch_fixed(g0, g1, t, self._now)
 
-    def _capped(self, cap: _Cap) -> _Rec | None:
+    def _capped(self, cap: Cap) -> Rec | None:
         """The running row a deadline entry still stands for, if any."""
         deadline, started, player = cap
         rec = self._recs.get(player)
@@ -209,13 +200,13 @@ class Leaderboard(Reading):
             return None
         return rec
 
-    def _cap(self, rec: _Rec, at: int, repair: bool) -> None:
+    def _cap(self, rec: Rec, at: int, repair: bool) -> None:
         """A running row reaching its deadline at `at` becomes fixed (same place)."""
         row = rec.row
         g0, g1 = rec.key[0], rec.key[1]
         self._take(rec)
         t, f = row.deadline - row.started_at, row.figures
-        self._put(_Rec(row, order_key(f.progress, f.resets, t, row.player, rec.key[3:]), False))
+        self._put(Rec(row, order_key(f.progress, f.resets, t, row.player, rec.key[3:]), False))
         if repair:
             s = self._next_running(g0, g1, row.started_at)
             if s is not None:
@@ -260,17 +251,17 @@ class Leaderboard(Reading):
         self._caps = [(r.row.deadline, r.row.started_at, r.row.player) for r in self._running]
         heapq.heapify(self._caps)
 
-    def _shape(self) -> list[tuple[int, str, _Visible]]:
-        return [(s.rank, s.player, _visible(self._recs[s.player].row)) for s in self.rows()]
+    def _shape(self) -> list[tuple[int, str, Visible]]:
+        return [(s.rank, s.player, visible(self._recs[s.player].row)) for s in self.rows()]
 
     # -- events --------------------------------------------------------------
     def _pair(self, g0: int, g1: int, s: int, t: int, at: int) -> None:
         """Watch running row `s` against fixed row `t` of a group, as of time `at`."""
         meet = s + t
         if meet > at:
-            event = (meet, _TIE, g0, g1, s, t)
+            event = (meet, TIE, g0, g1, s, t)
         elif meet == at:
-            event = (at + 1, _PASS, g0, g1, s, t)
+            event = (at + 1, PASS, g0, g1, s, t)
         else:
             return
         if event not in self._pending:
@@ -289,7 +280,7 @@ class Leaderboard(Reading):
         if s is not None:
             self._pair(g0, g1, s, t, at)
 
-    def _put(self, rec: _Rec) -> None:
+    def _put(self, rec: Rec) -> None:
         k = rec.key
         self._recs[rec.row.player] = rec
         if rec.running:
@@ -299,7 +290,7 @@ class Leaderboard(Reading):
             self._fixed.add(rec)
             insort(self._times.setdefault((k[0], k[1]), []), k[2])
 
-    def _take(self, rec: _Rec) -> None:
+    def _take(self, rec: Rec) -> None:
         k = rec.key
         del self._recs[rec.row.player]
         group = (k[0], k[1])

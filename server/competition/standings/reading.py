@@ -13,9 +13,9 @@ from collections.abc import Callable
 from datetime import datetime
 
 from server.competition.catalogue import Catalogue
-from server.competition.leaderboard import Leaderboard
-from server.competition.results import results_csv
-from server.competition.table import Table, View, WindowKey
+from server.competition.standings.leaderboard import Leaderboard
+from server.competition.standings.results import results_csv
+from server.competition.standings.table import Table, View, WindowKey
 from server.competition.tournament import CLOSED, EntryChanged, Reread
 from server.domain.model import Summary
 from server.domain.ranking import Row

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from server.competition import live, tournaments
+from server.competition import live_game, tournaments
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentStatus
@@ -78,7 +78,7 @@ async def test_after_9999_actions_only_resign_is_accepted(
     game = competition.games.cached(t.id, alice.id)
     assert game is not None
     rules = game.rules
-    full = replace(game, actions=["{}"] * (live.MAX_ACTIONS - 1))  # as if 9,999 accepted
+    full = replace(game, actions=["{}"] * (live_game.MAX_ACTIONS - 1))  # as if 9,999 accepted
     move = rules.parse_action({"kind": "move", **game.state.view()["legal"][0]})
     with pytest.raises(CompetitionError) as refused:
         full.judge(move, "{}", clock())
@@ -86,15 +86,15 @@ async def test_after_9999_actions_only_resign_is_accepted(
     assert "at most 10,000 actions" in refused.value.message
     assert "only resign" in refused.value.message
     step = full.judge(rules.parse_action({"kind": "resign"}), '{"kind":"resign"}', clock())
-    assert step.seq == live.MAX_ACTIONS and step.status == "resigned"
-    shorter = replace(game, actions=["{}"] * (live.MAX_ACTIONS - 2))
-    assert shorter.judge(move, "{}", clock()).seq == live.MAX_ACTIONS - 1
+    assert step.seq == live_game.MAX_ACTIONS and step.status == "resigned"
+    shorter = replace(game, actions=["{}"] * (live_game.MAX_ACTIONS - 2))
+    assert shorter.judge(move, "{}", clock()).seq == live_game.MAX_ACTIONS - 1
 
 
 async def test_the_limit_over_the_protocol_path_refuses_and_changes_nothing(
     competition: Competition, alice: PlayerInfo, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(live, "MAX_ACTIONS", 3)
+    monkeypatch.setattr(live_game, "MAX_ACTIONS", 3)
     t = await competition.catalogue.create(gaps_spec())
     snap = await competition.play.join(alice, t.id)
     for seq in (1, 2):

@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from server.competition import battles
-from server.competition.disqualified import adjust
-from server.competition.leaderboard import EntryRow, Leaderboard
+from server.competition.standings.disqualified import adjust
+from server.competition.standings.leaderboard import EntryRow, Leaderboard
 from server.domain.model import EntryInfo, Figures, Status
 from server.domain.ranking import Row, Standing
 from server.domain.timing import epoch_ms
@@ -24,7 +24,7 @@ from server.store import par as par_store
 from server.store.repository import Store
 
 if TYPE_CHECKING:
-    from server.competition.live import LiveGame
+    from server.competition.live_game import LiveGame
 
 PLAYING = Status.PLAYING
 _PAGE = 256  # rows a battle's club table reads at a time
@@ -49,7 +49,7 @@ class View(NamedTuple):
     clubs: list[dict[str, Any]] | None = None
 
 
-def row_of(e: EntryInfo, figures: Figures) -> EntryRow:
+def entry_row(e: EntryInfo, figures: Figures) -> EntryRow:
     """The entry's row with these figures (its own as stored, or its game's now)."""
     started, deadline = epoch_ms(e.started_at), epoch_ms(e.deadline)
     return EntryRow(e.player_name, figures, started, deadline, e.player_bot)
@@ -94,13 +94,13 @@ class Table:
         self._progress[entry.id] = (entry.seq, entry.figures.status != PLAYING)
         if self.battle is not None:
             self.club_of[entry.player_name] = entry.club_id
-        return self._upsert(entry.id, row_of(entry, entry.figures))
+        return self._upsert(entry.id, entry_row(entry, entry.figures))
 
     def game_moved(self, live: LiveGame) -> bool:
         if self.board is None and self._loading is None:  # not watched (once per action)
             return False
         self._progress[live.entry.id] = (live.seq, live.status != PLAYING)
-        return self._upsert(live.entry.id, row_of(live.entry, live.figures()))
+        return self._upsert(live.entry.id, entry_row(live.entry, live.figures()))
 
     def figures_changed(self, entry_id: int, seq: int, figures: Figures) -> bool:
         """An entry's row now holds these figures after `seq` actions (a timeout; a
@@ -212,7 +212,7 @@ class Table:
                     pars = await par_store.figures(self.store, self.tournament_id)
                     board = Leaderboard(epoch_ms(self.now()))
                     for e in entries:
-                        row = row_of(e, e.figures)
+                        row = entry_row(e, e.figures)
                         board.upsert(row)
                         self._rows[e.id] = row
                         self._progress[e.id] = (e.seq, e.figures.status != PLAYING)

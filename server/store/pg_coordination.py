@@ -124,7 +124,7 @@ def _notice(f: list[str]) -> Notice:
 
 # -- listening ---------------------------------------------------------------------
 class NoticeHandler(Protocol):
-    """Who a node's listener reports to (the competition's cluster part)."""
+    """Who a node's listener reports to (the competition's peers part)."""
 
     async def notice(self, notice: Notice) -> None:
         """Another node (or this one) changed something."""

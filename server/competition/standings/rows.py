@@ -1,5 +1,5 @@
 """The rows of a live leaderboard (leaderboard.py): an entry's figures as it takes them
-(`EntryRow`) and a row as it stores them (`_Rec`). Pure; times are epoch milliseconds."""
+(`EntryRow`) and a row as it stores them (`Rec`). Pure; times are epoch milliseconds."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from server.games.base import Status
 
 PLAYING = Status.PLAYING.value
 
-_TIE, _PASS = 0, 1  # event kinds: two rows meet (tie), then one passes the other
-_Event = tuple[int, int, int, int, int, int]  # (at, kind, group0, group1, started_at, time)
-_Cap = tuple[int, int, str]  # (deadline, started_at, player)
-_Visible = tuple[str, int, int, int, int | None]
-_Group = tuple[int, int]  # the first two parts of a rank key
+TIE, PASS = 0, 1  # event kinds: two rows meet (tie), then one passes the other
+Event = tuple[int, int, int, int, int, int]  # (at, kind, group0, group1, started_at, time)
+Cap = tuple[int, int, str]  # (deadline, started_at, player)
+Visible = tuple[str, int, int, int, int | None]
+Group = tuple[int, int]  # the first two parts of a rank key
 
 
 class EntryRow(NamedTuple):
@@ -47,13 +47,13 @@ class EntryRow(NamedTuple):
         return Result(self.player, running)
 
 
-def _visible(row: EntryRow) -> _Visible:
+def visible(row: EntryRow) -> Visible:
     """What a row shows apart from its rank and its running clock."""
     f = row.figures
     return (f.status, f.progress, f.resets, f.score, None if f.status == PLAYING else f.time_ms)
 
 
-class _Rec:
+class Rec:
     """A row as stored: `key` is its order key, with `-started_at` for the time
     when `running` (its time is then `now + key[2]`); `out` the last Standing
     made of it, reused while its rank and time stay."""
@@ -67,4 +67,4 @@ class _Rec:
         self.out: Standing | None = None
 
 
-_key_of = attrgetter("key")
+key_of = attrgetter("key")

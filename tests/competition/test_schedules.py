@@ -40,7 +40,7 @@ async def occurrences(store: Store, schedule_id: int) -> dict[int, int]:
 async def test_create_publishes_what_is_due_and_the_tick_keeps_a_period_ahead(
     competition: Competition, clock: Clock
 ) -> None:
-    series = competition.series
+    series = competition.schedules
     s = await series.create(daily())
     made = await occurrences(competition.store, s.id)
     assert sorted(made) == [1, 2]  # #1 in 10 s, #2 in 70 s (within a period and the lead)
@@ -65,7 +65,7 @@ async def test_concurrent_ensures_create_each_occurrence_once(store: Store, cloc
     nodes = [Competition.build(store, Recorder(), clock) for _ in range(3)]
     s = await stored.create_schedule(store, daily(), clock())
     for _ in range(5):
-        await asyncio.gather(*(n.series.ensure_schedule(s, clock()) for n in nodes))
+        await asyncio.gather(*(n.schedules.ensure_schedule(s, clock()) for n in nodes))
         clock.advance(60)
     made = await occurrences(store, s.id)
     assert sorted(made) == [1, 2, 3, 4, 5, 6]
@@ -76,7 +76,7 @@ async def test_downtime_skips_missed_occurrences_never_creates_them_in_the_past(
     store: Store, clock: Clock
 ) -> None:
     first = Competition.build(store, Recorder(), clock)
-    s = await first.series.create(daily())
+    s = await first.schedules.create(daily())
     assert sorted(await occurrences(store, s.id)) == [1, 2]
     clock.advance(4 * 60 + 15)  # down: #3 (190..230) and #4 (250..290) pass unseen
     restarted = Competition.build(store, Recorder(), clock)
@@ -92,7 +92,7 @@ async def test_downtime_skips_missed_occurrences_never_creates_them_in_the_past(
 async def test_cancel_stops_new_occurrences_and_keeps_those_created(
     competition: Competition, clock: Clock
 ) -> None:
-    series = competition.series
+    series = competition.schedules
     s = await series.create(daily())
     cancelled = await series.cancel(s.id)
     assert cancelled.cancelled
@@ -122,7 +122,7 @@ async def test_bad_schedules_are_refused_naming_the_problem_and_store_nothing(
     competition: Competition, over: dict[str, Any], needle: str
 ) -> None:
     with pytest.raises(CompetitionError) as err:
-        await competition.series.create(daily(**over))
+        await competition.schedules.create(daily(**over))
     assert err.value.code == "bad_request" and needle in err.value.message
     assert await stored.schedules(competition.store) == []
     assert await competition.store.tournaments() == []
