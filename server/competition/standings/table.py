@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from server.competition.live_game import LiveGame
 
 PLAYING = Status.PLAYING
-_PAGE = 256  # rows a battle's club table reads at a time
+_PAGE, _PAGE_MAX = 32, 1024  # rows a battle's club table reads first, and at most at a time
 WindowKey = tuple[int, int, str | None]  # (top, around, player)
 
 
@@ -158,9 +158,9 @@ class Table:
 
     def _club_table(self, board: Leaderboard, version: int) -> list[dict[str, Any]]:
         """A battle's clubs' table, made once per version of the standings (ranks change
-        only with it): the rows read best first a page at a time, until every club has
-        its counted ranks (club_score.table), each page's ranks without the disqualified
-        (`adjust`)."""
+        only with it): the rows read best first a page at a time (pages doubling) until
+        every club has its counted ranks (club_score.table), each page's ranks without
+        the disqualified (`adjust`)."""
         if self._clubs is not None and self._clubs[0] == version:
             return self._clubs[1]
         assert self.battle is not None and self.named is not None
@@ -168,10 +168,12 @@ class Table:
         ranked = board.total - sum(board.get(p) is not None for p in out)
 
         def rows() -> Iterator[tuple[int | None, int | None]]:
-            for offset in range(0, board.total, _PAGE):
-                for r in adjust(out, board, board.page(offset, _PAGE))[0]:
+            offset, size = 0, _PAGE
+            while offset < board.total:
+                for r in adjust(out, board, board.page(offset, size))[0]:
                     if r.rank is not None:
                         yield r.rank, self.club_of.get(r.player)
+                offset, size = offset + size, min(2 * size, _PAGE_MAX)
 
         table = battles.clubs_of(self.battle, self.named, rows(), ranked)
         self._clubs = (version, table)
