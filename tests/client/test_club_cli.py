@@ -17,7 +17,9 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from client_cli import __main__ as client
-from client_cli import connection
+from client_cli import config, connection
+from client_cli.commands import play
+from client_cli.commands.registry import build_parser
 from client_cli.connection import Connection, ServerError
 from server.i18n import terminal
 from tests.support.harness import Clock, Running, running_server
@@ -156,3 +158,31 @@ def test_quota_words_name_the_limit_and_whose_it_is() -> None:
     handover = {"type": "set_owner", "club": 1, "player": "bea"}
     assert said(owned, handover) == "bea already owns 3 clubs, the most a player may"
     assert said({"limit": "new_thing"}).startswith("a limit of this server is reached (new_thing)")
+
+
+async def test_a_leader_makes_a_club_event_a_member_enters_with_its_code(
+    samedeal: Samedeal, srv: Running
+) -> None:
+    for who in ("ana", "bea"):
+        assert (await samedeal(who, "register", who))[0] == 0
+    made = json.loads((await samedeal("ana", "club", "create", "Eventos", "--json"))[1])
+    assert (await samedeal("bea", "club", "join", made["invite"]))[0] == 0
+    code, out, err = await samedeal(
+        "ana", "create", "--json", "--name", "Noite", "--duration", "1h", "--club",
+        str(made["id"]), "--visibility", "unlisted", "--entry-code", "SEGREDO1",
+    )  # fmt: skip
+    assert code == 0, err  # a leader, not an operator
+    event = json.loads(out)
+    assert (event["club"], event["visibility"], event["rated"]) == (made["id"], "unlisted", False)
+    assert event["entry_code"] == "SEGREDO1" and event["code_required"] is True
+    code, out, _ = await samedeal("bea", "tournaments", "--json")  # a member sees it listed
+    assert [t["id"] for t in json.loads(out)] == [event["id"]] and "entry_code" not in out
+    # `samedeal play` joins before its full screen opens: the code goes with the join
+    wrong = build_parser().parse_args(["play", str(event["id"]), "--code", "ERRADO99"])
+    wrong.server = config.server_url(srv.ws_url)
+    with pytest.raises(ServerError) as refused:
+        await play._can_play(wrong)
+    assert refused.value.code == "forbidden"
+    right = build_parser().parse_args(["play", str(event["id"]), "--code", "SEGREDO1"])
+    right.server = wrong.server
+    assert await play._can_play(right)  # in: the saved token, for the full screen

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -164,4 +165,46 @@ async def test_club_pages_speak_only_through_the_catalogue(env: tuple[Running, A
     if left := await untranslated(page, names):
         found["kick question"] = left
     assert not found, found
+    assert not errors, errors
+
+
+async def test_a_members_lobby_shows_the_club_event_joined_with_its_code(
+    env: tuple[Running, Any],
+) -> None:
+    server, browser = env
+    errors: list[str] = []
+    leader = await signed_up(browser, server, "desktop", "Lider_Eventos", errors)
+    member = await signed_up(browser, server, "phone", "Membro_Ev", errors)
+    now = datetime.now(UTC)
+    async with server.client() as c:
+        await c.ok(type="auth", token=await token_of(leader))
+        club = (await c.ok(type="create_club", name="Clube_Eventos"))["club"]
+        made = await c.ok(
+            type="create_tournament", name="Noite do clube", game="gaps", options={},
+            starts_at=(now - timedelta(seconds=1)).isoformat(),
+            ends_at=(now + timedelta(hours=1)).isoformat(),
+            club=club["id"], visibility="unlisted", entry_code="SEGREDO1",
+        )  # fmt: skip
+    tid = made["tournament"]["id"]
+    async with server.client() as c:
+        await c.ok(type="auth", token=await token_of(member))
+        await c.ok(type="join_club", code=club["invite"])
+    await member.goto(server.http + "/")
+    event = member.locator(f"section.club-events-lobby li.club-event[data-id='{tid}']")
+    await event.wait_for()
+    tags = await event.inner_text()
+    assert "Clube_Eventos" in tags and "unlisted" in tags and "code needed" in tags
+    assert await event.locator("code.entry-code").count() == 0  # a member is not shown it
+    assert await sideways(member) == 0
+    await leader.goto(server.http + f"/clubs/{club['id']}")
+    shown = leader.locator(f"section.club-events li.club-event[data-id='{tid}'] code.entry-code")
+    assert await shown.inner_text() == "SEGREDO1"  # the club's leader is
+    await event.locator(f"a[href='/t/{tid}']").click()
+    await member.fill("#entry-code", "ERRADO99")
+    await member.click("button.join")
+    await member.locator(".board p.error, p.error").first.wait_for()
+    await member.fill("#entry-code", "SEGREDO1")
+    await member.click("button.join")
+    await member.wait_for_function("() => window.samedeal.state && window.samedeal.state.seq >= 0")
+    assert await sideways(member) == 0
     assert not errors, errors
