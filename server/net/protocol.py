@@ -402,7 +402,7 @@ def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
     """A `standings` message (v1.1): the rows of a window or page, the number of entrants,
     the standings' version, and the server's time the running clocks were read at; and,
     when a window leaves rows out between its top and the rows around the player,
-    `gap_after` (the number of rows before the gap)."""
+    `gap_after` (the number of rows before the gap); a team battle's `clubs` (v1.4)."""
     message = {
         "type": "standings",
         "tournament": tournament_id,
@@ -414,19 +414,16 @@ def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
     }
     if view.gap_after is not None:
         message["gap_after"] = view.gap_after
-    if view.clubs is not None:  # v1.4: a team battle's clubs
+    if view.clubs is not None:
         message["clubs"] = view.clubs
     return message
 
 
 def standing_row(
-    r: Row,
-    par: Mapping[str, tuple[int, int]] | None,
-    club_of: Mapping[str, int | None] | None = None,
+    r: Row, par: Mapping[str, tuple[int, int]] | None, club_of: Mapping[str, int | None] | None
 ) -> dict[str, Any]:
-    """A standings row (`row_of`) with, after the close (`par` not None), its `par`
-    (v1.3: {"progress","resets"}, null until computed), and in a team battle (`club_of`
-    not None, v1.4) its entry's `club`."""
+    """A standings row (`row_of`) with, after the close (`par` not None), its `par` (v1.3,
+    null until computed), and in a team battle (`club_of`, v1.4) its entry's `club`."""
     row = row_of(r)
     if par is not None:
         got = par.get(r.player)

@@ -87,10 +87,10 @@ async def test_a_team_battle_end_to_end(db_url: str, tmp_path: Path) -> None:
                 reply = await c.req(type="join", tournament=tid, code=CODE)
                 assert reply.get("code") == error, reply
             club_of = {"Ana": owls, "Bo": owls, "Cy": foxes, "Di": foxes}
-            await _play(ana, tid, 30, 1)
-            await _play(bo, tid, 5, 2)
-            await _play(cy, tid, 20, 3)
-            await _play(di, tid, 10, 4, club=foxes)
+            await _play(ana, tid, 8, 1)
+            await _play(bo, tid, 2, 2)
+            await _play(cy, tid, 6, 3)
+            await _play(di, tid, 4, 4, club=foxes)
 
             pushed = await anon.push("standings")
             _clubs_ok(pushed, named, club_of)
