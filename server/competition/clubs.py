@@ -75,7 +75,7 @@ def _name(name: str) -> str:
     try:
         return names.normalise(name)
     except names.BadName as e:
-        raise CompetitionError("bad_request", str(e), reason="bad_name") from None
+        raise CompetitionError("bad_request", str(e), reason="bad_name", params=e.params) from None
 
 
 def _page(offset: int, limit: int) -> None:

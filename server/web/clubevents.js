@@ -37,7 +37,7 @@ export function clubEvents(link, id) {
   link.call("tournaments").then((m) => {
     const items = m.items.filter((s) => s.status !== "closed" && clubsOf(s).includes(id));
     fill(box, h("h2", t("web.clubevent.upcoming"), h("span.count", String(items.length))),
-      items.length ? h("ul.club-events", items.map((s) => eventItem(s, new Map()))) : h("p.muted", t("web.clubevent.none")));
+      items.length ? h("ul.event-list", items.map((s) => eventItem(s, new Map()))) : h("p.muted", t("web.clubevent.none")));
   }, (exc) => fill(box, h("h2", t("web.clubevent.upcoming")), h("p.muted", exc.message)));
   return box;
 }
@@ -49,5 +49,5 @@ export function lobbyClubEvents(items, mine) {
   const ours = items.filter((s) => s.status !== "closed" && clubsOf(s).some((id) => names.has(id)));
   if (!ours.length) return null;
   return h("section.group.club-events-lobby", h("h2", t("web.clubevent.yours"), h("span.count", String(ours.length))),
-    h("ul.club-events", ours.map((s) => eventItem(s, names))));
+    h("ul.event-list", ours.map((s) => eventItem(s, names))));
 }

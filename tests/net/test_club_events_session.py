@@ -1,8 +1,10 @@
-"""Club events over a real WebSocket, on SQLite and PostgreSQL (v1.4, PROTOCOL.md "Club
+"""Club events over a real WebSocket (v1.4, PROTOCOL.md "Club
 events", "Visibility and entry codes", "Summaries"): a club's leaders create, close,
 cancel and disqualify without being admins; lists depend on who asks; the entry code is
 shown only to its creator, the club's leaders and admins, and no list, standings, record,
-bundle or calendar carries it; every refusal changes nothing."""
+bundle or calendar carries it; every refusal changes nothing. On SQLite only (suite
+time): the same parts run on PostgreSQL in tests/competition/test_club_events.py,
+tests/store/test_club_events.py and across node processes in tests/e2e/test_clubs_nodes.py."""
 
 from __future__ import annotations
 
@@ -58,9 +60,9 @@ def _schedule(**over: Any) -> dict[str, Any]:
     return msg | over
 
 
-async def test_club_events_over_the_wire(db_url: str) -> None:
+async def test_club_events_over_the_wire(sqlite_url: str) -> None:
     async with (
-        running_server(db_url) as srv,
+        running_server(sqlite_url) as srv,
         srv.client() as ana,
         srv.client() as bo,
         srv.client() as cy,
@@ -179,6 +181,8 @@ async def test_club_events_over_the_wire(db_url: str) -> None:
             f"/tournaments/{tid}/bundle.json",
             f"/tournaments/{tid}/standings.json",
             f"/tournaments/{tid}/calendar.ics",
+            f"/tournaments/{tid}/results.csv",
+            "/players/Bo.json",
         ):
             assert CODE.encode() not in await _get(srv, path), path
         assert all(CODE not in str(x) for x in seen)
