@@ -4,17 +4,20 @@
 // disqualified after them with rank null and their reason.
 
 import { show } from "./pyfmt.js";
+import { said } from "./said.js";
 import { standingsWithout } from "./ranking.js";
 import { parseIso } from "./timing.js";
 
 /** An amendment that does not fit the records (the verifier turns it into a Mismatch). */
 export class Difference extends Error {}
 
+const outOfOrder = (where) => said("audit.diff.out_of_order", { where }, `${where}: out of order, before the amendment above it`);
+
 function time(text, what, Unreadable) {
   try {
     return parseIso(text);
   } catch (exc) {
-    throw new Unreadable(`${what}: its time cannot be read: ${exc.message}`);
+    throw new Unreadable(said("audit.unreadable.time", { what, why: exc.message }, `${what}: its time cannot be read: ${exc.message}`));
   }
 }
 
@@ -28,34 +31,38 @@ export function disqualifiedOf(marks, amendments, closedAt, Unreadable) {
   amendments.forEach((a, k) => {
     readable(k + 1, a, Unreadable);
     if (a.kind === "erasure") {
-      erasure(`amendment ${k + 1} (erasure of player ${a.player_id})`, a.player_id, byId, erased);
-      const at = time(a.at, `amendment ${k + 1}`, Unreadable);
-      if (at < last) throw new Difference(`amendment ${k + 1}: out of order, before the amendment above it`);
+      const i = k + 1;
+      erasure(said("audit.amendment_erasure", { i, id: a.player_id }, `amendment ${i} (erasure of player ${a.player_id})`), a.player_id, byId, erased);
+      const amendment = said("audit.amendment", { i }, `amendment ${i}`);
+      const at = time(a.at, amendment, Unreadable);
+      if (at < last) throw new Difference(outOfOrder(amendment));
       last = at;
       return;
     }
-    const where = `amendment ${k + 1} (${show(a.player)})`;
+    const where = said("audit.amendment_of", { i: k + 1, name: show(a.player) }, `amendment ${k + 1} (${show(a.player)})`);
     const mark = byName.get(a.player);
-    if (mark === undefined) throw new Difference(`${where}: the bundle has no record of that player`);
-    if (amended.has(a.player)) throw new Difference(`${where}: the player is amended twice`);
+    if (mark === undefined) throw new Difference(said("audit.diff.no_such_player", { where }, `${where}: the bundle has no record of that player`));
+    if (amended.has(a.player)) throw new Difference(said("audit.diff.amended_twice", { where }, `${where}: the player is amended twice`));
     amended.add(a.player);
     const d = mark.disqualified;
-    if (d === null) throw new Difference(`${where}: the player's record carries no disqualification`);
+    if (d === null) throw new Difference(said("audit.diff.not_disqualified", { where }, `${where}: the player's record carries no disqualification`));
     if (d.reason !== a.reason || d.at !== a.at) {
-      throw new Difference(`${where}: it says ${show(a.reason)} at ${show(a.at)}, the record ${show(d.reason)} at ${show(d.at)}`);
+      const params = { where, reason: show(a.reason), at: show(a.at), record_reason: show(d.reason), record_at: show(d.at) };
+      throw new Difference(said("audit.diff.amendment_says", params, `${where}: it says ${params.reason} at ${params.at}, the record ${params.record_reason} at ${params.record_at}`));
     }
     const at = time(a.at, where, Unreadable);
-    if (at < last) throw new Difference(`${where}: out of order, before the amendment above it`);
+    if (at < last) throw new Difference(outOfOrder(where));
     last = at;
   });
   if (closedAt) {
-    const closed = time(closedAt, "the tournament's closed_at", Unreadable);
+    const closed = time(closedAt, said("audit.closed_at", {}, "the tournament's closed_at"), Unreadable);
     for (const m of marks) {
       const d = m.disqualified;
-      if (d !== null && !amended.has(m.player) && time(d.at, `record of ${show(m.player)}`, Unreadable) > closed) {
-        throw new Difference(
-          `record of ${show(m.player)}: disqualified at ${show(d.at)}, after the close, but the bundle has no amendment for it`,
-        );
+      const who = said("audit.record_of", { name: show(m.player) }, `record of ${show(m.player)}`);
+      if (d !== null && !amended.has(m.player) && time(d.at, who, Unreadable) > closed) {
+        throw new Difference(said("audit.diff.no_amendment", { who, at: show(d.at) },
+          `${who}: disqualified at ${show(d.at)}, after the close, but the bundle has no amendment for it`,
+        ));
       }
     }
   }
@@ -67,18 +74,18 @@ export function disqualifiedOf(marks, amendments, closedAt, Unreadable) {
 /** An amendment of a known kind with the fields of its kind (amended._readable). */
 function readable(i, a, Unreadable) {
   if (a.kind === "erasure") {
-    if (a.player_id === null) throw new Unreadable(`amendment ${i}: an erasure names its player_id`);
+    if (a.player_id === null) throw new Unreadable(said("audit.unreadable.erasure", { i }, `amendment ${i}: an erasure names its player_id`));
   } else if (a.kind === "disqualification") {
-    if (a.player === null || a.reason === null) throw new Unreadable(`amendment ${i}: a disqualification names its player and reason`);
-  } else throw new Unreadable(`amendment ${i}: an amendment of unknown kind ${show(a.kind)}`);
+    if (a.player === null || a.reason === null) throw new Unreadable(said("audit.unreadable.disqualification", { i }, `amendment ${i}: a disqualification names its player and reason`));
+  } else throw new Unreadable(said("audit.unreadable.amendment_kind", { i, kind: show(a.kind) }, `amendment ${i}: an amendment of unknown kind ${show(a.kind)}`));
 }
 
 /** An erasure names a record's player id whose record carries the pseudonym, once. */
 function erasure(where, playerId, byId, erased) {
   const mark = byId.get(playerId);
-  if (mark === undefined) throw new Difference(`${where}: the bundle has no record of that player id`);
-  if (mark.player !== `deleted-${playerId}`) throw new Difference(`${where}: the record names ${show(mark.player)}, not deleted-${playerId}`);
-  if (erased.has(playerId)) throw new Difference(`${where}: the player is erased twice`);
+  if (mark === undefined) throw new Difference(said("audit.diff.no_such_id", { where }, `${where}: the bundle has no record of that player id`));
+  if (mark.player !== `deleted-${playerId}`) throw new Difference(said("audit.diff.not_pseudonym", { where, name: show(mark.player), id: playerId }, `${where}: the record names ${show(mark.player)}, not deleted-${playerId}`));
+  if (erased.has(playerId)) throw new Difference(said("audit.diff.erased_twice", { where }, `${where}: the player is erased twice`));
   erased.add(playerId);
 }
 

@@ -33,7 +33,8 @@ export function clubTable(rows, ranked, clubs, counted) {
 export function clubOf(t, record, who, fail) {
   if (t.battle === null) return null;
   if (record.club === null || !t.battle.clubs.includes(record.club)) {
-    throw fail(`${who}: its club ${show(record.club)} is not one of the battle's clubs ${show(t.battle.clubs)}`);
+    const [club, clubs] = [show(record.club), show(t.battle.clubs)];
+    throw fail(said("audit.diff.club", { who, club, clubs }, `${who}: its club ${club} is not one of the battle's clubs ${clubs}`));
   }
   return record.club;
 }
@@ -47,15 +48,16 @@ const same = (a, b) =>
 export function checkClubs(bundle, rows, report, fail) {
   const battle = bundle.tournament.battle;
   if (battle === null) {
-    if (bundle.clubs !== null) throw fail("bundle: it carries clubs, but the tournament is no battle");
+    if (bundle.clubs !== null) throw fail(said("audit.diff.clubs_no_battle", {}, "bundle: it carries clubs, but the tournament is no battle"));
     return;
   }
-  if (bundle.clubs === null) throw fail("bundle: the tournament is a battle, but the bundle carries no clubs");
+  if (bundle.clubs === null) throw fail(said("audit.diff.battle_no_clubs", {}, "bundle: the tournament is a battle, but the bundle carries no clubs"));
   const named = [...new Set(battle.clubs)];
   const listed = bundle.clubs.map((l) => l.club);
   const sorted = (xs) => xs.slice().sort((a, b) => a - b).join(",");
   if (sorted(listed) !== sorted(named)) {
-    throw fail(`bundle: clubs lists the clubs ${show(listed)}, the battle names ${show(named)}`);
+    const params = { listed: show(listed), named: show(named) };
+    throw fail(said("audit.diff.clubs_listed", params, `bundle: clubs lists the clubs ${params.listed}, the battle names ${params.named}`));
   }
   const names = new Map(bundle.clubs.map((l) => [l.club, l.name]));
   const ranked = rows.filter((r) => r.rank !== null).length;
@@ -63,7 +65,8 @@ export function checkClubs(bundle, rows, report, fail) {
   want.forEach((w, i) => {
     const got = line(bundle.clubs[i]);
     if (!same(got, w)) {
-      throw fail(`clubs line ${i + 1} is ${show(got)}, the standings give ${show(line(w))}`);
+      const params = { i: i + 1, got: show(got), want: show(line(w)) };
+      throw fail(said("audit.diff.clubs_line", params, `clubs line ${i + 1} is ${params.got}, the standings give ${params.want}`));
     }
   });
   const params = { n: named.length, counted: battle.counted };

@@ -21,22 +21,24 @@ export async function checkBeacon(t, seed, report, networks, dealt) {
   const what = said("audit.beacon.round", { id: t.id, round: b.round, network: show(b.network) },
     `tournament ${t.id}: beacon round ${b.round} of ${show(b.network)}`);
   const net = Object.hasOwn(networks, b.network) ? networks[b.network] : null;
-  if (net === null) throw new BeaconDifference(`tournament ${t.id}: unknown beacon network ${show(b.network)}`);
+  if (net === null) throw new BeaconDifference(said("audit.diff.beacon_network", { id: t.id, network: show(b.network) }, `tournament ${t.id}: unknown beacon network ${show(b.network)}`));
   if (b.chain_hash.toLowerCase() !== net.chainHash) {
-    throw new BeaconDifference(`${what}: chain_hash ${bare(b.chain_hash)} is not the network's ${net.chainHash}`);
+    const params = { what, claimed: bare(b.chain_hash), chain: net.chainHash };
+    throw new BeaconDifference(said("audit.diff.chain_hash", params, `${what}: chain_hash ${params.claimed} is not the network's ${net.chainHash}`));
   }
-  if (b.round < 1 || b.round >= 2 ** 64) throw new BeaconDifference(`${what}: not a round number (1 or more)`);
+  if (b.round < 1 || b.round >= 2 ** 64) throw new BeaconDifference(said("audit.diff.round_number", { what }, `${what}: not a round number (1 or more)`));
   let startMs;
   try {
     startMs = Math.floor(parseIso(t.starts_at) / 1000);
   } catch (exc) {
-    throw new BeaconUnreadable(`tournament ${t.id}: its start cannot be read: ${exc.message}`);
+    throw new BeaconUnreadable(said("audit.unreadable.start", { id: t.id, why: exc.message }, `tournament ${t.id}: its start cannot be read: ${exc.message}`));
   }
   if (roundTime(net, b.round) * 1000 < startMs) {
-    throw new BeaconDifference(`${what}: it comes before the start (the rule gives round ${firstRoundAt(net, startMs / 1000)} or later)`);
+    const first = firstRoundAt(net, startMs / 1000);
+    throw new BeaconDifference(said("audit.diff.round_early", { what, first }, `${what}: it comes before the start (the rule gives round ${first} or later)`));
   }
   if (b.signature === null) {
-    if (dealt) throw new BeaconDifference(`${what}: no signature`);
+    if (dealt) throw new BeaconDifference(said("audit.diff.no_signature", { what }, `${what}: no signature`));
     report.notes.push(said("audit.beacon.void", { what }, `${what} was never verified: the tournament was void, no game dealt`));
     return seed;
   }
@@ -45,7 +47,7 @@ export async function checkBeacon(t, seed, report, networks, dealt) {
     r = beaconRound(net, b);
     await verifyRound(net, r);
   } catch (exc) {
-    if (exc instanceof BeaconError) throw new BeaconDifference(`${what}: ${exc.message}`);
+    if (exc instanceof BeaconError) throw new BeaconDifference(said("audit.diff.beacon", { what, why: exc.message }, `${what}: ${exc.message}`));
     throw exc;
   }
   report.checked.push(said("audit.beacon.verified", { what }, `${what} verifies against the network's public key; the deals come from its deal seed`));

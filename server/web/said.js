@@ -1,4 +1,5 @@
-// The verifier's check sentences (verify.js, beaconcheck.js) are made in English, the
+// The verifier's check sentences and differences (verify.js, beaconcheck.js, amended.js,
+// battle.js) are made in English, the
 // words `samedeal verify` and the Python verifier say (tests compare them); each is also
 // kept here with its catalogue key and params (server/i18n/said.py on the Python side), so
 // that the page says it again in its language with `speak`.
@@ -19,10 +20,20 @@ export function said(key, params, english) {
 export function speak(text) {
   const found = WORDS.get(text);
   if (found === undefined) return text;
-  const [key, params] = found;
+  const [key, params, short] = found;
   const spoken = {};
   for (const [name, value] of Object.entries(params)) spoken[name] = typeof value === "string" ? speak(value) : String(value);
-  return t(key, spoken);
+  const out = t(key, spoken);
+  return short === undefined ? out : short(out);
+}
+
+/** `short(text)`, kept to be said again cut the same way when `text` was `said` (a long
+ * difference made one line: server/audit/oneline.py). */
+export function shortened(text, short) {
+  const cut = short(text);
+  const found = WORDS.get(text);
+  if (found !== undefined && cut !== text) WORDS.set(cut, [found[0], found[1], short]);
+  return cut;
 }
 
 /** Drop what earlier verifications said (a new document is being verified). */

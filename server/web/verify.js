@@ -20,7 +20,7 @@ import { BUNDLE_FORMAT, RECORD_FORMAT, Unreadable, bundleWithin, recordWithin } 
 import { ActionError, PLAYING, TIMED_OUT, WON, isObject } from "./rules.js";
 import { deadline, msBetween, parseIso } from "./timing.js";
 import { nameKey } from "./ranking.js";
-import { forget, said } from "./said.js";
+import { forget, said, shortened } from "./said.js";
 
 export const RULES = { gaps: GAPS, klondike: KLONDIKE };
 /** The first thing that differs, in one line. */
@@ -30,6 +30,10 @@ export class Mismatch extends Error {}
 const who = (record) => {
   const [name, id] = [show(record.player.name), record.player.id];
   return said("audit.who", { name, id }, `record of ${name} (player ${id})`);
+}
+
+function recordOf(name) {
+  return said("audit.record_of", { name }, `record of ${name}`);
 };
 
 /** {checked, notes, error} for a parsed record or bundle; throws Unreadable if neither. */
@@ -47,33 +51,39 @@ export async function verifyDocument(data, { networks = BUILT_IN } = {}) {
     } else if (fmt === BUNDLE_FORMAT) {
       await verifyBundle(bundleWithin(data), report, networks);
     } else {
-      throw new Unreadable(`not a samedeal record or bundle (format ${fmt === undefined ? "None" : show(fmt)})`);
+      const format = fmt === undefined ? "None" : show(fmt);
+      throw new Unreadable(said("audit.unreadable.format", { format }, `not a samedeal record or bundle (format ${format})`));
     }
   } catch (exc) {
-    if (exc instanceof Unreadable) throw new Unreadable(oneLine(exc.message));
+    if (exc instanceof Unreadable) throw new Unreadable(shortened(exc.message, oneLine));
     if (!(exc instanceof Mismatch)) throw exc;
-    report.error = oneLine(exc.message);
+    report.error = shortened(exc.message, oneLine);
     report.ok = false;
   }
   return report;
 }
 
+function badSeed(t, why) {
+  return new Mismatch(said("audit.diff.bad_seed", { id: t.id, why }, `tournament ${t.id}: bad seed: ${why}`));
+}
+
 function parseSeed(t) {
-  if (t.seed.length !== 64) throw new Mismatch(`tournament ${t.id}: bad seed: a seed is 64 hex characters, got ${t.seed.length}`);
+  if (t.seed.length !== 64) throw badSeed(t, `a seed is 64 hex characters, got ${t.seed.length}`);
   const bad = t.seed.search(/[^0-9a-fA-F]/);
   if (bad >= 0) {
-    throw new Mismatch(`tournament ${t.id}: bad seed: non-hexadecimal number found in fromhex() arg at position ${bad}`);
+    throw badSeed(t, `non-hexadecimal number found in fromhex() arg at position ${bad}`);
   }
   return hexToBytes(t.seed);
 }
 
 /** Seed against commitment, game, options, solution: the rules, options and seed. */
 async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
-  if (t.seed === null) throw new Mismatch(`tournament ${t.id}: the seed is not revealed`);
+  if (t.seed === null) throw new Mismatch(said("audit.diff.seed_hidden", { id: t.id }, `tournament ${t.id}: the seed is not revealed`));
   let seed = parseSeed(t);
   const made = await commitment(seed);
   if (made !== t.commitment) {
-    throw new Mismatch(`tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${bare(t.commitment)}`);
+    const claimed = bare(t.commitment);
+    throw new Mismatch(said("audit.diff.commitment", { id: t.id, made, claimed }, `tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${claimed}`));
   }
   report.checked.push(said("audit.commitment", { id: t.id }, `tournament ${t.id}: sha256(seed) equals the commitment`));
   try {
@@ -84,12 +94,12 @@ async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
     throw exc;
   }
   const rules = Object.hasOwn(RULES, t.game) ? RULES[t.game] : null;
-  if (!rules) throw new Mismatch(`tournament ${t.id}: unknown game ${show(t.game)}`);
+  if (!rules) throw new Mismatch(said("audit.diff.unknown_game", { id: t.id, game: show(t.game) }, `tournament ${t.id}: unknown game ${show(t.game)}`));
   let options;
   try {
     options = rules.parseOptions(t.options);
   } catch (exc) {
-    throw new Mismatch(`tournament ${t.id}: ${exc.message}`);
+    throw new Mismatch(said("audit.diff.options", { id: t.id, why: exc.message }, `tournament ${t.id}: ${exc.message}`));
   }
   const ctx = { t, rules, options, seed, deals: new Map() };
   if (t.solution !== null) await verifySolution(ctx, report);
@@ -102,11 +112,11 @@ async function verifySolution({ t, rules, options, seed }, report) {
     try {
       state = await state.apply(rules.parseAction(t.solution[i]));
     } catch (exc) {
-      if (exc instanceof ActionError) throw new Mismatch(`tournament ${t.id}: solution step ${i + 1}: ${exc.message}`);
+      if (exc instanceof ActionError) throw new Mismatch(said("audit.diff.solution_step", { id: t.id, step: i + 1, why: exc.message }, `tournament ${t.id}: solution step ${i + 1}: ${exc.message}`));
       throw exc;
     }
   }
-  if (state.status !== WON) throw new Mismatch(`tournament ${t.id}: the stored solution does not win the deal`);
+  if (state.status !== WON) throw new Mismatch(said("audit.diff.solution_loses", { id: t.id }, `tournament ${t.id}: the stored solution does not win the deal`));
   report.checked.push(said("audit.solution", { id: t.id, n: t.solution.length, attempt: t.deal_attempt },
     `tournament ${t.id}: the stored solution (${t.solution.length} actions) wins deal attempt ${t.deal_attempt}`));
 }
@@ -135,16 +145,17 @@ async function replayRecord(record, ctx) {
     let last = 0;
     for (let i = 0; i < record.actions.length; i++) {
       const entry = record.actions[i];
-      if (entry.seq !== i + 1) throw new Mismatch(`${w}: expected seq ${i + 1}, found seq ${entry.seq}`);
+      if (entry.seq !== i + 1) throw new Mismatch(said("audit.diff.seq", { who: w, expected: i + 1, seq: entry.seq }, `${w}: expected seq ${i + 1}, found seq ${entry.seq}`));
       const where = `${w}, seq ${entry.seq}`;
-      if (entry.at_ms < last) throw new Mismatch(`${where}: at_ms ${entry.at_ms} is before the previous ${last}`);
+      if (entry.at_ms < last) throw new Mismatch(said("audit.diff.at_ms", { who: w, seq: entry.seq, at_ms: entry.at_ms, last }, `${where}: at_ms ${entry.at_ms} is before the previous ${last}`));
       last = entry.at_ms;
       try {
         const next = state.apply(ctx.rules.parseAction(entry.action));
         state = next instanceof Promise ? await next : next;
       } catch (exc) {
         if (exc instanceof ActionError) {
-          throw new Mismatch(`${where}: illegal action ${show(entry.action)}: ${exc.message}`);
+          const params = { who: w, seq: entry.seq, action: show(entry.action), why: exc.message };
+          throw new Mismatch(said("audit.diff.illegal", params, `${where}: illegal action ${show(entry.action)}: ${exc.message}`));
         }
         throw exc;
       }
@@ -171,7 +182,8 @@ async function replayPar(record, ctx) {
       state = next instanceof Promise ? await next : next;
     } catch (exc) {
       if (exc instanceof ActionError) {
-        return { mismatch: new Mismatch(`${w}: par line step ${i + 1}: illegal action ${show(raw)}: ${exc.message}`) };
+        const params = { who: w, step: i + 1, action: show(raw), why: exc.message };
+        return { mismatch: new Mismatch(said("audit.diff.par_step", params, `${w}: par line step ${i + 1}: illegal action ${show(raw)}: ${exc.message}`)) };
       }
       throw exc;
     }
@@ -187,13 +199,15 @@ function finishPar(record, outcome, report) {
   if (outcome.mismatch) throw outcome.mismatch;
   const { state } = outcome;
   if (state.progress !== par.progress || state.resets !== par.resets) {
-    throw new Mismatch(
+    const params = { who: w, progress: par.progress, resets: par.resets, reached: state.progress, reached_resets: state.resets };
+    throw new Mismatch(said("audit.diff.par_reaches", params,
       `${w}: par claims progress ${par.progress}, resets ${par.resets}; its line reaches progress ${state.progress}, resets ${state.resets}`,
-    );
+    ));
   }
   const r = record.result;
   if (par.progress < r.progress || (par.progress === r.progress && par.resets > r.resets)) {
-    throw new Mismatch(`${w}: par (progress ${par.progress}, resets ${par.resets}) is worse than the entry's own result`);
+    throw new Mismatch(said("audit.diff.par_worse", { who: w, progress: par.progress, resets: par.resets },
+      `${w}: par (progress ${par.progress}, resets ${par.resets}) is worse than the entry's own result`));
   }
   report.checked.push(said("audit.par", { who: w, n: par.line.length, progress: par.progress, resets: par.resets },
     `${w}: par line (${par.line.length} actions) replays legally to progress ${par.progress}, resets ${par.resets}`));
@@ -201,7 +215,8 @@ function finishPar(record, outcome, report) {
 
 function same(w, what, expected, claimed) {
   if (expected !== claimed) {
-    throw new Mismatch(`${w}: result ${what} is ${show(claimed)}, the replay gives ${show(expected)}`);
+    const params = { who: w, field: what, claimed: show(claimed), expected: show(expected) };
+    throw new Mismatch(said("audit.diff.result", params, `${w}: result ${what} is ${show(claimed)}, the replay gives ${show(expected)}`));
   }
 }
 
@@ -214,7 +229,7 @@ function expectedTimeMs(record, status, w) {
     if (t.closed_at) end = Math.min(end, parseIso(t.closed_at));
     return msBetween(started, deadline(started, t.time_limit_s, end));
   } catch (exc) {
-    throw new Unreadable(`${w}: its times cannot be read: ${exc.message}`);
+    throw new Unreadable(said("audit.unreadable.times", { who: w, why: exc.message }, `${w}: its times cannot be read: ${exc.message}`));
   }
 }
 
@@ -231,7 +246,8 @@ function finishRecord(record, outcome, report) {
   same(w, "score", state.score, r.score);
   same(w, "time_ms", expectedTimeMs(record, status, w), r.time_ms);
   if (record.log_hash !== null && record.log_hash.toLowerCase() !== hash) {
-    throw new Mismatch(`${w}: the log hash differs: its actions give ${hash}, the record claims ${bare(record.log_hash)}`);
+    const claimed = bare(record.log_hash);
+    throw new Mismatch(said("audit.diff.log_hash", { who: w, made: hash, claimed }, `${w}: the log hash differs: its actions give ${hash}, the record claims ${claimed}`));
   }
   const word = said(`audit.status.${r.status}`, {}, r.status);
   const params = { who: w, n: record.actions.length, status: word, progress: r.progress, resets: r.resets, ms: r.time_ms };
@@ -277,10 +293,10 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
   bundle.records.forEach((record, i) => {
     const name = show(record.player.name);
     if (!sameTournament(record.tournament, bundle.tournament)) {
-      throw new Mismatch(`record of ${name}: its tournament differs from the bundle's`);
+      throw new Mismatch(said("audit.diff.tournament_differs", { who: recordOf(name) }, `record of ${name}: its tournament differs from the bundle's`));
     }
-    if (seen.has(nameKey(record.player.name))) throw new Mismatch(`record of ${name}: the player appears twice`);
-    if (seenIds.has(record.player.id)) throw new Mismatch(`${who(record)}: the player id appears twice`);
+    if (seen.has(nameKey(record.player.name))) throw new Mismatch(said("audit.diff.player_twice", { who: recordOf(name) }, `record of ${name}: the player appears twice`));
+    if (seenIds.has(record.player.id)) throw new Mismatch(said("audit.diff.player_id_twice", { who: who(record) }, `${who(record)}: the player id appears twice`));
     seen.add(nameKey(record.player.name));
     seenIds.add(record.player.id);
     const [result, hash] = finishRecord(record, outcomes[i], report);
@@ -302,7 +318,8 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
   if (bundle.log_root === null) {
     report.notes.push(said("audit.bundle_no_receipts", {}, "the bundle carries no receipts: no log_root (written before samedeal-log/1)"));
   } else if (bundle.log_root.toLowerCase() !== root) {
-    throw new Mismatch(`bundle: the log root differs: its records give ${root}, the bundle claims ${bare(bundle.log_root)}`);
+    const claimed = bare(bundle.log_root);
+    throw new Mismatch(said("audit.diff.log_root", { made: root, claimed }, `bundle: the log root differs: its records give ${root}, the bundle claims ${claimed}`));
   } else {
     report.checked.push(said("audit.log_root", { n: chains.length }, `bundle: log_root is over the ${chains.length} records' chains`));
   }
@@ -310,11 +327,12 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
   const fought = bundle.tournament.battle !== null;
   const claimed = bundle.standings.map(({ club, ...row }) => (fought ? { ...row, club } : row));
   if (expected.length !== claimed.length) {
-    throw new Mismatch(`standings have ${claimed.length} rows, the records give ${expected.length}`);
+    throw new Mismatch(said("audit.diff.rows", { n: claimed.length, want: expected.length }, `standings have ${claimed.length} rows, the records give ${expected.length}`));
   }
   for (let i = 0; i < expected.length; i++) {
     if (canonicalValue(expected[i]) !== canonicalValue(claimed[i])) {
-      throw new Mismatch(`standings row ${i + 1} is ${showRow(claimed[i])}, the records give ${showRow(expected[i])}`);
+      const [got, want] = [showRow(claimed[i]), showRow(expected[i])];
+      throw new Mismatch(said("audit.diff.row", { i: i + 1, got, want }, `standings row ${i + 1} is ${got}, the records give ${want}`));
     }
   }
   report.checked.push(said("audit.standings", { n: claimed.length }, `standings: ${claimed.length} rows follow from the results`));

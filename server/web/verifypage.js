@@ -67,7 +67,7 @@ export async function runDocument(data, name, out) {
   try {
     report = await verifyDocument(data);
   } catch (exc) {
-    if (exc instanceof Unreadable) return showLines(out, name, null, [["fail", t("cli.verify.unreadable", { why: `${name}: ${exc.message}` })]]);
+    if (exc instanceof Unreadable) return showLines(out, name, null, [["fail", t("cli.verify.unreadable", { why: `${name}: ${speak(exc.message)}` })]]);
     throw exc;
   }
   const ms = performance.now() - started;
@@ -81,7 +81,7 @@ export async function runDocument(data, name, out) {
 function spokenLines(report, name, receiptLines) {
   const lines = report.checked.map((l) => ["ok", t("cli.verify.ok_line", { line: speak(l) })]);
   for (const n of report.notes) lines.push(["note", t("cli.verify.note_line", { line: speak(n) })]);
-  if (report.error !== null) lines.push(["fail", t("cli.verify.fail_line", { line: report.error })]);
+  if (report.error !== null) lines.push(["fail", t("cli.verify.fail_line", { line: speak(report.error) })]);
   else lines.push(["ok", t("cli.verify.verified", { path: name })]);
   return lines.concat(receiptLines);
 }
@@ -112,7 +112,7 @@ function showLines(out, name, report, unreadable, lines = [], ms = 0, receiptFai
   let verdict;
   if (unreadable) verdict = h("p.verdict.unreadable", { "data-verdict": "unreadable" }, t("web.verify.unreadable"));
   else if (!report.ok || receiptFailed) {
-    verdict = h("p.verdict.fail", { "data-verdict": "fail" }, t("web.verify.differs"), " ", report.error ? h("span", { translate: "no", lang: "en" }, report.error) : t("web.verify.receipt_missing"));
+    verdict = h("p.verdict.fail", { "data-verdict": "fail" }, t("web.verify.differs"), " ", report.error ? h("span", { translate: "no" }, speak(report.error)) : t("web.verify.receipt_missing"));
   } else {
     verdict = h("p.verdict.ok", { "data-verdict": "ok" }, t("web.verify.verified"), " ", h("span", { translate: "no" }, name));
   }

@@ -22,6 +22,7 @@ from tests.web.support import JS_TESTS, ROOT, require_node
 
 CASES = json.loads((ROOT / "tests" / "data" / "verify-cases-v1.json").read_text())["cases"]
 DOCS = {c["name"]: c["document"] for c in CASES if c["expect"] == "ok"}
+FAILS = {c["name"]: c["document"] for c in CASES if c["expect"] == "fail"}
 ENGLISH_WORDS = (
     "replay legally",
     "equals the commitment",
@@ -63,9 +64,12 @@ def test_samedeal_verify_says_its_checks_in_the_language(tmp_path: Path, lang: s
 
 
 def test_the_browsers_verifier_says_the_same_words(tmp_path: Path) -> None:
+    """Its check lines and its difference (every tampered document of the corpus): the
+    English word for word, and the same words in the language."""
     node = require_node()
     paths = []
-    for i, doc in enumerate(DOCS.values()):
+    docs = [*DOCS.values(), *FAILS.values()]
+    for i, doc in enumerate(docs):
         paths.append(tmp_path / f"doc{i}.json")
         paths[-1].write_text(json.dumps(doc))
     for lang in ("pt-PT", "es"):
@@ -85,13 +89,18 @@ def test_the_browsers_verifier_says_the_same_words(tmp_path: Path) -> None:
             cwd=ROOT,
         )
         assert run.returncode == 0, run.stderr[-2000:]
-        for doc, line in zip(DOCS.values(), run.stdout.splitlines(), strict=True):
+        for doc, line in zip(docs, run.stdout.splitlines(), strict=True):
             js: dict[str, Any] = json.loads(line)
             report = verify_document(doc)
             assert js["checked"] == report.checked  # the English, word for word
+            assert js["error"] == report.error
             want = [speak(lang, x) for x in [*report.checked, *report.notes]]
             assert js["spoken"] == want, lang
-            assert want != [*report.checked, *report.notes]
+            if report.error is None:
+                assert want != [*report.checked, *report.notes]
+                continue
+            assert isinstance(report.error, Said)
+            assert js["spoken_error"] == speak(lang, report.error) != report.error, lang
 
 
 TAMPERED = next(c["document"] for c in CASES if c["name"].startswith("bundle standings with two"))

@@ -9,6 +9,7 @@ module (`shared`): playing it is most of the time."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 from collections.abc import AsyncIterator
@@ -21,6 +22,8 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from server.audit.verify import verify_document
+from server.i18n.said import Said, speak
 from tests.support.harness import Running, running_server
 from tests.web.conftest import RealClock, create
 from tests.web.support import CHROMIUM_ARGS, require_chromium
@@ -316,10 +319,11 @@ async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(shared: Sh
 
 
 async def test_the_verify_page_says_its_check_lines_in_the_pages_language(
-    shared: Shared,
+    shared: Shared, tmp_path: Path
 ) -> None:
     """The closed tournament's bundle verified in the page in pt-BR: every line said as
-    `samedeal verify --lang pt-BR` says it (server/web/said.js), none left in English."""
+    `samedeal verify --lang pt-BR` says it (server/web/said.js), none left in English;
+    then the same bundle tampered: its FAIL line, naming the very field and values, too."""
     closed = next(p for p in shared.paths if p.endswith("/analysis")).removesuffix("/analysis")
     page = await context_page(shared.browser, locale="pt-BR")
     await ready(page, shared.server.http + closed)
@@ -332,4 +336,19 @@ async def test_the_verify_page_says_its_check_lines_in_the_pages_language(
     assert lines[-1].startswith("verificado: pacote do torneio ")
     for english in ("replay legally", "equals the commitment", "rows follow", "verified:"):
         assert not [line for line in lines if english in line], english
+    tid = closed.rsplit("/", 1)[1]
+    bundle = await (
+        await page.request.get(f"{shared.server.http}/tournaments/{tid}/bundle.json")
+    ).json()
+    bundle["records"][0]["result"]["progress"] += 1
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(bundle))
+    await ready(page, shared.server.http + "/verify")
+    await page.set_input_files("#file", str(tampered))
+    await page.locator(".verdict[data-verdict='fail']").wait_for(timeout=30_000)
+    error = verify_document(bundle).error
+    assert isinstance(error, Said) and ": result progress is " in error
+    fail = [x for x in (await page.locator(".lines").inner_text()).splitlines() if "FA" in x]
+    assert fail == [f"FALHA {speak('pt-BR', error)}"] and ": o progress do resultado é " in fail[0]
+    assert speak("pt-BR", error) in await page.locator(".verdict").inner_text()
     assert not page.errors, page.errors

@@ -1,8 +1,8 @@
 // node verify_cli.mjs [--beacon-networks FILE] FILE... -> one JSON line per file: what the
 // in-browser verifier says ({ok, error, checked, notes} or {unreadable}), for the tests that
 // hold it against the Python verifier on the same documents. With --catalogue FILE (a
-// `GET /i18n/<lang>.json` body) also `spoken`: its check lines said in that language, as
-// the verify page says them.
+// `GET /i18n/<lang>.json` body) also `spoken` and `spoken_error`: its check lines and
+// difference said in that language, as the verify page says them.
 import { readFileSync } from "node:fs";
 import { BUILT_IN, networksFromJson } from "../../../server/web/beacon.js";
 import { Unreadable } from "../../../server/web/shapes.js";
@@ -29,6 +29,7 @@ for (const path of args) {
     const report = await verifyDocument(JSON.parse(readFileSync(path, "utf8")), { networks });
     out = { ok: report.ok, error: report.error, checked: report.checked, notes: report.notes };
     if (spoken) out.spoken = [...report.checked, ...report.notes].map((line) => speak(line));
+    if (spoken) out.spoken_error = report.error === null ? null : speak(report.error);
   } catch (exc) {
     if (!(exc instanceof Unreadable) && !(exc instanceof SyntaxError)) throw exc;
     out = { unreadable: exc.message };
