@@ -98,11 +98,11 @@ class Catalogue:
             info = await self.store.tournament(tournament_id)
             if info is None:
                 raise CompetitionError(
-                "not_found",
-                f"no tournament {tournament_id}",
-                reason="no_tournament",
-                params={"id": tournament_id},
-            )
+                    "not_found",
+                    f"no tournament {tournament_id}",
+                    reason="no_tournament",
+                    params={"id": tournament_id},
+                )
             t = self.tournaments.add(info)
         return t
 

@@ -171,11 +171,11 @@ class Play:
             await self.catalogue.reload(t.id)  # are rebuilt with their final status
             self.games.forget_tournament(t.id)
             raise CompetitionError(
-                    "closed",
-                    f"tournament {t.id} is closed",
-                    reason="tournament_closed",
-                    params={"id": t.id},
-                ) from None
+                "closed",
+                f"tournament {t.id} is closed",
+                reason="tournament_closed",
+                params={"id": t.id},
+            ) from None
         except DuplicateAction:
             return False
         except Exception:  # stored or not is unknown: rebuild from the log when next asked
