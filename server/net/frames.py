@@ -5,6 +5,7 @@ and a shortcut for the usual frame, and the header of a server's text frame (RFC
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, State
@@ -31,6 +32,11 @@ class GuardedProtocol(ServerProtocol):
 
     spend: Callable[[str], bool]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        sizes = (self.max_message_size, self.max_fragment_size, 65_535)
+        self.whole_limit = min(size for size in sizes if size is not None)  # (whole_text)
+
     def send_frame(self, frame: Frame) -> None:
         if frame.opcode is Opcode.PONG and not self.spend("ping"):
             return
@@ -51,11 +57,9 @@ class GuardedProtocol(ServerProtocol):
             size, start = (data[2] << 8) | data[3], 8
         elif size >= 126:
             return None
-        limit = self.max_message_size
         if (
             n != start + size
-            or (limit is not None and size > limit)
-            or (self.max_fragment_size is not None and size > self.max_fragment_size)
+            or size > self.whole_limit
             or self.current_size is not None
             or self.extensions
         ):

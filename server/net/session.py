@@ -113,7 +113,8 @@ class Session:
             return protocol.error(re, "bad_request", _shape_error(data, exc), reason="bad_shape")
         started = time.perf_counter()
         try:
-            reply = await self._dispatch(message)
+            access.check(message.type, self.player)  # the one check of who may send what
+            reply = await _HANDLERS[message.type](self, message)
         except CompetitionError as exc:
             if message.type == "act":
                 self.metrics.actions_rejected[exc.code] += 1
@@ -134,10 +135,6 @@ class Session:
             self.metrics.action_seconds.observe(time.perf_counter() - started)
         reply["re"] = re
         return reply
-
-    async def _dispatch(self, m: Any) -> dict[str, Any]:
-        access.check(m.type, self.player)  # the one check of who may send what
-        return await _HANDLERS[m.type](self, m)
 
     # -- handlers ----------------------------------------------------------
     async def _on_ping(self, m: protocol.Ping) -> dict[str, Any]:

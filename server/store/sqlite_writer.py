@@ -178,8 +178,11 @@ class SqliteWriter(GroupCommit):
         batch, self._flight = self._flight, None
         if batch is None:  # (never: one reply per batch)
             return
-        self._settle(batch, [_REFUSALS[o[0]](o[1]) if isinstance(o, list) else o for o in outcomes])
-        self._send()
+        self._settle(batch, [_REFUSALS[o[0]](o[1]) if type(o) is list else o for o in outcomes])
+        if self._queued:
+            self._send()
+        elif self._drained is not None:
+            self._wake_close()
 
     def _gone(self, pipes: _Pipes) -> None:
         """The process's output closed: the batch in flight has an unknown fate; the

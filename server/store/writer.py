@@ -193,19 +193,22 @@ class GroupCommit(ABC):
         return batch
 
     def _settle(self, batch: list[Pending], outcomes: list[object]) -> None:
+        appended = 0
         for (job, done), outcome in zip(batch, outcomes, strict=True):
-            if isinstance(outcome, Exception):
-                if not done.done():  # else its caller went away
-                    done.set_exception(outcome)
-                continue
-            if isinstance(job, ActionJob):
-                self.appended += 1
-            if not done.done():
+            if done.done():  # its caller went away
+                appended += type(job) is ActionJob and not isinstance(outcome, Exception)
+            elif isinstance(outcome, Exception):
+                done.set_exception(outcome)
+            else:
                 done.set_result(outcome)
+                appended += type(job) is ActionJob
+        self.appended += appended
         self.batches += 1
-        self.largest_batch = max(self.largest_batch, len(batch))
+        n = len(batch)
+        if n > self.largest_batch:
+            self.largest_batch = n
         if self.on_batch is not None:
-            self.on_batch(len(batch))
+            self.on_batch(n)
 
     def _failed(self, batch: list[Pending], exc: Exception) -> None:
         """The batch failed as a whole: logged, and every caller of it hears of it."""
