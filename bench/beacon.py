@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from bench.report import write_section
-from server.audit import beacon
+from server.audit import drand
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = json.loads((ROOT / "tests" / "data" / "drand-rounds-v1.json").read_text())
@@ -44,14 +44,14 @@ console.log(JSON.stringify(out));
 """
 
 
-def rounds() -> list[tuple[beacon.Network, beacon.Round]]:
+def rounds() -> list[tuple[drand.Network, drand.Round]]:
     out = []
     for e in VECTORS["rounds"]:
         prev = e.get("previous_signature")
-        r = beacon.Round(
+        r = drand.Round(
             e["round"], bytes.fromhex(e["signature"]), bytes.fromhex(prev) if prev else None
         )
-        out.append((beacon.BUILT_IN[e["network"]], r))
+        out.append((drand.BUILT_IN[e["network"]], r))
     return out
 
 
@@ -60,7 +60,7 @@ def arkworks(passes: int) -> dict[str, list[float]]:
     for _ in range(passes):
         for net, r in rounds():
             t = time.perf_counter()
-            beacon.verify_round(net, r)
+            drand.verify_round(net, r)
             out[net.signature_group].append((time.perf_counter() - t) * 1000)
     return out
 
@@ -80,7 +80,7 @@ def py_ecc_times(passes: int) -> dict[str, list[float]] | None:
     for _ in range(passes):
         for net, r in rounds():
             t = time.perf_counter()
-            msg = beacon.message(net, r)
+            msg = drand.message(net, r)
             if net.signature_group == "G1":
                 sig = decompress_G1(int.from_bytes(r.signature, "big"))  # type: ignore[arg-type]
                 x = int.from_bytes(net.public_key, "big")
@@ -109,7 +109,7 @@ def blspy_times(passes: int) -> dict[str, list[float]] | None:
     for _ in range(passes):
         for net, r in rounds():
             t = time.perf_counter()
-            msg = beacon.message(net, r)
+            msg = drand.message(net, r)
             if net.signature_group == "G1":
                 sig = blspy.G1Element.from_bytes(r.signature)
                 pk = blspy.G2Element.from_bytes(net.public_key)

@@ -52,7 +52,7 @@ import asyncpg
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from server.store import cluster, db
+from server.store import db, pg_coordination
 
 PY = sys.executable
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -65,7 +65,7 @@ REFUSE_FOR_S = (2.0, 4.0)
 ORPHAN_CHECK_S = 5.0
 REQUEST_S = 15.0  # a request unanswered this long counts as a failure (the node is frozen)
 THINK_S = (0.05, 0.3)
-BUDGET = NODES * (db.POOL_SIZE + db.POOL_OVERFLOW + cluster.OWN_CONNECTIONS)
+BUDGET = NODES * (db.POOL_SIZE + db.POOL_OVERFLOW + pg_coordination.OWN_CONNECTIONS)
 
 
 # -- /proc --------------------------------------------------------------------------

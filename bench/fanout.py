@@ -29,8 +29,8 @@ from typing import Any
 
 from websockets.protocol import State
 
-from server.competition.leaderboard import EntryRow, Leaderboard
-from server.competition.standings import Standings
+from server.competition.standings.leaderboard import EntryRow, Leaderboard
+from server.competition.standings.reading import Standings
 from server.domain.model import Figures, Status
 from server.net.app import tune_gc
 from server.net.connection import WsConnection

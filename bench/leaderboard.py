@@ -1,4 +1,4 @@
-"""Microseconds per live-standings operation (server/competition/leaderboard.py).
+"""Microseconds per live-standings operation (server/competition/standings/leaderboard.py).
 
     .venv/bin/python -m bench.leaderboard [--ops 2000] [--sizes 1000 10000]
 
@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable
 
-from server.competition.leaderboard import PLAYING, EntryRow, Leaderboard
+from server.competition.standings.leaderboard import PLAYING, EntryRow, Leaderboard
 from server.domain.model import Figures, Status
 
 HOUR_MS = 3_600_000

@@ -139,9 +139,9 @@ def appender(
         import uvloop
 
         if not notify:  # the same writer, its pg_notify replaced by a no-op
-            from server.store import cluster
+            from server.store import pg_coordination
 
-            cluster.NOTIFY_SQL = "SELECT length($1::text)"
+            pg_coordination.NOTIFY_SQL = "SELECT length($1::text)"
         result = uvloop.run(_append(url, tournament, callers, index, ready, go, release, window))
     except Exception as exc:  # reported, so the bench does not wait forever
         result = {"error": f"{type(exc).__name__}: {exc}"}
@@ -160,7 +160,7 @@ async def _append(
 ) -> dict[str, Any]:
     import asyncpg
 
-    from server.competition.live import CHECKPOINT
+    from server.competition.live_game import CHECKPOINT
     from server.domain.model import Figures, Status, Summary
     from server.domain.timing import utcnow
     from server.store.repository import Store

@@ -158,8 +158,8 @@ def serve(argv: list[str]) -> int:
 
     import server.net.app as app_module
     from server.__main__ import main as server_main
-    from server.competition.standings import Standings
-    from server.competition.table import Table
+    from server.competition.standings.reading import Standings
+    from server.competition.standings.table import Table
     from server.net.fanout import Fanout, _Frames
 
     sums = dict.fromkeys(COUNTERS[3:], 0.0)

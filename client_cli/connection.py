@@ -18,15 +18,57 @@ from server import i18n
 from server.i18n import terminal
 from server.i18n.terminal import t
 
+FLOOD_PAUSES_S = (1.0, 2.0, 4.0)
+"""The pauses before a refused message is sent again after the server's "slow down"."""
+QUOTA_MAX = {"clubs_owned": 3, "club_events": 5, "codes": 10}  # the contract's, if unsaid
+
+
+def quota_of(reply: dict[str, Any]) -> str | None:
+    """The `limit` of a refusal by quota (PROTOCOL.md v1.4: `rate_limited` naming it), or
+    None. Waiting a moment does not lift a quota, so it is said, never sent again."""
+    limit = reply.get("limit")
+    if reply.get("code") == "rate_limited" and isinstance(limit, str) and limit:
+        return limit
+    return None
+
+
+def flood(reply: dict[str, Any]) -> bool:
+    """The server's "too many messages: slow down" (rate_limited without `limit`): the
+    message changed nothing and may go again after a pause."""
+    return (
+        reply.get("code") == "rate_limited"
+        and quota_of(reply) is None
+        and reply.get("reason") == "too_many_messages"
+    )
+
 
 class ServerError(Exception):
-    """An error reply: `code` is the protocol's error code."""
+    """An error reply: `code` is the protocol's error code; `request` what was refused;
+    `quota` the limit of a refusal by quota (else None)."""
 
-    def __init__(self, reply: dict[str, Any]) -> None:
+    def __init__(self, reply: dict[str, Any], request: dict[str, Any] | None = None) -> None:
         super().__init__(f"{reply.get('code')}: {reply.get('message')}")
         self.code = str(reply.get("code"))
         self.message = str(reply.get("message"))
         self.reply = reply
+        self.request = request or {}
+        self.quota = quota_of(reply)
+
+
+def quota_text(exc: ServerError) -> str:
+    """A quota in words, in every language (English too): `cli.quota.<reason>` (a limit
+    said more precisely), else `cli.quota.<limit>`, else `cli.quota.other`, with the
+    reply's params (and, for a handover, the named player's, whose quota it is)."""
+    limit = exc.quota or ""
+    params: dict[str, Any] = {"max": QUOTA_MAX.get(limit, "?"), "limit": limit}
+    given = exc.reply.get("params")
+    params.update(given if isinstance(given, dict) else {})
+    keys = [f"cli.quota.{exc.reply.get('reason')}", f"cli.quota.{limit}", "cli.quota.other"]
+    if exc.request.get("type") == "set_owner":
+        keys.insert(0, f"cli.quota.{limit}.theirs")
+        params["name"] = exc.request.get("player", "?")
+    known = i18n.catalogue(i18n.ENGLISH)
+    return t(next(key for key in keys if key in known), **params)
 
 
 def failure(url: str, exc: BaseException) -> str:
@@ -49,9 +91,12 @@ def failure(url: str, exc: BaseException) -> str:
 
 
 def server_error_line(exc: ServerError) -> str:
-    """A refusal of the server in one line for a person: in English its code and its own
-    message (as detailed as the server says it), in another language the catalogue's
-    sentence for its `reason` (the English message when the reason is not known here)."""
+    """A refusal of the server in one line for a person: a quota as such (`quota_text`);
+    else in English its code and its own message (as detailed as the server says it), in
+    another language the catalogue's sentence for its `reason` (the English message when
+    the reason is not known here)."""
+    if exc.quota is not None:
+        return quota_text(exc)
     if terminal.lang() == i18n.ENGLISH:
         return f"{exc.code}: {exc.message}"
     return terminal.error_text(exc.reply)
@@ -131,7 +176,7 @@ class Connection:
         connection it reconnects once and sends again (acts are idempotent by seq)."""
         for attempt in (1, 2):
             try:
-                reply = await self._send(msg)
+                reply = await self._send_patiently(msg)
                 if self.receipts is not None:
                     self._keep_receipt(reply)
                 return reply
@@ -156,6 +201,18 @@ class Connection:
         ):
             self.receipts.note(self.url, str(self.player["name"]), tid, seq, digest)
 
+    async def _send_patiently(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """`_send`, and again after a pause when the server says "slow down" (never
+        after a quota: `quota_of`)."""
+        for pause in FLOOD_PAUSES_S:
+            try:
+                return await self._send(msg)
+            except ServerError as exc:
+                if not flood(exc.reply):
+                    raise
+            await asyncio.sleep(pause)
+        return await self._send(msg)
+
     async def _send(self, msg: dict[str, Any]) -> dict[str, Any]:
         if self._ws is None:
             raise ConnectionError("not connected")
@@ -165,7 +222,7 @@ class Connection:
         await self._ws.send(json.dumps({**msg, "id": msg_id}))
         reply = await fut
         if reply.get("type") == "error":
-            raise ServerError(reply)
+            raise ServerError(reply, msg)
         return reply
 
     async def call(self, type_: str, **fields: Any) -> dict[str, Any]:

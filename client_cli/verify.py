@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from server.audit.beacon import BUILT_IN, BeaconError, Network, networks_from_json
+from server.audit.drand import BUILT_IN, BeaconError, Network, networks_from_json
 from server.audit.receipts import check_receipt, record_of_player
 from server.audit.records import BUNDLE_FORMAT
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_json, show
@@ -92,9 +92,7 @@ def run(
         lines.append(t("cli.interrupted"))
         status = EXIT_INTERRUPTED
     except Exception as exc:  # a bug, not a verdict on the file: say so in one line
-        lines.append(
-            t("cli.verify.bug", why=f"{type(exc).__name__}: {one_line(str(exc), 200)}")
-        )
+        lines.append(t("cli.verify.bug", why=f"{type(exc).__name__}: {one_line(str(exc), 200)}"))
         status = EXIT_INTERNAL
     try:
         for line in lines:

@@ -21,7 +21,7 @@ from server.store.db import make_engine
 from server.store.models import Base
 
 target_metadata = Base.metadata
-# Beside the server's other advisory locks (server/store/cluster.py LEADER_KEY = ...0001,
+# Beside the server's other advisory locks (server/store/pg_coordination.py LEADER_KEY = ...0001,
 # server/competition/catalogue.py DEMO_LOCK = ...0002).
 MIGRATION_LOCK = 0x5A3D_EA1_0003
 

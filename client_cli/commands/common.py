@@ -19,7 +19,7 @@ from websockets.exceptions import WebSocketException
 from client_cli import config
 from client_cli.connection import Connection, ServerError, failure, server_error_line
 from client_cli.verify import read_networks
-from server.audit.beacon import BeaconError, network_named
+from server.audit.drand import BeaconError, network_named
 from server.audit.untrusted import Unreadable
 from server.i18n.terminal import t
 
@@ -63,9 +63,7 @@ async def sign_in(conn: Connection, token: str, server: str) -> None:
     except ServerError as exc:
         if exc.code != "unauthorized":
             raise
-        raise CliError(
-            t("cli.token_refused", server=server, path=config.tokens_path())
-        ) from None
+        raise CliError(t("cli.token_refused", server=server, path=config.tokens_path())) from None
     conn.token, conn.player = token, reply["player"]
 
 

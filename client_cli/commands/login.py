@@ -133,8 +133,8 @@ async def _by_link(conn: Connection, label: str, out: TextIO) -> dict[str, Any]:
                 raise LoginError(TEXTS["expired"]) from None
             if exc.code == "not_found":
                 raise LoginError(TEXTS["gone"]) from None
-            if exc.code not in ("authorization_pending", "rate_limited"):
-                raise
+            if exc.quota or exc.code not in ("authorization_pending", "rate_limited"):
+                raise  # a quota is never polled again
 
 
 def _default_label() -> str:

@@ -10,6 +10,7 @@ from client_cli import config
 from client_cli.commands import (
     account,
     bot,
+    club,
     delete_account,
     fairplay,
     login,
@@ -39,6 +40,7 @@ GROUPS = (
     ratings,
     fairplay,
     schedule,
+    club,
     login,
     delete_account,
 )

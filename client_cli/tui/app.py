@@ -46,10 +46,16 @@ class PlayApp(App[None]):
     ]
 
     def __init__(
-        self, server: str, token: str, tournament: int, receipts: ReceiptBook | None = None
+        self,
+        server: str,
+        token: str,
+        tournament: int,
+        receipts: ReceiptBook | None = None,
+        join: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.server_url, self.token, self.tournament = server, token, tournament
+        self.join = join or {}  # v1.4: an entry `code`, a battle's `club`
         self.receipts = receipts
         self.conn: Connection | None = None
         self.state: dict[str, Any] | None = None
@@ -103,7 +109,7 @@ class PlayApp(App[None]):
     async def _resync(self) -> None:
         """Join (or resume) and subscribe: the server's state is the truth."""
         assert self.conn is not None
-        self.state = await self.conn.call("join", tournament=self.tournament)
+        self.state = await self.conn.call("join", tournament=self.tournament, **self.join)
         self.standings = await self.conn.call("subscribe", tournament=self.tournament)
         if self.game != self.state["game"]:
             self.game = self.state["game"]

@@ -196,9 +196,7 @@ def describe(action: dict[str, Any] | None) -> str:
         src, dst = short.get(action["from"], action["from"]), short.get(action["to"], action["to"])
         count = int(action.get("count", 1))
         typed = f"{src} {dst}" + (f" {count}" if count > 1 else "")
-        return tn(
-            "cli.describe.klondike", count, src=action["from"], dst=action["to"], typed=typed
-        )
+        return tn("cli.describe.klondike", count, src=action["from"], dst=action["to"], typed=typed)
     if kind in ("draw", "auto"):
         return t(f"cli.describe.{kind}")
     return str(kind)

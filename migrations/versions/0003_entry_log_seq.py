@@ -5,7 +5,7 @@ Revises: 0002
 Create Date: 2026-11-30
 
 The row caches its chain head only at checkpoints from now on (every CHECKPOINT-th action,
-the join, the end of the game: server/competition/live.py), no longer after every action,
+the join, the end of the game: server/competition/live_game.py), no longer after every action,
 so it says which seq its head is for. Until this revision the head was written with every
 action: a row that has one gets log_seq = seq; a row without one ('', written before
 receipts) keeps 0 and its head is still computed from the whole log.

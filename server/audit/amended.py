@@ -34,6 +34,7 @@ class Mark(NamedTuple):
     disqualified: Disqualification | None
     par: dict[str, int] | None = None
     player_id: int | None = None  # v1.4: what an erasure names
+    club: int | None = None  # v1.4: in a battle, the club its entry played for
 
 
 def _time(text: str, what: str) -> float:
@@ -129,13 +130,17 @@ def expected_rows(
     marks: Sequence[Mark],
     amendments: Sequence[Amendment],
     closed_at: str | None,
+    battle: bool = False,
 ) -> tuple[list[dict[str, Any]], int]:
-    """The bundle's standings rows as they must be (`bundle_row` of each), and how many
-    entries are disqualified."""
+    """The bundle's standings rows as they must be (`bundle_row` of each; in a `battle`
+    with its record's `club` last), and how many entries are disqualified."""
     disqualified = disqualified_of(marks, amendments, closed_at)
     marked = {m.player: m for m in marks}
     rows = [
         bundle_row(r.as_dict(), marked[r.player].bot, marked[r.player].par)
         for r in standings_without(results, disqualified)
     ]
+    if battle:
+        for row in rows:
+            row["club"] = marked[row["player"]].club
     return rows, len(disqualified)

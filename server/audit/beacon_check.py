@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from server import rng
-from server.audit import beacon
-from server.audit.beacon import BeaconError, Network
+from server.audit import drand
+from server.audit.drand import BeaconError, Network
 from server.audit.records import RecordBeacon, RecordTournament
 from server.audit.untrusted import Unreadable, show
 from server.domain import timing
@@ -29,7 +29,7 @@ def check_beacon(
     seed: bytes,
     checked: list[str],
     notes: list[str],
-    networks: Mapping[str, Network] = beacon.BUILT_IN,
+    networks: Mapping[str, Network] = drand.BUILT_IN,
     dealt: bool = True,
 ) -> bytes:
     """The seed every label reads: without a beacon the seed itself; with one, its round
@@ -64,20 +64,20 @@ def check_beacon(
         return seed
     try:
         r = _beacon_round(net, b)
-        beacon.verify_round(net, r)
+        drand.verify_round(net, r)
     except BeaconError as exc:
         raise BeaconDifference(f"{what}: {exc}") from None
     checked.append(
         f"{what} verifies against the network's public key; the deals come from its deal seed"
     )
-    return beacon.deal_seed(seed, net, r)
+    return drand.deal_seed(seed, net, r)
 
 
-def _beacon_round(net: Network, b: RecordBeacon) -> beacon.Round:
+def _beacon_round(net: Network, b: RecordBeacon) -> drand.Round:
     prev = None
     if net.chained and b.previous_signature is not None:
-        prev = beacon.parse_hex(b.previous_signature, "previous_signature")
-    return beacon.Round(b.round, beacon.parse_hex(b.signature or "", "signature"), prev)
+        prev = drand.parse_hex(b.previous_signature, "previous_signature")
+    return drand.Round(b.round, drand.parse_hex(b.signature or "", "signature"), prev)
 
 
 def dealing_seed(t: RecordTournament) -> bytes:
@@ -87,7 +87,7 @@ def dealing_seed(t: RecordTournament) -> bytes:
     b = t.beacon
     if b is None or b.signature is None:
         return seed
-    signature = beacon.parse_hex(b.signature, "signature")
+    signature = drand.parse_hex(b.signature, "signature")
     return rng.beacon_deal_seed(
-        seed, bytes.fromhex(b.chain_hash), b.round, beacon.Round(b.round, signature).randomness
+        seed, bytes.fromhex(b.chain_hash), b.round, drand.Round(b.round, signature).randomness
     )

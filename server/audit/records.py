@@ -6,7 +6,7 @@ moment it actually closed (an early close ends timed-out games there).
 A record carries `log_hash` and a bundle `log_root` (receipts, samedeal-log/1:
 server/audit/receipts.py); both are optional to readers, since records written
 before receipts have neither. A tournament that took its deal from a public beacon
-carries `beacon` (RECORD.md v1.3): the drand round, verified by server/audit/beacon.py.
+carries `beacon` (RECORD.md v1.3): the drand round, verified by server/audit/drand.py.
 """
 
 from __future__ import annotations
@@ -41,6 +41,13 @@ class RecordBeacon(_Model):
     previous_signature: str | None = None
 
 
+class RecordBattle(_Model):
+    """v1.4: a team battle's named clubs (ids) and how many entries count per club."""
+
+    clubs: list[int]
+    counted: int
+
+
 class RecordTournament(_Model):
     id: int
     name: str
@@ -55,6 +62,8 @@ class RecordTournament(_Model):
     solution: list[dict[str, Any]] | None = None
     closed_at: str | None = None
     beacon: RecordBeacon | None = None
+    club: int | None = None  # v1.4: a club event's club
+    battle: RecordBattle | None = None  # v1.4: a team battle
 
 
 class RecordPlayer(_Model):
@@ -130,6 +139,7 @@ class Record(_Model):
     log_hash: str | None = None
     par: RecordPar | None = None
     disqualified: Disqualification | None = None  # v1.3, fair play
+    club: int | None = None  # v1.4: in a battle, the club its entry played for
 
 
 class RowPar(_Model):
@@ -148,6 +158,16 @@ class StandingRow(_Model):
     bot: bool = False  # v1.3
     disqualified: str | None = None  # v1.3: the reason
     par: RowPar | None = None  # v1.3: the record's par without its line
+    club: int | None = None  # v1.4: in a battle, its record's club (read only there)
+
+
+class ClubLine(_Model):
+    """v1.4: one club's line of a battle bundle's `clubs` (`name` is not checked)."""
+
+    club: int
+    name: str
+    score: int
+    counted_ranks: list[int]
 
 
 class Bundle(_Model):
@@ -157,6 +177,7 @@ class Bundle(_Model):
     standings: list[StandingRow]
     log_root: str | None = None
     amendments: list[Amendment] = Field(default_factory=list)  # v1.3, in order
+    clubs: list[ClubLine] | None = None  # v1.4: a battle's club table
 
 
 def result_of(f: Figures) -> dict[str, Any]:

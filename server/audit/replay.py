@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server import rng
-from server.audit import beacon, receipts
-from server.audit.beacon import Network
+from server.audit import drand, receipts
 from server.audit.beacon_check import BeaconDifference, check_beacon, dealing_seed
+from server.audit.drand import Network
 from server.audit.records import Record, RecordAction, RecordTournament
 from server.audit.untrusted import Unreadable, show
 from server.domain import timing
@@ -21,7 +21,7 @@ from server.domain.ranking import Result
 from server.games import RULES, GameRules
 from server.games.base import ActionError, GameState, Status
 
-BUILT_IN: Mapping[str, Network] = beacon.BUILT_IN
+BUILT_IN: Mapping[str, Network] = drand.BUILT_IN
 
 
 class Mismatch(Exception):

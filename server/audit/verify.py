@@ -29,8 +29,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from server.audit import amended, receipts
-from server.audit.beacon import Network
+from server.audit import amended, battle, receipts
+from server.audit.drand import Network
 from server.audit.records import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,
@@ -174,6 +174,14 @@ def _parse(model: type[Any], data: Any, what: str, where: str = "") -> Any:
         raise Unreadable(f"{what} is malformed: {loc + ': ' if loc else ''}{err['msg']}") from None
 
 
+def _dump(row: StandingRow, fought: bool) -> dict[str, Any]:
+    """A row as compared: its `club` only in a battle (elsewhere it is not read)."""
+    got = row.model_dump()
+    if not fought:
+        del got["club"]
+    return got
+
+
 def _row(row: dict[str, Any]) -> str:
     return "{" + ", ".join(f"{k!r}: {show(v)}" for k, v in row.items()) + "}"
 
@@ -202,6 +210,7 @@ class _BundleCheck:
     def __init__(self, t: RecordTournament, report: Report, limits: Limits) -> None:
         self.report, self.limits = report, limits
         self.tournament = t.model_dump()
+        self.t = t
         self.results: list[Result] = []
         self.chains: list[tuple[int, str]] = []
         self.seen: set[str] = set()
@@ -241,11 +250,13 @@ class _BundleCheck:
             if record.par is None
             else {"progress": record.par.progress, "resets": record.par.resets}
         )
+        club = battle.club_of(self.t, record)
         self.marks.append(
             amended.Mark(
-                record.player.name, record.player.bot, record.disqualified, par, record.player.id
+                record.player.name, record.player.bot, record.disqualified, par, record.player.id,
+                club,
             )
-        )
+        )  # fmt: skip
         self.chains.append((record.player.id, log_hash))
         self.old += record.log_hash is None
         return record
@@ -265,10 +276,11 @@ class _BundleCheck:
                 _parse(StandingRow, raw, "bundle", f"standings.{i}") for i, raw in enumerate(rows)
             ]
             return len(self.kept), None
-        expected, _ = amended.expected_rows(self.results, self.marks, [], None)
+        fought = self.t.battle is not None
+        expected, _ = amended.expected_rows(self.results, self.marks, [], None, fought)
         count, first = 0, None
         for i, raw in enumerate(rows):
-            got = _parse(StandingRow, raw, "bundle", f"standings.{i}").model_dump()
+            got = _dump(_parse(StandingRow, raw, "bundle", f"standings.{i}"), fought)
             if first is None and i < len(expected) and (want := expected[i]) != got:
                 first = f"standings row {i + 1} is {_row(got)}, the records give {_row(want)}"
             count += 1
@@ -302,23 +314,26 @@ def _finish_bundle(
     else:
         report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
     if rows is not None and kept is None:
-        _fair_standings(bundle, results, marks, report)  # the amendments agree with the records
+        # the amendments agree with the records
+        expected = _fair_standings(bundle, results, marks, report)
         count, first = rows
         if count != len(results):
             raise Mismatch(f"standings have {count} rows, the records give {len(results)}")
         if first is not None:
             raise Mismatch(first)
         report.checked.append(f"standings: {count} rows follow from the results")
+        battle.check_clubs(bundle, expected, report)
         return
     claimed = bundle.standings if kept is None else kept
     expected = _fair_standings(bundle, results, marks, report)
     if len(expected) != len(claimed):
         raise Mismatch(f"standings have {len(claimed)} rows, the records give {len(expected)}")
     for i, (want, got_row) in enumerate(zip(expected, claimed, strict=True), 1):
-        got = got_row.model_dump()  # a row at a time
+        got = _dump(got_row, bundle.tournament.battle is not None)  # a row at a time
         if want != got:
             raise Mismatch(f"standings row {i} is {_row(got)}, the records give {_row(want)}")
     report.checked.append(f"standings: {len(claimed)} rows follow from the results")
+    battle.check_clubs(bundle, expected, report)
 
 
 def verify_bundle_file(
@@ -410,7 +425,11 @@ def _fair_standings(
     amendment, then differs from them."""
     try:
         rows, disqualified = amended.expected_rows(
-            results, marks, bundle.amendments, bundle.tournament.closed_at
+            results,
+            marks,
+            bundle.amendments,
+            bundle.tournament.closed_at,
+            bundle.tournament.battle is not None,
         )
     except amended.Difference as exc:
         raise Mismatch(str(exc)) from None

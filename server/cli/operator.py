@@ -22,6 +22,7 @@ from server.cli.schedule import beacon_config
 from server.competition.catalogue import TournamentSpec
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.club_events import OPERATOR, EventFields
 from server.domain.organiser_words import tournament_line
 from server.domain.schedule import SeriesFields
 from server.domain.tournament_options import (
@@ -85,25 +86,33 @@ def run_tournament(args: argparse.Namespace, database: Database) -> int:
         catalogue = competition.catalogue
         if args.tournament_command == "list":
             for t in await catalogue.summaries():
-                emit(summary(t, await catalogue.revealed_seed(t)), args.json, tournament_line)
+                seed = await catalogue.revealed_seed(t)
+                emit(summary(t, seed, OPERATOR), args.json, tournament_line)
             return 0
         if args.tournament_command == "close":
             t = await competition.lifecycle.close(args.id)
             await competition.ratings.settle()  # a rating waiting its turn (ratings.py)
-            emit(summary(t, await catalogue.revealed_seed(t)), args.json, tournament_line)
+            emit(summary(t, await catalogue.revealed_seed(t), OPERATOR), args.json, tournament_line)
             return 0
         assert request is not None
         catalogue.beacon_config = beacons
-        t = await catalogue.create(tournament_spec(request, now))
-        emit(summary(t, None), args.json, tournament_line)
+        c = request.club  # v1.4: its clubs exist (else not_found)
+        event = await competition.club_events.fields(
+            None, c.club, c.battle, c.visibility, c.entry_code
+        )
+        t = await catalogue.create(tournament_spec(request, now, event))
+        emit(summary(t, None, OPERATOR), args.json, tournament_line)
         return 0
 
     return on_competition(database, operate)
 
 
-def tournament_spec(request: TournamentRequest, now: datetime) -> TournamentSpec:
+def tournament_spec(
+    request: TournamentRequest, now: datetime, event: EventFields | None = None
+) -> TournamentSpec:
     """What the catalogue creates for the organiser's request (starting now unless
-    asked otherwise)."""
+    asked otherwise); `event`: its club fields as checked (ClubEvents.fields)."""
+    event = event or EventFields()
     return TournamentSpec(
         name=request.name,
         game=request.game,
@@ -114,6 +123,7 @@ def tournament_spec(request: TournamentRequest, now: datetime) -> TournamentSpec
         join_until=request.join_until,
         beacon=request.beacon,
         series=SeriesFields(conditions=request.conditions, rated=request.rated),
+        event=event,  # v1.4: the operator's club event or battle
     )
 
 

@@ -8,7 +8,7 @@ import argparse
 import os
 from typing import Any
 
-from server.audit.beacon import BeaconError, network_named
+from server.audit.drand import BeaconError, network_named
 from server.cli.common import (
     Database,
     Subparsers,
@@ -18,9 +18,10 @@ from server.cli.common import (
     on_competition,
     subcommands,
 )
-from server.competition.beacon import BeaconConfig, config_from
+from server.competition.beacon_policy import BeaconConfig, config_from
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.club_events import OPERATOR
 from server.domain.organiser_words import schedule_lines
 from server.domain.schedule import NewSchedule
 from server.domain.schedule_options import add_create_arguments, schedule_from
@@ -58,18 +59,21 @@ def run(args: argparse.Namespace, database: Database) -> int:
 
     async def operate(competition: Competition) -> int:
         competition.catalogue.beacon_config = beacons
-        schedules = competition.series
+        schedules = competition.schedules
         if args.schedule_command == "list":
             for listing in await schedules.listing():
-                emit(schedule_item(listing), args.json, words)
+                emit(schedule_item(listing, OPERATOR), args.json, words)
             return 0
         if args.schedule_command == "cancel":
             s = await schedules.cancel(args.id)
         else:
             assert isinstance(new, NewSchedule)
+            await competition.club_events.fields(  # v1.4: its club exists (else not_found)
+                None, new.club_id, None, new.visibility, new.entry_code
+            )
             s = await schedules.create(new)
         [listing] = await schedules.listing([s])
-        emit(schedule_item(listing), args.json, words)
+        emit(schedule_item(listing, OPERATOR), args.json, words)
         return 0
 
     return on_competition(database, operate)

@@ -13,7 +13,7 @@ import socket
 from typing import Any
 
 from server.cli.common import Database, Subparsers, UsageError, command, fail
-from server.competition.beacon import BeaconConfig, config_from
+from server.competition.beacon_policy import BeaconConfig, config_from
 from server.domain.accounts import BadOrigin, public_origin
 from server.net.limits import ServeLimits as ServeLimitsDefaults
 from server.net.limits import networks

@@ -22,12 +22,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from server.audit.beacon import Network, Round
-from server.competition import beacon
+from server.audit.drand import Network, Round
+from server.competition import beacon_policy
 from server.competition.catalogue import Catalogue
 from server.competition.compute import prepare_deal
+from server.competition.drand_http import fetch_json
 from server.competition.errors import CompetitionError
-from server.competition.relays import fetch_json
 from server.competition.tournament import Changed, Tournament
 from server.domain.model import TournamentInfo
 from server.games.base import PreparedDeal
@@ -47,7 +47,7 @@ class Beacons:
         self.close = close
 
     @property
-    def config(self) -> beacon.BeaconConfig:
+    def config(self) -> beacon_policy.BeaconConfig:
         return self.catalogue.beacon_config
 
     async def step(self, t: Tournament) -> None:
@@ -60,14 +60,14 @@ class Beacons:
         net = self.config.network(planned)
         if net is None:  # a network this server no longer knows: it cannot be had
             log.error("tournament %s: unknown beacon network %r", info.id, planned)
-            if now >= info.starts_at + beacon.VOID_AFTER:
+            if now >= info.starts_at + beacon_policy.VOID_AFTER:
                 await self._void(t)
             return
         number = int(planned["round"])
-        if now >= min(beacon.void_at(net, number, info.starts_at), info.ends_at):
+        if now >= min(beacon_policy.void_at(net, number, info.starts_at), info.ends_at):
             await self._void(t)  # never opened, and now never will be
             return
-        if now < beacon.due_at(net, number):
+        if now < beacon_policy.due_at(net, number):
             return
         task = t.beacon_task
         if task is None:
@@ -91,13 +91,13 @@ class Beacons:
         clock)."""
         cfg = self.config
         try:
-            relays = beacon.relays_for(net, cfg.relays)
-            r: Round | None = await beacon.fetch_round(
+            relays = beacon_policy.relays_for(net, cfg.relays)
+            r: Round | None = await beacon_policy.fetch_round(
                 net, number, relays, cfg.fetch or fetch_json, cfg.timeout_s
             )
             if r is None:
                 return None
-            full = beacon.verified_beacon(info.beacon or {}, r)
+            full = beacon_policy.verified_beacon(info.beacon or {}, r)
             seed = bytes.fromhex(await self.store.secret_seed(info.id))
             deal_seed = self.config.dealing_seed(info.id, full, seed)
             deal = await self.catalogue.compute.run(

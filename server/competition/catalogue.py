@@ -14,16 +14,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from server import rng
-from server.competition.beacon import BeaconConfig, plan
+from server.competition.beacon_policy import BeaconConfig, plan
+from server.competition.club_events import full
 from server.competition.compute import Compute, prepare_deal, shared
 from server.competition.errors import CompetitionError
 from server.competition.tournament import CLOSED, Changed, Tournament
 from server.competition.tournaments import Tournaments
 from server.domain import timing
+from server.domain.club_events import ClubEventsFull, EventFields
 from server.domain.model import NewTournament, TournamentInfo, TournamentStatus
 from server.domain.schedule import SeriesFields
 from server.games import RULES, GameRules
 from server.games.base import PreparedDeal
+from server.store import clubs as stored_clubs
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.catalogue")
@@ -43,6 +46,8 @@ class TournamentSpec:
     join_until: datetime | None = None
     beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon (beacons.py)
     series: SeriesFields = field(default_factory=SeriesFields)  # series (v1.3) hook
+    event: EventFields = field(default_factory=EventFields)  # club events (v1.4)
+    limits: tuple[int, ...] = ()  # the clubs whose limits it must fit (a non-admin's)
 
 
 def default_demo_spec(now: datetime) -> TournamentSpec:
@@ -200,6 +205,8 @@ class Catalogue:
             raise CompetitionError("bad_request", "ends_at must be after starts_at and now")
         if not starts_at <= join_until <= ends_at:
             raise CompetitionError("bad_request", "join_until must lie between start and end")
+        if spec.limits:  # before any search: a refusal costs nothing (checked again below)
+            await self._within_limits(spec.limits, now)
         seed = rng.new_seed()
         planned = None
         if spec.beacon is not None:  # the deal is prepared once the round is verified
@@ -227,11 +234,21 @@ class Catalogue:
             created_at=now,
             beacon=planned,
             **spec.series._asdict(),  # series (v1.3) hook
+            **_event_columns(spec.event),  # club events (v1.4)
         )
-        info = await self.store.create_tournament(new)
+        try:
+            info = await self.store.create_tournament(new, spec.limits)
+        except ClubEventsFull as exc:
+            raise full(exc) from None
         self.created(info, seed)
         log.info("tournament %s created (%s), commitment %s", info.id, info.game, info.commitment)
         return info
+
+    async def _within_limits(self, limits: tuple[int, ...], now: datetime) -> None:
+        try:
+            await stored_clubs.within_limits(self.store, limits, now)
+        except ClubEventsFull as exc:
+            raise full(exc) from None
 
     async def _prepared(
         self, rules: GameRules[Any, Any], seed: bytes, options: Any
@@ -250,6 +267,16 @@ class Catalogue:
             t.seed_known(seed)
         self.tournaments.receive(info.id, Changed(info))
         return t
+
+
+def _event_columns(event: EventFields) -> dict[str, Any]:
+    return {
+        "club_id": event.club_id,
+        "visibility": event.visibility,
+        "entry_code": event.entry_code,
+        "created_by": event.created_by,
+        "battle": event.battle,
+    }
 
 
 def _checked(spec: TournamentSpec) -> tuple[GameRules[Any, Any], Any]:

@@ -1,8 +1,9 @@
 """Clubs (v1.4, PROTOCOL.md "Clubs"): create, list and show, join by code, leave, hand
 over, name leaders, kick, new code. The rules of names, descriptions and codes are pure
 (server/domain/clubs.py, names.py); the store decides each change in one transaction
-(server/store/clubs.py). Codes are stored only as hashes: the code itself is in the
-reply that made it and nowhere else. Wrong codes are counted per player across nodes:
+(server/store/clubs.py). A club's current code is stored as such (an invitation its
+leaders hand out, not a credential: docs/CLUBS.md) and shown to its owner and leaders in
+every CLUB they receive. Wrong codes are counted per player across nodes:
 after GUESSES_PER_MINUTE in a minute, `rate_limited` with `limit: "codes"`.
 """
 
@@ -13,7 +14,6 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from server.competition.errors import CompetitionError
-from server.competition.players import token_hash
 from server.domain import names
 from server.domain.clubs import (
     GUESSES_PER_MINUTE,
@@ -97,12 +97,12 @@ class Clubs:
         except BadDescription as e:
             raise CompetitionError("bad_request", str(e), reason="bad_description") from None
         code = new_code()
-        new = NewClub(name, names.name_key(name), text, token_hash(code), self.now())
+        new = NewClub(name, names.name_key(name), text, code, self.now())
         made = await stored.create(self.store, player.id, new)
         if isinstance(made, Refusal):
             _refused(made, name=name)
         assert isinstance(made, int)
-        return await self._shown(made, player, invite=code)
+        return await self._shown(made, player)
 
     async def show(
         self, club_id: int, asker: PlayerInfo | None, offset: int = 0, limit: int = PAGE_MAX
@@ -128,7 +128,7 @@ class Clubs:
         a wrong code is counted, and `codes` holds after too many in a minute."""
         now = self.now()
         await self.check_guesses(player)
-        club_id = await stored.join(self.store, token_hash(code), player.id, now)
+        club_id = await stored.join(self.store, code, player.id, now)
         if club_id is None:
             await stored.count_guess(self.store, player.id, now)
             raise CompetitionError("not_found", TEXTS["no_club_code"], reason="no_club_code")
@@ -142,6 +142,10 @@ class Clubs:
             raise CompetitionError(
                 "rate_limited", TEXTS["code_guesses"], reason="code_guesses", limit="codes"
             )
+
+    async def count_guess(self, player: PlayerInfo) -> None:
+        """A wrong code the player gave (a tournament's entry code: club_events.py)."""
+        await stored.count_guess(self.store, player.id, self.now())
 
     async def leave(self, player: PlayerInfo, club_id: int) -> ClubInfo:
         _check(await stored.leave(self.store, club_id, player.id), club_id)
@@ -166,17 +170,15 @@ class Clubs:
 
     async def new_invite(self, player: PlayerInfo, club_id: int) -> ClubInfo:
         code = new_code()
-        _check(await stored.new_invite(self.store, club_id, player.id, token_hash(code)), club_id)
-        return await self._shown(club_id, player, invite=code)
+        _check(await stored.new_invite(self.store, club_id, player.id, code), club_id)
+        return await self._shown(club_id, player)
 
-    async def _shown(
-        self, club_id: int, asker: PlayerInfo | None, invite: str | None = None
-    ) -> ClubInfo:
+    async def _shown(self, club_id: int, asker: PlayerInfo | None) -> ClubInfo:
         club = await stored.view(self.store, club_id, None if asker is None else asker.id)
         if club is None:
             _refused(Refusal.NO_CLUB, club_id)
         assert club is not None
-        return club if invite is None else _with(club, invite=invite)
+        return club
 
 
 def _check(refusal: Refusal | None, club_id: int, name: str | None = None) -> None:

@@ -2,7 +2,7 @@
 or after the close, and the organiser's reports point at suspicious entries.
 
 `disqualify` keeps the entry with every action and receipt; the standings rank the
-others as if it were absent and list it after them (competition/disqualified.py); after
+others as if it were absent and list it after them (competition/standings/disqualified.py); after
 the close it is an amendment of the bundle, and ratings are computed again (the rating
 step leaves disqualified entries out: domain/ratings.counts_for_rating). Watchers get
 fresh standings through the Events sink. `report` gathers the figures the pure analysis
@@ -140,7 +140,7 @@ class BundleMarks:
 
     def __init__(
         self,
-        out: dict[int, stored.Disqualified],
+        out: dict[int, stored.DisqualifiedEntry],
         bots: set[int],
         par: dict[int, stored_par.ParFigures] | None = None,
         erasures: list[tuple[int, datetime]] | None = None,
@@ -194,7 +194,7 @@ class BundleMarks:
         return [a for *_, a in sorted(made, key=lambda m: m[:3])]
 
 
-def _disqualification(d: stored.Disqualified) -> dict[str, Any]:
+def _disqualification(d: stored.DisqualifiedEntry) -> dict[str, Any]:
     return {
         "kind": "disqualification",
         "player": d.player,

@@ -26,7 +26,7 @@ from server.competition.exports import Exports
 from server.competition.par import ParStep
 from server.competition.play import Play
 from server.competition.ratings import rate_closed
-from server.competition.series import Series
+from server.competition.schedules import Schedules
 from server.competition.tournament import (
     CLOSED,
     Changed,
@@ -52,7 +52,7 @@ class Lifecycle:
         catalogue: Catalogue,
         play: Play,
         exports: Exports,
-        series: Series,
+        schedules: Schedules,
         now: Callable[[], datetime],
     ) -> None:
         self.store = store
@@ -63,7 +63,7 @@ class Lifecycle:
         self.now = now
         self.leadership = store.leadership()  # None: this node is the only one
         self.beacons = Beacons(catalogue, self.close)  # beacon tournaments' waiting
-        self.series = series  # its occurrences are created on the leader's tick
+        self.schedules = schedules  # its occurrences are created on the leader's tick
         self._disqualified: dict[int, int] | None = None  # per tournament, as last polled
         self.par: ParStep | None = None  # a server's par step (`enable_par`)
 
@@ -109,7 +109,7 @@ class Lifecycle:
 
     async def _due(self) -> None:
         now = self.now()
-        await self.series.ensure(now)  # the schedules' occurrences due now
+        await self.schedules.ensure(now)  # the schedules' occurrences due now
         for runtime in self.tournaments.live():
             t = runtime.info
             if t.status == TournamentStatus.SCHEDULED and t.beacon is not None:

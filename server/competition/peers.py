@@ -28,7 +28,7 @@ from server.store.repository import Store
 
 
 class Peers:
-    """The store listener's handler (store.cluster.NoticeHandler)."""
+    """The store listener's handler (store.pg_coordination.NoticeHandler)."""
 
     def __init__(
         self,

@@ -21,9 +21,10 @@ from typing import Any
 from server.audit import receipts
 from server.competition.admission import admit
 from server.competition.catalogue import Catalogue
+from server.competition.club_events import ClubEvents
 from server.competition.errors import CompetitionError
-from server.competition.gamecache import LiveGames
-from server.competition.live import LiveGame, Snapshot, snapshot, summary_of
+from server.competition.live_game import LiveGame, Snapshot, snapshot, summary_of
+from server.competition.live_games import LiveGames
 from server.competition.tournament import EntryChanged, Joined, Moved
 from server.domain import timing
 from server.domain.model import (
@@ -52,14 +53,23 @@ class Play:
         catalogue: Catalogue,
         games: LiveGames,
         now: Callable[[], datetime],
+        club_events: ClubEvents,
     ) -> None:
         self.store = store
         self.catalogue = catalogue
         self.games = games
         self.now = now
+        self.club_events = club_events
 
-    async def join(self, player: PlayerInfo, tournament_id: int) -> Snapshot:
-        """Deal and start the clock on the first join; later joins resume."""
+    async def join(
+        self,
+        player: PlayerInfo,
+        tournament_id: int,
+        code: str | None = None,
+        club: int | None = None,
+    ) -> Snapshot:
+        """Deal and start the clock on the first join; later joins resume. `code`: the
+        entry code, `club`: the club a battle's entry plays for (v1.4)."""
         runtime = await self.catalogue.runtime(tournament_id)
         t = runtime.info
         if runtime.game(player.id) is not None:
@@ -74,6 +84,7 @@ class Play:
                     reason="entries_closed",
                     params={"at": timing.iso(t.join_until)},
                 )
+            playing_for = await self.club_events.entry_club(player, t, code, club)  # v1.4
             await admit(self.store, player, t, now)  # series (v1.3) hook: entry conditions
         except CompetitionError:
             if await self.store.entry(t.id, player.id) is not None:
@@ -92,7 +103,7 @@ class Play:
         async with runtime.load_lock(player.id):
             try:
                 entry: EntryInfo | None = await self.store.create_entry(
-                    t.id, player, now, deadline, summary
+                    t.id, player, now, deadline, summary, playing_for
                 )
             except EntryExists:
                 entry = None  # joined before (or concurrently): resume that game

@@ -39,7 +39,7 @@ from server.store.repository import Store
 
 log = logging.getLogger("samedeal.ratings")
 GAMES = ("gaps", "klondike")
-# Beside the other advisory locks (store/cluster.py LEADER_KEY ...0001, catalogue.py
+# Beside the other advisory locks (store/pg_coordination.py LEADER_KEY ...0001, catalogue.py
 # DEMO_LOCK ...0002, migrations/env.py MIGRATION_LOCK ...0003): one per game.
 RATINGS_LOCK = 0x5A3D_EA1_0100
 MAX_LEADERBOARD_PAGE = 100
@@ -129,7 +129,7 @@ async def catch_up(
     return len(todo)
 
 
-async def _take_in(store: Store, t: stored.Closed, now: datetime) -> int:
+async def _take_in(store: Store, t: stored.ClosedTournament, now: datetime) -> int:
     taken = (await stored.field(store, [t.id]))[t.id]
     disqualified = taken.disqualified or [False] * len(taken.players)
     players = [

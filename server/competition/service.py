@@ -7,14 +7,15 @@ and one event sink.
     accounts    v1.4 accounts: deleting one                 (accounts.py)
     passkeys    v1.4 accounts: passkeys (WebAuthn)          (passkeys.py)
     clubs       v1.4 clubs: members, leaders, join codes    (clubs.py)
+    club_events v1.4 club events: viewers, limits, club entry (club_events.py)
     catalogue   tournaments, seeds, creation, reveal        (catalogue.py)
-    games       live games in memory, rebuilt from logs     (gamecache.py, live.py)
+    games       live games in memory, rebuilt from logs     (live_games.py, live_game.py)
     play        join, state, act, hint, time out            (play.py)
-    standings   live standings, pages, results.csv          (standings.py, results.py)
+    standings   live standings, pages, results.csv          (standings/)
     exports     records and the reveal after the close      (exports.py)
     bundles     closed tournaments' bundles as bytes        (bundles.py)
     lifecycle   the clock: open, close, time out, refresh   (lifecycle.py)
-    series      schedules and their occurrences             (series.py)
+    schedules   schedules and their occurrences (series)    (schedules.py)
     ratings     leaderboards, player pages, rebuild         (ratings.py)
     fairplay    disqualify, the organiser's report          (fairplay.py)
     beacons     beacon tournaments' waiting for their round (beacons.py)
@@ -36,21 +37,22 @@ from server.competition.accounts import Accounts
 from server.competition.beacons import Beacons
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
+from server.competition.club_events import ClubEvents
 from server.competition.clubs import Clubs
 from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.fairplay import FairPlay
-from server.competition.gamecache import LiveGames
 from server.competition.lifecycle import Lifecycle
 from server.competition.links import Links
+from server.competition.live_games import LiveGames
 from server.competition.passkeys import Passkeys
 from server.competition.peers import Peers
 from server.competition.play import Play
 from server.competition.players import Players
 from server.competition.ratings import Ratings
-from server.competition.series import Series
-from server.competition.standings import Standings
+from server.competition.schedules import Schedules
+from server.competition.standings.reading import Standings
 from server.domain.timing import utcnow
 from server.store.repository import Store
 
@@ -68,7 +70,7 @@ class Competition:
     exports: Exports
     bundles: BundleCache
     lifecycle: Lifecycle
-    series: Series
+    schedules: Schedules
     ratings: Ratings
     fairplay: FairPlay
     beacons: Beacons
@@ -78,6 +80,7 @@ class Competition:
     accounts: Accounts
     passkeys: Passkeys
     clubs: Clubs
+    club_events: ClubEvents
 
     @classmethod
     def build(
@@ -96,10 +99,12 @@ class Competition:
         catalogue.tournaments.bind(sink)
         standings = standings or Standings(store, catalogue, now)
         games = LiveGames(store, catalogue)
-        play = Play(store, catalogue, games, now)
+        clubs = Clubs(store, now)
+        club_events = ClubEvents(store, clubs)
+        play = Play(store, catalogue, games, now, club_events)
         exports = Exports(store, catalogue)
-        series = Series(store, catalogue, now)
-        lifecycle = Lifecycle(store, catalogue, play, exports, series, now)
+        schedules = Schedules(store, catalogue, now)
+        lifecycle = Lifecycle(store, catalogue, play, exports, schedules, now)
         players = Players(store, now)
         devices = Devices(store, players, now)
         peers = Peers(store, catalogue, lifecycle, devices)
@@ -113,7 +118,7 @@ class Competition:
             exports=exports,
             bundles=BundleCache(store, catalogue),
             lifecycle=lifecycle,
-            series=series,
+            schedules=schedules,
             ratings=Ratings(store, now),
             fairplay=FairPlay(store, catalogue, now),
             beacons=lifecycle.beacons,
@@ -122,5 +127,6 @@ class Competition:
             links=Links(store, devices, now),
             accounts=Accounts(store, devices, play, peers.renamed, now),
             passkeys=Passkeys(store, devices, now),
-            clubs=Clubs(store, now),
+            clubs=clubs,
+            club_events=club_events,
         )

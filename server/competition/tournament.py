@@ -20,8 +20,8 @@ import asyncio
 from typing import Any, NamedTuple
 
 from server.competition.events import Events
-from server.competition.live import LiveGame
-from server.competition.table import Table
+from server.competition.live_game import LiveGame
+from server.competition.standings.table import Table
 from server.domain.model import EntryInfo, Figures, TournamentInfo, TournamentStatus
 
 CLOSED = TournamentStatus.CLOSED

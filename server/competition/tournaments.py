@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from server.competition.events import Events, NoEvents
-from server.competition.table import Table
+from server.competition.standings.table import Table
 from server.competition.tournament import (
     CLOSED,
     Change,

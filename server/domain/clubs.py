@@ -1,7 +1,7 @@
 """Clubs (v1.4, PROTOCOL.md "Clubs"): the pure rules. A club's name follows the player
 names' rule and is compared as they are (server/domain/names.py); a description is at
 most 500 characters without control characters; a join code is random letters and
-digits, compared exactly (only its hash is stored)."""
+digits, compared exactly."""
 
 from __future__ import annotations
 
@@ -53,8 +53,8 @@ def new_code() -> str:
 
 @dataclass(frozen=True, slots=True)
 class ClubInfo:
-    """A club as one asker sees it (PROTOCOL.md CLUB). `invite` is the code itself, known
-    only in the reply that made it (create_club, new_invite): the store keeps its hash."""
+    """A club as one asker sees it (PROTOCOL.md CLUB). `invite` is its current code when
+    the asker is its owner or a leader, else None."""
 
     id: int
     name: str

@@ -81,7 +81,7 @@ class PlayerInfo:
 class Figures(NamedTuple):
     """An entry's figures: its game's status and what it ranks on and shows. The one
     record of them: the store reads and writes them (rows.py), the standings rank on
-    them (ranking.Result, leaderboard_rows.EntryRow), notices, records and the protocol
+    them (ranking.Result, standings.rows.EntryRow), notices, records and the protocol
     carry them (each wire format made from it by one function). `time_ms` is the final
     time of an ended game, 0 while it is playing (standings run its clock from the
     entry's start)."""
@@ -100,7 +100,7 @@ class Summary(NamedTuple):
     figures: Figures
     seq: int
     # The chain head this change caches in the entry's row: the hex samedeal-log/1 head
-    # after `seq` actions at a checkpoint (competition/live.py CHECKPOINT; always at the
+    # after `seq` actions at a checkpoint (competition/live_game.py CHECKPOINT; always at the
     # join and when the game ends), or "" when the change caches none and the row keeps
     # its older head (most actions; a timeout). Never the head of anything but `seq`.
     log_hash: str
@@ -130,6 +130,14 @@ class NewTournament:
     occurrence: int | None = None
     conditions: dict[str, Any] | None = None
     rated: bool = True
+    # club events (v1.4): its club, `public`|`unlisted`, the code its join needs (never
+    # in a record, bundle or list: domain/club_events.Viewer), its creator, a battle's
+    # {"clubs": [ID...], "counted": N}
+    club_id: int | None = None
+    visibility: str = "public"
+    entry_code: str | None = None
+    created_by: int | None = None
+    battle: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +167,14 @@ class TournamentInfo:
     occurrence: int | None = None
     conditions: dict[str, Any] | None = None
     rated: bool = True
+    # club events (v1.4): its club, `public`|`unlisted`, the code its join needs (never
+    # in a record, bundle or list: domain/club_events.Viewer), its creator, a battle's
+    # {"clubs": [ID...], "counted": N}
+    club_id: int | None = None
+    visibility: str = "public"
+    entry_code: str | None = None
+    created_by: int | None = None
+    battle: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +191,7 @@ class EntryInfo:
     seq: int
     # The chain head the row caches, after `log_seq` actions (<= seq): written only at
     # checkpoints, so usually older than `seq`; the current head needs the actions after
-    # log_seq (competition/live.py). "" for a row written before receipts existed.
+    # log_seq (competition/live_game.py). "" for a row written before receipts existed.
     log_hash: str
     log_seq: int
     player_bot: bool = False  # v1.3: the player is a bot (marked in standings)

@@ -8,7 +8,7 @@ lower-cased (then by the name itself), so the order is reproducible.
 This module is the one place of that rule: `rank_key` is the ranking key and
 `order_key` the full order of rows. `standings()` sorts on them, the verifier
 goes through `standings()`, and the live leaderboard
-(server/competition/leaderboard.py) keeps its rows sorted on `order_key`.
+(server/competition/standings/leaderboard.py) keeps its rows sorted on `order_key`.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class Standing(NamedTuple):
     of a standings row (PROTOCOL.md, RECORD.md). A named tuple, not a record holding a
     `Figures`: a live leaderboard makes thousands a second (a running game's with its time
     so far), and this one is built several times faster. Made from figures by `of` (and,
-    on the leaderboard's hot path, by leaderboard_reads with the time at now)."""
+    on the leaderboard's hot path, by standings.sorted_rows with the time at now)."""
 
     rank: int
     player: str

@@ -41,6 +41,11 @@ class NewSchedule:
     conditions: dict[str, Any] | None = None
     rated: bool = True
     beacon: dict[str, Any] | None = None
+    # club events (v1.4): as on a tournament; its occurrences inherit them
+    club_id: int | None = None
+    visibility: str = "public"
+    entry_code: str | None = None
+    created_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,11 @@ class ScheduleInfo:
     beacon: dict[str, Any] | None
     cancelled: bool
     created_at: datetime
+    # club events (v1.4): as on a tournament; its occurrences inherit them
+    club_id: int | None = None
+    visibility: str = "public"
+    entry_code: str | None = None
+    created_by: int | None = None
 
 
 class Occurrence(NamedTuple):

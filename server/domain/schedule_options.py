@@ -17,10 +17,13 @@ from server.domain import timing
 from server.domain.schedule import NewSchedule
 from server.domain.tournament_options import (
     TIME_HELP,
+    ClubFlags,
     add_beacon_flags,
+    add_club_arguments,
     add_condition_arguments,
     add_game_flags,
     add_json_flag,
+    club_flags,
     game_options,
     parse_conditions,
     parse_span,
@@ -52,11 +55,13 @@ def add_create_arguments(p: argparse.ArgumentParser) -> None:
     add_condition_arguments(p)
     p.add_argument("--unrated", action="store_true", help="occurrences do not count for ratings")
     add_beacon_flags(p, "each occurrence takes its deal from its own drand round")
+    add_club_arguments(p, battle=False)
     add_json_flag(p, "the schedule")
 
 
 def schedule_from(args: argparse.Namespace, now: datetime) -> NewSchedule:
     """The schedule the flags describe; ValueError (one line) naming a bad flag."""
+    club = club_flags(args)
     join_for_s = positive_span(args.join_for, "--join-for") if args.join_for else None
     time_limit_s = positive_span(args.time_limit, "--time-limit") if args.time_limit else None
     return NewSchedule(
@@ -71,6 +76,9 @@ def schedule_from(args: argparse.Namespace, now: datetime) -> NewSchedule:
         join_for_s=join_for_s,
         time_limit_s=time_limit_s,
         beacon={"network": args.beacon} if args.beacon else None,
+        club_id=club.club,
+        visibility=club.visibility,
+        entry_code=club.entry_code,
     )
 
 
@@ -83,9 +91,11 @@ def schedule_message(new: NewSchedule) -> dict[str, Any]:
         "first_starts_at": timing.iso(new.first_starts_at),
         "every_s": new.every_s,
         "duration_s": new.duration_s,
-        "rated": new.rated,
     }
+    if not new.rated:  # else the server's default (v1.4: false in a player's club event)
+        out["rated"] = False
     for key in ("time_limit_s", "join_for_s", "conditions", "beacon"):
         if getattr(new, key) is not None:
             out[key] = getattr(new, key)
-    return out
+    club = ClubFlags(new.club_id, new.visibility, new.entry_code)
+    return out | club.message()

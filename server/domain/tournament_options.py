@@ -2,7 +2,8 @@
 `samedeal-server tournament create` (and, through `TournamentRequest` and
 `request_message`, the shape of the protocol's `create_tournament`): the game and its
 options (named flags, or JSON), when it starts and ends (or how long it runs), the time
-limit, the join cutoff, entry conditions, rated or not, and a public beacon. One
+limit, the join cutoff, entry conditions, rated or not, a public beacon, and (v1.4) the
+club, battle, visibility and entry code (`add_club_arguments`, shared by schedules). One
 vocabulary (issue 39): spans are `1d`, `12h`, `90m`, `60s`, `1h30m` (--duration,
 --time-limit, --join-for, --every); times are ISO 8601 or a time of day (`18:00`: the next
 one), with any UTC offset (`18:00Z`, `21:00-03:00`) or none (the local zone, TZ).
@@ -16,10 +17,11 @@ import argparse
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
 from typing import Any
 
+from server.domain.club_events import PUBLIC, VISIBILITIES, checked
 from server.games.gaps_options import VARIANT_NAMES
 
 GAMES = ("gaps", "klondike")
@@ -56,6 +58,70 @@ class TournamentRequest:
     conditions: dict[str, Any] | None = None
     rated: bool = True
     beacon: dict[str, str] | None = None  # {"network": N}
+    club: ClubFlags = field(default_factory=lambda: ClubFlags())  # v1.4 club events
+
+
+@dataclass(frozen=True, slots=True)
+class ClubFlags:
+    """v1.4 (PROTOCOL.md "Clubs (v1.4)"): the event's club or battle, visibility, code."""
+
+    club: int | None = None
+    visibility: str = "public"
+    entry_code: str | None = None
+    battle: dict[str, Any] | None = None  # {"clubs": [ID...], "counted": N}
+
+    def message(self) -> dict[str, Any]:
+        """Its fields of a create message: only those asked for."""
+        out: dict[str, Any] = {}
+        if self.club is not None:
+            out["club"] = self.club
+        if self.battle is not None:
+            out["battle"] = self.battle
+        if self.visibility != "public":
+            out["visibility"] = self.visibility
+        if self.entry_code is not None:
+            out["entry_code"] = self.entry_code
+        return out
+
+
+CLUB_FLAG_ERRORS = {  # domain/club_events.checked's reasons, said as flags
+    "bad_visibility": "--visibility is public or unlisted",
+    "bad_entry_code": "--entry-code is 4-32 letters, digits, _ or -",
+    "battle_with_club": "--battle names its clubs: not with --club",
+    "bad_battle": "--battle is 2-10 distinct club ids (1,2,3) with --counted 1-20",
+}
+
+
+def add_club_arguments(p: argparse.ArgumentParser, battle: bool = True) -> None:
+    """--club, --visibility, --entry-code (and, for a tournament, --battle, --counted)."""
+    p.add_argument("--club", type=int, help="an event of this club (its leaders may create it)")
+    p.add_argument(
+        "--visibility",
+        choices=VISIBILITIES,
+        default=PUBLIC,
+        help="unlisted: listed only to its club's members and operators (default public)",
+    )
+    p.add_argument("--entry-code", help="joining needs this code (4-32 letters, digits, _, -)")
+    if battle:
+        p.add_argument("--battle", help="a team battle of these clubs: ids, e.g. 3,7")
+        p.add_argument("--counted", type=int, help="with --battle: entries counted per club")
+
+
+def club_flags(args: argparse.Namespace) -> ClubFlags:
+    """The club flags; ValueError (one line) naming a bad one."""
+    battle = None
+    text, counted = getattr(args, "battle", None), getattr(args, "counted", None)
+    if (text is None) != (counted is None):
+        raise ValueError(CLUB_FLAG_ERRORS["bad_battle"])
+    if text is not None:
+        try:
+            battle = {"clubs": [int(part) for part in text.split(",")], "counted": counted}
+        except ValueError:
+            raise ValueError(CLUB_FLAG_ERRORS["bad_battle"]) from None
+    problem = checked(args.club, battle, args.visibility, args.entry_code)
+    if problem is not None:
+        raise ValueError(CLUB_FLAG_ERRORS[problem])
+    return ClubFlags(args.club, args.visibility, args.entry_code, battle)
 
 
 def add_create_arguments(p: argparse.ArgumentParser, networks_default: str | None = None) -> None:
@@ -75,6 +141,7 @@ def add_create_arguments(p: argparse.ArgumentParser, networks_default: str | Non
     add_condition_arguments(p)
     p.add_argument("--unrated", action="store_true", help="it does not count for ratings")
     add_beacon_flags(p, networks_default=networks_default)
+    add_club_arguments(p)
     add_json_flag(p)
 
 
@@ -197,6 +264,7 @@ def request_from(args: argparse.Namespace, now: datetime) -> TournamentRequest:
         conditions=parse_conditions(args),
         rated=not args.unrated,
         beacon={"network": args.beacon} if args.beacon else None,
+        club=club_flags(args),
     )
 
 
@@ -221,7 +289,7 @@ def request_message(request: TournamentRequest) -> dict[str, Any]:
         msg["rated"] = False
     if request.beacon is not None:
         msg["beacon"] = request.beacon
-    return msg
+    return msg | request.club.message()
 
 
 def options_json(text: str | None) -> dict[str, Any]:

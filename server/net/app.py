@@ -20,12 +20,12 @@ import orjson
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server.competition.beacon import BeaconConfig
+from server.competition.beacon_policy import BeaconConfig
 from server.competition.catalogue import Catalogue
 from server.competition.errors import CompetitionError
 from server.competition.ratings import start_worker as start_rating_worker
 from server.competition.service import Competition
-from server.competition.standings import Standings
+from server.competition.standings.reading import Standings
 from server.competition.ticker import LoopScheduler, Scheduler, run_ticks
 from server.domain.accounts import RelyingParty, relying_party
 from server.domain.timing import utcnow
@@ -46,7 +46,7 @@ from server.net.response_cache import ResponseCache
 from server.net.session import Abuse, Session
 from server.net.transport import Limits, WsServer
 from server.ops import faults
-from server.store.cluster import Listener
+from server.store.pg_coordination import Listener
 from server.store.repository import Store
 
 log = logging.getLogger("samedeal.server")

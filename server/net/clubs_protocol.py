@@ -92,8 +92,8 @@ OPEN_CLUB_TYPES = frozenset({"clubs", "club"})  # public (`mine: true` checks it
 
 
 def club_object(c: ClubInfo) -> dict[str, Any]:
-    """CLUB as its asker sees it: `invite` only for a leader, and then the code only in
-    the reply that made it (the store keeps its hash; null otherwise, docs/PROTOCOL.md)."""
+    """CLUB as its asker sees it: `invite`, the current code, only for its owner and
+    leaders (null once the club has nobody left)."""
     out: dict[str, Any] = {
         "id": c.id,
         "name": c.name,

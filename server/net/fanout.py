@@ -18,8 +18,8 @@ from typing import Any, Protocol
 
 import orjson
 
-from server.competition.standings import Standings, View
-from server.competition.table import WindowKey
+from server.competition.standings.reading import Standings, View
+from server.competition.standings.table import WindowKey
 from server.domain import timing
 from server.domain.model import Status, TournamentInfo
 from server.domain.ranking import Row

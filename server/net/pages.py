@@ -3,8 +3,8 @@ Content-Security-Policy (no inline script, same-origin WebSocket only).
 
 Files live in the package (`server/web/`); pages are `index.html` for `/`, `/t/ID`,
 `/t/ID/replay/NAME`, `/t/ID/analysis`, `/verify`, `/rules/gaps`, `/rules/klondike`,
-`/leaderboard/G`, `/players/NAME` and `/operator` (the page's script routes by path), and
-every other file under `/static/`.
+`/leaderboard/G`, `/players/NAME`, `/clubs`, `/clubs/ID` and `/operator` (the page's
+script routes by path), and every other file under `/static/`.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ PAGE_PATHS = re.compile(
     + NAME_SEGMENT  # v1.3: ratings' pages
     + r"|operator"  # v1.3 series hook: the operator's page (server/web/operator.js)
     r"|account"  # v1.4 accounts: devices, links (server/web/account.js)
+    r"|clubs|clubs/\d{1,10}"  # v1.4 clubs (server/web/clubs.js)
     r"|rules/gaps|rules/klondike)$"  # the rules of each game (server/web/rulespage.js)
 )
 STATIC_PATH = re.compile(r"^/static/([A-Za-z0-9_-]{1,64}(?:/[A-Za-z0-9_-]{1,64})*\.[a-z0-9]{1,8})$")

@@ -16,9 +16,10 @@ from pydantic import (
     TypeAdapter,
 )
 
-from server.competition.live import Snapshot
-from server.competition.standings import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
+from server.competition.live_game import Snapshot
+from server.competition.standings.reading import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
 from server.domain import timing
+from server.domain.club_events import ANONYMOUS, EventFields, Viewer, fields_of
 from server.domain.model import TournamentInfo
 from server.domain.ranking import Row, Unranked
 from server.net.accounts_protocol import (
@@ -68,6 +69,7 @@ ERROR_CODES = (
 )
 MAX_ID = 2**31 - 1
 TournamentId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+ClubRef = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]  # v1.4: a club's id
 MessageId = StrictStr | StrictInt
 
 
@@ -88,7 +90,7 @@ class Auth(_Msg):
     token: Annotated[StrictStr, Field(max_length=256)]
 
 
-class Tournaments(_Msg):
+class TournamentsRequest(_Msg):
     type: Literal["tournaments"]
 
 
@@ -103,7 +105,11 @@ class CreateTournament(_Msg):
     join_until: AwareDatetime | None = None
     beacon: dict[str, Any] | None = None  # {"network": N} (v1.3)
     conditions: dict[str, Any] | None = None  # v1.3 (checked by domain/conditions)
-    rated: StrictBool = True  # v1.3
+    rated: StrictBool | None = None  # v1.3; v1.4: default false in a non-admin's club event
+    club: ClubRef | None = None  # v1.4 club events (PROTOCOL.md "Clubs (v1.4)")
+    visibility: Literal["public", "unlisted"] = "public"
+    entry_code: Annotated[StrictStr, Field(max_length=64)] | None = None  # 4-32: after
+    battle: dict[str, Any] | None = None  # {"clubs": [ID...], "counted": N} (domain)
 
 
 class CloseTournament(_Msg):
@@ -114,6 +120,8 @@ class CloseTournament(_Msg):
 class Join(_Msg):
     type: Literal["join"]
     tournament: TournamentId
+    code: Annotated[StrictStr, Field(max_length=64)] | None = None  # v1.4 entry code
+    club: ClubRef | None = None  # v1.4: the club a battle's entry plays for
 
 
 class State(_Msg):
@@ -203,8 +211,11 @@ class CreateSchedule(_Msg):  # admin
     time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
     join_for_s: Annotated[StrictInt, Field(ge=0, le=31 * 86400)] | None = None
     conditions: dict[str, Any] | None = None
-    rated: StrictBool = True
+    rated: StrictBool | None = None  # v1.4: default false in a non-admin's club event
     beacon: dict[str, Any] | None = None
+    club: ClubRef | None = None  # v1.4 club events (PROTOCOL.md "Clubs (v1.4)")
+    visibility: Literal["public", "unlisted"] = "public"
+    entry_code: Annotated[StrictStr, Field(max_length=64)] | None = None  # 4-32: after
 
 
 class CancelSchedule(_Msg):  # admin
@@ -218,7 +229,7 @@ SERIES_MESSAGES = (SchedulesRequest, CreateSchedule, CancelSchedule)
 ClientMessage = Annotated[
     Register
     | Auth
-    | Tournaments
+    | TournamentsRequest
     | CreateTournament
     | CloseTournament
     | Join
@@ -267,7 +278,7 @@ MESSAGE_TYPES = frozenset(
     for m in (
         Register,
         Auth,
-        Tournaments,
+        TournamentsRequest,
         CreateTournament,
         CloseTournament,
         Join,
@@ -316,8 +327,8 @@ def error(
     }
 
 
-def summary(t: TournamentInfo, seed: str | None) -> dict[str, Any]:
-    """A tournament SUMMARY; `seed` only once closed."""
+def summary(t: TournamentInfo, seed: str | None, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
+    """A tournament SUMMARY as `viewer` sees it; `seed` only once closed."""
     out: dict[str, Any] = {
         "id": t.id,
         "name": t.name,
@@ -339,11 +350,25 @@ def summary(t: TournamentInfo, seed: str | None) -> dict[str, Any]:
         "occurrence": t.occurrence,
         "conditions": t.conditions,
         "rated": t.rated,
+        **club_fields(fields_of(t), viewer),  # v1.4
     }
     if seed is not None:
         out["seed"] = seed
     if t.closed_at is not None:  # a project addition: when it closed (early or at ends_at)
         out["closed_at"] = timing.iso(t.closed_at)
+    return out
+
+
+def club_fields(event: EventFields, viewer: Viewer, battle: bool = True) -> dict[str, Any]:
+    """A SUMMARY's (SCHEDULE's: no `battle`) v1.4 fields: `club`, `battle`, `visibility`,
+    `code_required`, and `entry_code` only for whom domain/club_events.Viewer says."""
+    out: dict[str, Any] = {"club": event.club_id}
+    if battle:
+        out["battle"] = event.battle
+    out["visibility"] = event.visibility
+    out["code_required"] = event.entry_code is not None
+    if event.entry_code is not None and viewer.sees_code(event):
+        out["entry_code"] = event.entry_code
     return out
 
 

@@ -16,7 +16,7 @@ from websockets.http11 import Response
 
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
-from server.competition.standings import MAX_PAGE
+from server.competition.standings.reading import MAX_PAGE
 from server.domain.names import name_key
 from server.net import replies
 from server.net.connection import WsConnection

@@ -9,9 +9,10 @@ from typing import Any
 from server.audit.fairplay import Finding
 from server.competition.fairplay import Outcome
 from server.competition.ratings import LeaderboardPage, PlayerPage, TournamentResult
-from server.competition.series import Listing
+from server.competition.schedules import Listing
 from server.domain import ratings as math
 from server.domain import timing
+from server.domain.club_events import ANONYMOUS, Viewer, fields_of
 from server.domain.schedule import ScheduleInfo
 from server.net import protocol
 
@@ -113,9 +114,10 @@ def fairplay_report_message(tournament_id: int, found: list[Finding]) -> dict[st
 
 
 # -- series -----------------------------------------------------------------------------
-def schedule_item(listing: Listing) -> dict[str, Any]:
+def schedule_item(listing: Listing, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
     """A SCHEDULE object (PROTOCOL v1.3) with `next`, its next occurrences (a SUMMARY
-    for one created, else occurrence, name, starts_at, ends_at)."""
+    for one created, else occurrence, name, starts_at, ends_at), as `viewer` sees it
+    (v1.4: the entry code only for its creator, its club's leaders and admins)."""
     nexts: list[dict[str, Any]] = []
     for u in listing.next:
         if u.tournament is None:
@@ -129,11 +131,11 @@ def schedule_item(listing: Listing) -> dict[str, Any]:
                 }
             )
         else:
-            nexts.append(protocol.summary(u.tournament, u.seed))
-    return {**schedule_json(listing.schedule), "next": nexts}
+            nexts.append(protocol.summary(u.tournament, u.seed, viewer))
+    return {**schedule_json(listing.schedule, viewer), "next": nexts}
 
 
-def schedule_json(s: ScheduleInfo) -> dict[str, Any]:
+def schedule_json(s: ScheduleInfo, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
     return {
         "id": s.id,
         "name": s.name,
@@ -148,4 +150,5 @@ def schedule_json(s: ScheduleInfo) -> dict[str, Any]:
         "rated": s.rated,
         "beacon": s.beacon,
         "cancelled": s.cancelled,
+        **protocol.club_fields(fields_of(s), viewer, battle=False),  # v1.4
     }

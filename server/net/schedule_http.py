@@ -9,6 +9,9 @@ Accept-Language header; the catalogues' calendar.* keys), and carries an alarm (
 
 A UID is stable: `samedeal-S-k@HOST` for occurrence k of schedule S (the same before
 and after the occurrence is created), `samedeal-t-ID@HOST` for a tournament made by hand.
+
+v1.4: neither the JSON nor the feed lists an unlisted event (PROTOCOL.md "Visibility and
+entry codes"), nor carries an entry code; one tournament's event is reached by its id.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from server import i18n
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
+from server.domain.club_events import ANONYMOUS, fields_of
 from server.domain.model import TournamentStatus
 from server.domain.organiser_words import game_words
 from server.domain.tournament_options import span_text
@@ -68,7 +72,9 @@ async def respond(
 ) -> Response | None:
     """The answer for /schedules.json or a calendar; None for any other path."""
     if path == "/schedules.json":
-        items = [schedule_item(s) for s in await competition.series.listing()]
+        series = competition.schedules
+        listed = [s for s in await series.all() if ANONYMOUS.lists(fields_of(s))]
+        items = [schedule_item(s) for s in await series.listing(listed)]
         body = orjson.dumps({"items": items}).decode()
         return _typed(conn.respond(HTTPStatus.OK, body), "application/json")
     one = ONE.match(path)
@@ -97,12 +103,12 @@ async def calendar(competition: Competition, host: str, who: Viewer | None = Non
     who = who or Viewer(i18n.ENGLISH, REMIND_DEFAULT)
     events: dict[str, list[str]] = {}
     for t in await competition.catalogue.summaries():
-        if t.status == TournamentStatus.CLOSED:
+        if t.status == TournamentStatus.CLOSED or not ANONYMOUS.lists(fields_of(t)):
             continue
         uid = _uid(host, t.schedule_id, t.occurrence, t.id)
         events[uid] = _event(uid, t.name, t.starts_at, t.ends_at, t.created_at, _about(t, who), who)
-    schedules = competition.series
-    items = [s for s in await schedules.all() if not s.cancelled]
+    schedules = competition.schedules
+    items = [s for s in await schedules.all() if not s.cancelled and ANONYMOUS.lists(fields_of(s))]
     upcoming = await schedules.upcoming(items)
     for s in items:
         for o, tid in upcoming[s.id]:

@@ -17,9 +17,18 @@ from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain import timing
 from server.domain.accounts import DeviceInfo, RelyingParty
+from server.domain.club_events import fields_of
 from server.domain.model import PlayerInfo
 from server.games.base import first_error
-from server.net import access, accounts_session, clubs_session, protocol, replies, schedule_session
+from server.net import (
+    access,
+    accounts_session,
+    club_events_session,
+    clubs_session,
+    protocol,
+    replies,
+    schedule_session,
+)
 from server.net.accounts_protocol import SIGNED_OUT, device_brief
 from server.net.fanout import Fanout, Watch, seen_of
 from server.net.limits import TokenBucket
@@ -186,15 +195,20 @@ class Session:
         """Sent after the reply in hand (it goes out as soon as `handle` returns)."""
         asyncio.get_running_loop().call_soon(self.conn.send_text, orjson.dumps(message))
 
-    async def _on_tournaments(self, m: protocol.Tournaments) -> dict[str, Any]:
+    async def _on_tournaments(self, m: protocol.TournamentsRequest) -> dict[str, Any]:
+        """v1.4: unlisted ones only for their clubs' members and admins (per viewer:
+        never a list shared between viewers)."""
         items = []
         catalogue = self.competition.catalogue
+        who = await club_events_session.viewer(self)
         for t in await catalogue.summaries():
-            seed = await catalogue.revealed_seed(t)
-            items.append(protocol.summary(t, seed))
+            if who.lists(fields_of(t)):
+                seed = await catalogue.revealed_seed(t)
+                items.append(protocol.summary(t, seed, who))
         return {"type": "tournaments", "items": items}
 
     async def _on_create_tournament(self, m: protocol.CreateTournament) -> dict[str, Any]:
+        made = await club_events_session.creation(self, "create_tournament", m)
         spec = TournamentSpec(
             name=m.name,
             game=m.game,
@@ -204,19 +218,24 @@ class Session:
             time_limit_s=m.time_limit_s,
             join_until=m.join_until,
             beacon=m.beacon,
-            series=series_fields(m.conditions, m.rated),
+            series=series_fields(m.conditions, made.rated),
+            event=made.event,  # v1.4 club events
+            limits=made.limits,
         )
         t = await self.competition.catalogue.create(spec)
-        return {"type": "tournament", "tournament": protocol.summary(t, None)}
+        return {"type": "tournament", "tournament": protocol.summary(t, None, made.viewer)}
 
     async def _on_close_tournament(self, m: protocol.CloseTournament) -> dict[str, Any]:
+        found = await self.competition.catalogue.find(m.tournament)
+        who = await club_events_session.manage(self, "close_tournament", found)
         t = await self.competition.lifecycle.close(m.tournament)
         seed = await self.competition.catalogue.revealed_seed(t)
-        return {"type": "tournament", "tournament": protocol.summary(t, seed)}
+        return {"type": "tournament", "tournament": protocol.summary(t, seed, who)}
 
     async def _on_join(self, m: protocol.Join) -> dict[str, Any]:
         assert self.player is not None
-        return protocol.state_message(await self.competition.play.join(self.player, m.tournament))
+        play = self.competition.play
+        return protocol.state_message(await play.join(self.player, m.tournament, m.code, m.club))
 
     async def _on_state(self, m: protocol.State) -> dict[str, Any]:
         assert self.player is not None
@@ -270,6 +289,8 @@ class Session:
         return replies.player_message(await self.competition.ratings.player(m.name))
 
     async def _on_disqualify(self, m: protocol.Disqualify) -> dict[str, Any]:
+        found = await self.competition.catalogue.find(m.tournament)
+        await club_events_session.manage(self, "disqualify", found)
         done = await self.competition.fairplay.disqualify(m.tournament, m.player, m.reason)
         return replies.amended_message(done)
 

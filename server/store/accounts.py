@@ -12,7 +12,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from server.domain.names import name_key
-from server.store import clubs, cluster
+from server.store import clubs, pg_coordination
 from server.store.models import Device, Entry, ErasedName, Erasure, Player, Tournament
 from server.store.repository import Store
 
@@ -76,7 +76,7 @@ async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> 
         for tid in erased.closed_ids:
             s.add(Erasure(tournament_id=tid, player_id=player_id, at=now))
         await clubs.remove_player(s, player_id)  # v1.4: out of its clubs, owned ones pass on
-        lines = [cluster.renamed_line(t) for t in erased.open_ids + erased.closed_ids]
+        lines = [pg_coordination.renamed_line(t) for t in erased.open_ids + erased.closed_ids]
         await store._notify(s, lines)
         await s.commit()
         return erased

@@ -1,8 +1,8 @@
-"""Clubs in the database (v1.4, PROTOCOL.md "Clubs"): clubs, members and leaders, the
-hash of each club's current join code, wrong codes counted per player. Plain async
-functions over a `Store`; each change is checked and made in one transaction. A quota
-(clubs owned) is counted under a lock of the player's row on PostgreSQL, so two nodes
-cannot both pass it; SQLite's one writer serialises them anyway."""
+"""Clubs in the database (v1.4, PROTOCOL.md "Clubs"): clubs, members and leaders, each
+club's current invitation code (shown to its leaders only), wrong codes counted per
+player. Plain async functions over a `Store`; each change is checked and made in one
+transaction. A quota (clubs owned) is counted under a lock of the player's row on
+PostgreSQL, so two nodes cannot both pass it; SQLite's one writer serialises them anyway."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.domain.clubs import MAX_OWNED, ClubInfo, Role
-from server.store.models import Club, ClubMember, CodeGuess, Player
+from server.domain.clubs import MAX_OWNED, ClubInfo, Role, leads
+from server.store import club_events
+from server.store.models import Club, ClubMember, CodeGuess, Player, Schedule
 from server.store.repository import Store
 
 
@@ -38,7 +39,7 @@ class NewClub:
     name: str
     name_key: str
     description: str
-    invite_hash: str
+    invite: str
     now: datetime
 
 
@@ -59,7 +60,7 @@ async def create(store: Store, owner_id: int, new: NewClub) -> int | Refusal:
             name_key=new.name_key,
             description=new.description,
             owner_id=owner_id,
-            invite_hash=new.invite_hash,
+            invite=new.invite,
             created_at=new.now,
         )
         s.add(club)
@@ -118,19 +119,23 @@ async def _infos(s: AsyncSession, clubs: list[Club], asker_id: int | None) -> li
             ClubMember.club_id.in_(ids), ClubMember.player_id == asker_id
         )
         mine = {row[0]: bool(row[1]) for row in await s.execute(roles)}
-    return [
-        ClubInfo(
-            id=c.id,
-            name=c.name,
-            description=c.description,
-            owner=None if c.owner_id is None else owners.get(c.owner_id),
-            leaders=tuple(leaders[c.id]),
-            members=counts.get(c.id, 0),
-            created_at=c.created_at,
-            role=_role_of(c, asker_id, mine),
+    infos = []
+    for c in clubs:
+        role = _role_of(c, asker_id, mine)
+        infos.append(
+            ClubInfo(
+                id=c.id,
+                name=c.name,
+                description=c.description,
+                owner=None if c.owner_id is None else owners.get(c.owner_id),
+                leaders=tuple(leaders[c.id]),
+                members=counts.get(c.id, 0),
+                created_at=c.created_at,
+                role=role,
+                invite=c.invite if leads(role) else None,
+            )
         )
-        for c in clubs
-    ]
+    return infos
 
 
 def _role_of(club: Club, asker_id: int | None, mine: dict[int, bool]) -> Role | None:
@@ -176,11 +181,11 @@ async def listed(
         return int(total or 0), await _infos(s, list(clubs), asker_id)
 
 
-async def join(store: Store, invite_hash: str, player_id: int, now: datetime) -> int | None:
-    """The id of the club whose current code has this hash, the player a member of it
-    (a member already: unchanged); None for no such code."""
+async def join(store: Store, code: str, player_id: int, now: datetime) -> int | None:
+    """The id of the club whose current code is `code` (compared exactly), the player a
+    member of it (a member already: unchanged); None for no such code."""
     async with store._session() as s:
-        club = await s.scalar(select(Club).where(Club.invite_hash == invite_hash))
+        club = await s.scalar(select(Club).where(Club.invite == code))
         if club is None:
             return None
         if await _role(s, club, player_id) is None:
@@ -320,16 +325,35 @@ async def set_leader(
         return None
 
 
-async def new_invite(store: Store, club_id: int, actor_id: int, invite_hash: str) -> Refusal | None:
-    """A leader's new code (its hash); the old one stops working at once."""
+async def new_invite(store: Store, club_id: int, actor_id: int, code: str) -> Refusal | None:
+    """A leader's new code; the old one stops working at once."""
     async with store._session() as s:
         found = await _as_leader(s, club_id, actor_id)
         if isinstance(found, Refusal):
             return found
         club, _ = found
-        club.invite_hash = invite_hash
+        club.invite = code
         await s.commit()
         return None
+
+
+async def within_limits(store: Store, limits: tuple[int, ...], now: datetime) -> None:
+    """ClubEventsFull unless one more event of each of these clubs fits (a check before a
+    creation's costly part; the creation checks again, atomically)."""
+    async with store._session() as s:
+        await club_events.within_limits(s, limits, now)
+
+
+async def roles(store: Store, player_id: int) -> tuple[frozenset[int], frozenset[int]]:
+    """(the clubs the player belongs to, those the player leads: owner or leader)."""
+    async with store._session() as s:
+        return await club_events.roles(s, player_id)
+
+
+async def missing(store: Store, club_ids: tuple[int, ...]) -> list[int]:
+    """The ids of `club_ids` no club has, in order."""
+    async with store._session() as s:
+        return await club_events.missing(s, club_ids)
 
 
 async def guesses(store: Store, player_id: int, since: datetime) -> int:
@@ -355,7 +379,7 @@ async def remove_player(s: AsyncSession, player_id: int) -> None:
     """A deleted account (PROTOCOL.md "Clubs"), within the erasure's transaction
     (store/accounts.py): out of every club; a club it owned passes to its earliest-joined
     leader, else its earliest-joined member (past MAX_OWNED if need be), else keeps its
-    id and name with no owner and no code."""
+    id and name with no owner and no code, and its schedules are cancelled."""
     owned = await s.scalars(
         select(Club).where(Club.owner_id == player_id).order_by(Club.id).with_for_update()
     )
@@ -367,7 +391,10 @@ async def remove_player(s: AsyncSession, player_id: int) -> None:
             .limit(1)
         )
         if heir is None:
-            club.owner_id, club.invite_hash = None, None
+            club.owner_id, club.invite = None, None
+            await s.execute(
+                update(Schedule).where(Schedule.club_id == club.id).values(cancelled=True)
+            )
         else:
             club.owner_id = heir.player_id
             heir.leader = False

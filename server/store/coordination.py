@@ -1,5 +1,5 @@
 """Coordination: `Store`'s calls for several nodes on one database, the same on both
-backends (PostgreSQL's machinery is cluster.py): the other nodes' notices, the lifecycle
+backends (PostgreSQL's machinery is pg_coordination.py): the other nodes' notices, the lifecycle
 leader's lock, once-only work, notices sent with a transaction; on SQLite (one node)
 they are local or nothing."""
 
@@ -13,7 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from server.ops import faults
-from server.store import cluster
+from server.store import pg_coordination
 
 
 class Coordination:
@@ -23,15 +23,15 @@ class Coordination:
     shared: bool  # other nodes may serve the same database (PostgreSQL)
     dsn: str
     _local_locks: dict[int, asyncio.Lock]
-    locks: cluster.AdvisoryLocks | None  # PostgreSQL: the node's one lock connection
+    locks: pg_coordination.AdvisoryLocks | None  # PostgreSQL: the node's one lock connection
 
-    def listener(self, handler: cluster.NoticeHandler) -> cluster.Listener | None:
+    def listener(self, handler: pg_coordination.NoticeHandler) -> pg_coordination.Listener | None:
         """A listener for the other nodes' notices; None where no other node can be."""
-        return cluster.Listener(self.dsn, handler) if self.shared else None
+        return pg_coordination.Listener(self.dsn, handler) if self.shared else None
 
-    def leadership(self) -> cluster.Leadership | None:
+    def leadership(self) -> pg_coordination.Leadership | None:
         """The lifecycle leader's lock; None where this node is the only one."""
-        return cluster.Leadership(self.dsn) if self.shared else None
+        return pg_coordination.Leadership(self.dsn) if self.shared else None
 
     @contextlib.asynccontextmanager
     async def exclusively(self, key: int) -> AsyncIterator[None]:
@@ -57,7 +57,7 @@ class Coordination:
     async def _notify(self, s: AsyncSession, lines: list[str]) -> None:
         """Notices sent with the session's transaction (delivered at its commit)."""
         if self.shared:
-            for payload in cluster.payloads(lines):
+            for payload in pg_coordination.payloads(lines):
                 await s.execute(text("SELECT pg_notify('samedeal', :p)"), {"p": payload})
 
     async def ping(self) -> bool:

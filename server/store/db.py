@@ -36,7 +36,7 @@ COMMAND_TIMEOUT_S = 5.0  # for one statement; the connection is then dropped, no
 # same entry waits) until PostgreSQL notices the connection is gone.
 IDLE_IN_TRANSACTION_MS = 10_000
 # The engine's pool on PostgreSQL: its connections, and how many more it may open at a
-# peak; with cluster.OWN_CONNECTIONS, a node's whole budget (docs/RELIABILITY.md).
+# peak; with pg_coordination.OWN_CONNECTIONS, a node's whole budget (docs/RELIABILITY.md).
 POOL_SIZE, POOL_OVERFLOW = 10, 10
 _migrating: ContextVar[bool] = ContextVar("_migrating", default=False)  # no limits then
 

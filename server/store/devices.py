@@ -1,7 +1,7 @@
 """Devices in the database (v1.4, PROTOCOL.md "Accounts"): found by a token's hash,
 listed, made, revoked. Plain async functions over a `Store`, like store/schedules.py.
 
-A revocation sends its notice (store/cluster.py `d` lines) in its own transaction, so
+A revocation sends its notice (store/pg_coordination.py `d` lines) in its own transaction, so
 every node signs the devices' connections out once it has committed.
 """
 
@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from server.domain.accounts import DeviceInfo, DeviceKind
 from server.domain.model import PlayerInfo
-from server.store import cluster
+from server.store import pg_coordination
 from server.store.models import Device, Player
 from server.store.repository import Store
 
@@ -115,7 +115,7 @@ async def revoke(
         result = await s.execute(query.values(revoked_at=now).returning(Device.id))
         revoked = sorted(result.scalars().all())
         if revoked:
-            await store._notify(s, cluster.devices_lines(revoked))
+            await store._notify(s, pg_coordination.devices_lines(revoked))
         await s.commit()
         return revoked
 

@@ -12,12 +12,12 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from server.domain.model import TournamentStatus
-from server.store import cluster
+from server.store import pg_coordination
 from server.store.models import Disqualification, Entry, Player, Tournament
 from server.store.repository import Store
 
 
-class Disqualified(NamedTuple):
+class DisqualifiedEntry(NamedTuple):
     """One disqualified entry of a tournament."""
 
     entry_id: int
@@ -39,7 +39,9 @@ class Entrant(NamedTuple):
     started_at: datetime  # the entry (the join)
 
 
-async def disqualify(store: Store, entry_id: int, reason: str, at: datetime) -> Disqualified | None:
+async def disqualify(
+    store: Store, entry_id: int, reason: str, at: datetime
+) -> DisqualifiedEntry | None:
     """Disqualify the entry, in one transaction that reads its tournament's status under
     a lock (after the close it is an amendment); None if it was disqualified already.
     Other nodes hear of it as a change of the tournament (their standings reload)."""
@@ -75,12 +77,12 @@ async def disqualify(store: Store, entry_id: int, reason: str, at: datetime) -> 
         except IntegrityError:
             await s.rollback()
             return None
-        await store._notify(s, [cluster.tournament_line(tournament_id)])
+        await store._notify(s, [pg_coordination.tournament_line(tournament_id)])
         await s.commit()
-        return Disqualified(entry_id, player_id, name, reason, at, after)
+        return DisqualifiedEntry(entry_id, player_id, name, reason, at, after)
 
 
-async def of_tournament(store: Store, tournament_id: int) -> list[Disqualified]:
+async def of_tournament(store: Store, tournament_id: int) -> list[DisqualifiedEntry]:
     """The tournament's disqualified entries in the order they were made (at, entry)."""
     async with store._session() as s:
         rows = await s.execute(
@@ -97,7 +99,7 @@ async def of_tournament(store: Store, tournament_id: int) -> list[Disqualified]:
             .where(Disqualification.tournament_id == tournament_id)
             .order_by(Disqualification.at, Disqualification.entry_id)
         )
-        return [Disqualified(*r) for r in rows.all()]
+        return [DisqualifiedEntry(*r) for r in rows.all()]
 
 
 async def counts(store: Store) -> dict[int, int]:

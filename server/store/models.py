@@ -109,6 +109,14 @@ class Tournament(Base):
     # par (0008): when every entry of the closed tournament had its par (the par step's
     # once-per-tournament mark, competition/par.py)
     par_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # club events (0015, PROTOCOL.md "Clubs"): the club it belongs to, who lists it
+    # (`public` | `unlisted`), the code its join needs, its creator (None: the operator's
+    # command line), and a battle's {"clubs": [ID...], "counted": N}
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), index=True)
+    visibility: Mapped[str] = mapped_column(String(8), server_default="public")
+    entry_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    battle: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class Schedule(Base):
@@ -129,6 +137,11 @@ class Schedule(Base):
     beacon: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # club events (0015): as on Tournament; its occurrences inherit them
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), index=True)
+    visibility: Mapped[str] = mapped_column(String(8), server_default="public")
+    entry_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
 
 
 class TournamentSecret(Base):
@@ -157,10 +170,12 @@ class Entry(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)  # actions accepted so far
     # hex head of the action log's hash chain (RECORDS.md "Receipts") after `log_seq`
     # actions, cached at checkpoints only (every CHECKPOINT-th action, the join, the end
-    # of the game: competition/live.py); the head after `seq` also needs the actions
+    # of the game: competition/live_game.py); the head after `seq` also needs the actions
     # after log_seq. "" for rows written before the column existed: hash the whole log
     log_hash: Mapped[str] = mapped_column(String(64), server_default="")
     log_seq: Mapped[int] = mapped_column(Integer, server_default="0")  # log_hash's seq
+    # the club a battle's entry plays for, for good (0015; None outside battles)
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), nullable=True)
 
 
 class Action(Base):
@@ -329,8 +344,8 @@ class PasskeyChallenge(Base):
 
 class Club(Base):
     """A club (v1.4, PROTOCOL.md "Clubs"): its name (unique as player names are compared),
-    description, owner (null once nobody is left) and the hash of its current join code
-    (only the hash: the code itself is shown once, when it is made)."""
+    description, owner (null once nobody is left) and its current invitation code (kept
+    as such since 0015: an invitation its leaders hand out, not a credential)."""
 
     __tablename__ = "clubs"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -338,7 +353,7 @@ class Club(Base):
     name_key: Mapped[str] = mapped_column(String(64), unique=True)  # server.domain.names.name_key
     description: Mapped[str] = mapped_column(Text)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
-    invite_hash: Mapped[str | None] = mapped_column(String(64), unique=True)  # sha256
+    invite: Mapped[str | None] = mapped_column(String(32), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

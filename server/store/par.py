@@ -16,7 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from server.domain.model import TournamentStatus
-from server.store import cluster
+from server.store import pg_coordination
 from server.store.models import EntryPar, Tournament
 from server.store.repository import Store
 
@@ -79,7 +79,7 @@ async def save(
     async with store._session() as s:
         await s.execute(dialect.insert(EntryPar).values(rows).on_conflict_do_nothing())
         if notify:
-            await store._notify(s, [cluster.tournament_line(tournament_id)])
+            await store._notify(s, [pg_coordination.tournament_line(tournament_id)])
         await s.commit()
 
 
@@ -89,7 +89,7 @@ async def announce(store: Store, tournament_id: int) -> None:
     if not store.shared:
         return
     async with store._session() as s:
-        await store._notify(s, [cluster.tournament_line(tournament_id)])
+        await store._notify(s, [pg_coordination.tournament_line(tournament_id)])
         await s.commit()
 
 

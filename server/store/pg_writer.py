@@ -6,7 +6,7 @@ SQLAlchemy): new players and new entries each as one INSERT over unnest()ed arra
 skips a conflicting row (ON CONFLICT DO NOTHING) and returns the ids of the rows it
 stored; the actions by executemany; their entries' summaries by executemany (with the
 chain head only at a checkpoint: a summary's log_hash '' keeps the row's); last, the
-batch's notices for the other nodes (cluster.py: new entries, entries' new summaries),
+batch's notices for the other nodes (pg_coordination.py: new entries, entries' new summaries),
 delivered at commit. First of all, the batch share-locks its tournaments' rows and reads
 which are closed: their actions and entries are refused, and a close (an UPDATE of the
 row) cannot commit until the batch has.
@@ -29,7 +29,7 @@ from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.domain.model import DuplicateAction, TournamentClosed
-from server.store import cluster
+from server.store import pg_coordination
 from server.store.rows import summary_columns
 from server.store.writer import (
     ActionJob,
@@ -54,11 +54,11 @@ _INSERT_DEVICES = (  # new players' first devices (PROTOCOL.md "Accounts")
 )
 _INSERT_ENTRIES = (  # summary_columns after the entry's own; log_seq = seq
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline,"
-    " status, progress, resets, score, time_ms, seq, log_hash, log_seq)"
+    " status, progress, resets, score, time_ms, seq, log_hash, club_id, log_seq)"
     " SELECT *, u.seq FROM unnest($1::integer[], $2::integer[], $3::timestamp[],"
     " $4::timestamp[], $5::varchar[], $6::integer[], $7::integer[], $8::integer[],"
-    " $9::integer[], $10::integer[], $11::varchar[])"
-    " AS u (t, p, s, d, st, pr, r, sc, tm, seq, h)"
+    " $9::integer[], $10::integer[], $11::varchar[], $12::integer[])"
+    " AS u (t, p, s, d, st, pr, r, sc, tm, seq, h, c)"
     " ON CONFLICT DO NOTHING RETURNING id, tournament_id, player_id"
 )
 _INSERT_ACTION = "INSERT INTO actions (entry_id, seq, at_ms, action) VALUES ($1, $2, $3, $4)"
@@ -164,7 +164,14 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
             await conn.exec_driver_sql(_INSERT_DEVICES, tuple(zip(*devices, strict=True)))
     if entries:  # rows come back as (id, tournament_id, player_id)
         rows = [
-            (e.tournament_id, e.player_id, e.started_at, e.deadline, *summary_columns(e.summary))
+            (
+                e.tournament_id,
+                e.player_id,
+                e.started_at,
+                e.deadline,
+                *summary_columns(e.summary),
+                e.club_id,
+            )
             for _, e in entries
         ]
         made = {tuple(r[1:]): r[0] for r in await _insert(conn, _INSERT_ENTRIES, rows)}
@@ -172,18 +179,22 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
             new_id = made.pop((e.tournament_id, e.player_id), None)
             outcomes[i] = new_id if new_id is not None else Conflict(_entry_taken(e))
     notices = [
-        cluster.join_line(e.tournament_id, outcome)
+        pg_coordination.join_line(e.tournament_id, outcome)
         for (i, e) in entries
         if isinstance(outcome := outcomes[i], int)
     ]
     if actions:
         written = await _write_actions(conn, actions, careful, outcomes)
         notices += [
-            cluster.entry_line(a.tournament_id, a.entry_id, a.summary.seq, a.summary.figures)
+            pg_coordination.entry_line(
+                a.tournament_id, a.entry_id, a.summary.seq, a.summary.figures
+            )
             for _, a in written
         ]
     if notices:
-        await conn.exec_driver_sql(cluster.NOTIFY_SQL, [(p,) for p in cluster.payloads(notices)])
+        await conn.exec_driver_sql(
+            pg_coordination.NOTIFY_SQL, [(p,) for p in pg_coordination.payloads(notices)]
+        )
     return outcomes
 
 

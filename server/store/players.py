@@ -21,7 +21,7 @@ class _Sessions(Protocol):
     def _session(self) -> AsyncSession: ...
 
 
-class Players:
+class PlayerCalls:
     """A mixin of `Store` (repository.py): its writer and sessions."""
 
     async def create_player(

@@ -78,7 +78,7 @@ async def _fetch(s: AsyncSession, sql: str, params: tuple[Any, ...]) -> list[tup
     return list(await driver.execute_fetchall(sql, params))
 
 
-class Closed(NamedTuple):
+class ClosedTournament(NamedTuple):
     """A closed tournament, in the order ratings take them (closed_at, then id)."""
 
     id: int
@@ -131,7 +131,7 @@ async def game_lock(store: Store, key: int, wait: bool) -> AsyncIterator[bool]:
         yield held
 
 
-async def closed(store: Store, game: str | None = None) -> list[Closed]:
+async def closed(store: Store, game: str | None = None) -> list[ClosedTournament]:
     """Closed tournaments (of `game`, or all), in close order then id."""
     query = select(Tournament.id, Tournament.game, Tournament.rated, Tournament.closed_at).where(
         Tournament.status == TournamentStatus.CLOSED
@@ -140,10 +140,10 @@ async def closed(store: Store, game: str | None = None) -> list[Closed]:
         query = query.where(Tournament.game == game)
     async with store._session() as s:
         rows = await s.execute(query.order_by(Tournament.closed_at, Tournament.id))
-        return [Closed(*r) for r in rows.all()]
+        return [ClosedTournament(*r) for r in rows.all()]
 
 
-async def pending(store: Store, game: str) -> tuple[list[Closed], bool]:
+async def pending(store: Store, game: str) -> tuple[list[ClosedTournament], bool]:
     """The closed tournaments of `game` the rating step has not taken in, in order, and
     whether one taken in already closed after the first of them (then the game's
     ratings must be computed again from there: the rebuild)."""
@@ -157,7 +157,7 @@ async def pending(store: Store, game: str) -> tuple[list[Closed], bool]:
             )
             .order_by(Tournament.closed_at, Tournament.id)
         )
-        todo = [Closed(*r) for r in rows.all()]
+        todo = [ClosedTournament(*r) for r in rows.all()]
         if not todo:
             return [], False
         first = todo[0]

@@ -33,16 +33,16 @@ from server.domain.model import (
     TournamentStatus,
 )
 from server.domain.schedule import OccurrenceExists
-from server.store import cluster, db
+from server.store import club_events, db, pg_coordination
 from server.store.coordination import Coordination
 from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
-from server.store.players import Players
+from server.store.players import PlayerCalls
 from server.store.rows import entry_of, tournament_of
 from server.store.writer import Conflict, Writer
 from server.store.writer_factory import make_writer
 
 
-class Store(Coordination, Players):
+class Store(Coordination, PlayerCalls):
     """All persistence behind narrow async calls. Hot-path writes (actions, players,
     entries) go through group commit (`self.writer`, picked once for the engine)."""
 
@@ -51,11 +51,11 @@ class Store(Coordination, Players):
         self.url = engine.url.render_as_string(hide_password=False)
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.writer: Writer = make_writer(engine, on_batch)
-        # Several nodes may serve a PostgreSQL database (cluster.py); SQLite has one.
+        # Several nodes may serve a PostgreSQL database (pg_coordination.py); SQLite has one.
         self.shared = engine.dialect.name == "postgresql"
         self.dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._local_locks: dict[int, asyncio.Lock] = {}
-        self.locks = cluster.AdvisoryLocks(self.dsn) if self.shared else None
+        self.locks = pg_coordination.AdvisoryLocks(self.dsn) if self.shared else None
         # Statements this process sent through the engine, by kind (read, write, notify):
         # what a node asks of the database (/metrics; docs/SCALING.md).
         self.statements: collections.Counter[str] = collections.Counter()
@@ -86,8 +86,13 @@ class Store(Coordination, Players):
         return self._sessions()
 
     # -- tournaments -----------------------------------------------------
-    async def create_tournament(self, new: NewTournament) -> TournamentInfo:
+    async def create_tournament(
+        self, new: NewTournament, limits: tuple[int, ...] = ()
+    ) -> TournamentInfo:
+        """The tournament stored; with `limits`, ClubEventsFull (nothing stored) unless
+        one more event of each of these clubs fits (a non-admin's club event, v1.4)."""
         async with self._session() as s:
+            await club_events.within_limits(s, limits, new.created_at)
             row = Tournament(
                 name=new.name,
                 game=new.game,
@@ -107,6 +112,11 @@ class Store(Coordination, Players):
                 occurrence=new.occurrence,
                 conditions=new.conditions,
                 rated=new.rated,
+                club_id=new.club_id,  # club events (v1.4)
+                visibility=new.visibility,
+                entry_code=new.entry_code,
+                created_by=new.created_by,
+                battle=new.battle,
             )
             s.add(row)
             try:
@@ -116,7 +126,7 @@ class Store(Coordination, Players):
                     raise
                 raise OccurrenceExists(new.schedule_id, new.occurrence) from None
             s.add(TournamentSecret(tournament_id=row.id, seed=new.seed_hex))
-            await self._notify(s, [cluster.tournament_line(row.id)])
+            await self._notify(s, [pg_coordination.tournament_line(row.id)])
             await s.commit()
             return tournament_of(row)
 
@@ -203,7 +213,7 @@ class Store(Coordination, Players):
                 await s.rollback()
                 return False
             if notify:
-                await self._notify(s, [cluster.tournament_line(tournament_id)])
+                await self._notify(s, [pg_coordination.tournament_line(tournament_id)])
             await s.commit()
             return True
 
@@ -241,7 +251,7 @@ class Store(Coordination, Players):
                     update(Entry),
                     [{"id": i, "status": Status.TIMED_OUT, "time_ms": t} for i, t in timed_out],
                 )
-            await self._notify(s, [cluster.tournament_line(tournament_id)])
+            await self._notify(s, [pg_coordination.tournament_line(tournament_id)])
             await s.commit()
             return timed_out
 
@@ -253,13 +263,14 @@ class Store(Coordination, Players):
         started_at: datetime,
         deadline: datetime,
         summary: Summary,
+        club_id: int | None = None,
     ) -> EntryInfo:
         """A new entry with its first summary (its log_hash, the chain's start at seq 0,
         cached with log_seq = its seq), committed by group commit; EntryExists when the
         player already has one in the tournament."""
         try:
             entry_id = await self.writer.new_entry(
-                tournament_id, player.id, started_at, deadline, summary
+                tournament_id, player.id, started_at, deadline, summary, club_id
             )
         except Conflict:
             raise EntryExists(f"player {player.id} in tournament {tournament_id}") from None
@@ -389,7 +400,7 @@ class Store(Coordination, Players):
                 time_ms=time_ms,
             )
             summary = Summary(figures, seq, "")
-            await self._notify(s, [cluster.entry_line(tid, entry_id, seq, figures)])
+            await self._notify(s, [pg_coordination.entry_line(tid, entry_id, seq, figures)])
             await s.commit()
             return summary
 

@@ -38,6 +38,11 @@ def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
         occurrence=row.occurrence,
         conditions=row.conditions,
         rated=row.rated,
+        club_id=row.club_id,  # club events (v1.4)
+        visibility=row.visibility,
+        entry_code=row.entry_code,
+        created_by=row.created_by,
+        battle=row.battle,
     )
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 
 from server.domain.schedule import NewSchedule, ScheduleInfo
+from server.store import club_events
 from server.store.models import Player, Schedule, Tournament
 from server.store.repository import Store
 
@@ -33,11 +34,20 @@ def _info(row: Schedule) -> ScheduleInfo:
         beacon=row.beacon,
         cancelled=row.cancelled,
         created_at=row.created_at,
+        club_id=row.club_id,  # club events (v1.4)
+        visibility=row.visibility,
+        entry_code=row.entry_code,
+        created_by=row.created_by,
     )
 
 
-async def create_schedule(store: Store, new: NewSchedule, now: datetime) -> ScheduleInfo:
+async def create_schedule(
+    store: Store, new: NewSchedule, now: datetime, limits: tuple[int, ...] = ()
+) -> ScheduleInfo:
+    """The schedule stored; with `limits`, ClubEventsFull (nothing stored) unless one
+    more event of each of these clubs fits (a non-admin's club schedule, v1.4)."""
     async with store._session() as s:
+        await club_events.within_limits(s, limits, now)
         row = Schedule(
             name=new.name,
             game=new.game,
@@ -52,6 +62,10 @@ async def create_schedule(store: Store, new: NewSchedule, now: datetime) -> Sche
             beacon=new.beacon,
             cancelled=False,
             created_at=now,
+            club_id=new.club_id,  # club events (v1.4)
+            visibility=new.visibility,
+            entry_code=new.entry_code,
+            created_by=new.created_by,
         )
         s.add(row)
         await s.commit()

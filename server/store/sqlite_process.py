@@ -58,8 +58,8 @@ INSERT_DEVICE = (  # a new player's first device: its token's
 )
 INSERT_ENTRY = (  # its log_hash is the head after its seq (0: the chain's start)
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline, status, progress,"
-    " resets, score, time_ms, seq, log_hash, log_seq)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?10)"
+    " resets, score, time_ms, seq, log_hash, club_id, log_seq)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?10)"
 )
 Outcome = None | int | list[str]
 

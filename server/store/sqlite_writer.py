@@ -62,7 +62,8 @@ def wire(job: Job) -> list[Any]:
     if isinstance(job, PlayerJob):
         return ["player", *job[:3], _TIME(job.created_at), job.label]
     started, ends = _TIME(job.started_at), _TIME(job.deadline)
-    return ["entry", job.tournament_id, job.player_id, started, ends, *summary_columns(job.summary)]
+    columns = summary_columns(job.summary)
+    return ["entry", job.tournament_id, job.player_id, started, ends, *columns, job.club_id]
 
 
 _TIME = _time_text()

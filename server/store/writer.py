@@ -62,6 +62,7 @@ class EntryJob(NamedTuple):
     started_at: datetime
     deadline: datetime
     summary: Summary
+    club_id: int | None = None  # a battle's entry: the club it plays for (v1.4)
 
 
 Job = ActionJob | PlayerJob | EntryJob
@@ -122,8 +123,10 @@ class Writer(Protocol):
         started_at: datetime,
         deadline: datetime,
         summary: Summary,
+        club_id: int | None = None,
     ) -> Awaitable[int]:
-        """The new entry's id; Conflict when the player has an entry in the tournament."""
+        """The new entry's id (a battle's: playing for `club_id`); Conflict when the
+        player has an entry in the tournament."""
         ...
 
     def close(self) -> Awaitable[None]:
@@ -176,9 +179,10 @@ class GroupCommit(ABC):
         started_at: datetime,
         deadline: datetime,
         summary: Summary,
+        club_id: int | None = None,
     ) -> asyncio.Future[int]:
         started, ends = utc_naive(started_at), utc_naive(deadline)
-        return self._submit(EntryJob(tournament_id, player_id, started, ends, summary))
+        return self._submit(EntryJob(tournament_id, player_id, started, ends, summary, club_id))
 
     @abstractmethod
     def _submit(self, job: Job) -> asyncio.Future[Any]:

@@ -174,7 +174,7 @@ async function poll(link, code, stopped) {
     try {
       return await link.call("link_poll", { poll: code.poll });
     } catch (exc) {
-      if (!(exc instanceof ServerError) || !["authorization_pending", "rate_limited"].includes(exc.code)) throw exc;
+      if (!(exc instanceof ServerError) || exc.quota || !["authorization_pending", "rate_limited"].includes(exc.code)) throw exc; // a quota is never polled again
     }
   }
 }

@@ -91,13 +91,15 @@ export function bundleRow(r, bot, par = null) {
   };
 }
 
-/** [rows the bundle must carry, how many are disqualified]. */
-export function expectedRows(results, marks, amendments, closedAt, Unreadable) {
+/** [rows the bundle must carry, how many are disqualified]; in a `battle` each row with
+ * its record's club last. */
+export function expectedRows(results, marks, amendments, closedAt, Unreadable, battle = false) {
   const disqualified = disqualifiedOf(marks, amendments, closedAt, Unreadable);
   const marked = new Map(marks.map((m) => [m.player, m]));
   const rows = standingsWithout(results, disqualified).map((r) => {
     const m = marked.get(r.player);
-    return bundleRow(r, m.bot, m.par ?? null);
+    const row = bundleRow(r, m.bot, m.par ?? null);
+    return battle ? { ...row, club: m.club } : row;
   });
   return [rows, disqualified.size];
 }

@@ -1,5 +1,5 @@
 // The browser client: routes by path (server/net/pages.py serves this page for /, /t/ID,
-// /t/ID/replay/NAME, /t/ID/analysis, /verify, /rules/gaps, /rules/klondike, /leaderboard/G and /players/NAME) over one same-origin WebSocket.
+// /t/ID/replay/NAME, /t/ID/analysis, /verify, /rules/gaps, /rules/klondike, /leaderboard/G, /players/NAME, /clubs and /clubs/ID) over one same-origin WebSocket.
 
 import { $, fill, h } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
@@ -11,6 +11,7 @@ import { GAMES, leaderboardPage, playerPage } from "./ratingspage.js";
 import { account } from "./store.js";
 import { operatorPage } from "./operator.js";
 import { accountPage } from "./account.js";
+import { clubPage, clubsPage } from "./clubs.js";
 import { verifyPage } from "./verifypage.js";
 import { rulesPage } from "./rulespage.js";
 import { selector, start as startLanguage, t, translateStatic } from "./i18n.js";
@@ -78,6 +79,12 @@ async function route() {
   } else if ((m = /^\/players\/([\p{L}\p{M}0-9_-]{1,64})$/u.exec(path))) {
     document.body.dataset.page = "player";
     leave = await playerPage(main, link, m[1]);
+  } else if (path === "/clubs") { // v1.4 clubs
+    document.body.dataset.page = "clubs";
+    leave = await clubsPage(main, link);
+  } else if ((m = /^\/clubs\/(\d{1,10})$/.exec(path))) {
+    document.body.dataset.page = "club";
+    leave = await clubPage(main, link, Number(m[1]));
   } else if (path === "/operator") { // series (v1.3) hook: the operator's page
     document.body.dataset.page = "operator";
     leave = await operatorPage(main, link);

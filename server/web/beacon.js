@@ -1,4 +1,4 @@
-// drand beacon rounds in the browser: the second implementation of server/audit/beacon.py,
+// drand beacon rounds in the browser: the second implementation of server/audit/drand.py,
 // with the same words. A round verifies when its signature, a point of the network's
 // signature group (decoded with its subgroup check), satisfies the pairing equation with
 // H(m) = RFC 9380 hash-to-curve of m = sha256(uint64_be(round)) (chained: sha256(

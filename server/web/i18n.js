@@ -118,11 +118,32 @@ export function tn(key, n, params = {}) {
  * reply's own English message (an unknown reason). In English the message itself: it is
  * the server's English, and often more precise than the reason's ("this one mixes
  * Cyrillic and Latin"). */
-export function errorText(reply) {
+export function errorText(reply, request = null) {
   if (!reply) return "";
+  if (isQuota(reply)) return quotaText(reply, request);
   if (current === "en" && reply.message) return reply.message;
   if (reply.reason && has(`reason.${reply.reason}`)) return t(`reason.${reply.reason}`, reply.params || {});
   return reply.message || reply.code || "";
+}
+
+/** A refusal by quota (PROTOCOL.md v1.4): `rate_limited` naming its `limit`. Unlike a
+ * flood's "slow down", waiting a moment does not lift it, so no client resends it. */
+export function isQuota(reply) {
+  return Boolean(reply && reply.code === "rate_limited" && typeof reply.limit === "string" && reply.limit);
+}
+
+const QUOTA_MAX = { clubs_owned: 3, club_events: 5, codes: 10 }; // the contract's, if params lack them
+
+/** A quota in words, in every language (English too: "You own 3 clubs, the most a player
+ * may"): web.quota.<reason> (a limit said more precisely: a club's events open, or made
+ * in a day), else web.quota.<limit>, else web.quota.other, with the reply's params (and
+ * the request's `player` as {name}, whose quota it is when a club is handed over). */
+export function quotaText(reply, request = null) {
+  const params = { max: QUOTA_MAX[reply.limit] ?? "?", limit: reply.limit, ...(reply.params || {}) };
+  const theirs = request && request.type === "set_owner" && typeof request.player === "string";
+  if (theirs) params.name = request.player;
+  const keys = [theirs ? `web.quota.${reply.limit}.theirs` : null, reply.reason ? `web.quota.${reply.reason}` : null, `web.quota.${reply.limit}`];
+  return t(keys.find((key) => key && has(key)) || "web.quota.other", params);
 }
 
 /** "6♥ or 4♥", "6♥ ou 4♥", "6♥ o 4♥": Intl's list of alternatives. */

@@ -8,6 +8,7 @@ import { ServerError } from "./net.js";
 import { passkeySignIn } from "./passkeys.js";
 import { upcomingSection } from "./series.js";
 import { addToCalendar } from "./calendarlinks.js";
+import { eventTags, lobbyClubEvents } from "./clubevents.js";
 import { account } from "./store.js";
 import { dateRange, t as tr, tn } from "./i18n.js";
 
@@ -20,9 +21,11 @@ export async function lobbyPage(main, link, refreshAccount) {
     load();
   });
   let items = [];
+  let myClubs = []; // v1.4: the lobby shows the events of the viewer's clubs first
   const load = async () => {
     try {
-      items = (await link.call("tournaments")).items;
+      [items, myClubs] = await Promise.all([link.call("tournaments").then((m) => m.items),
+        account.token ? link.call("clubs", { mine: true }).then((m) => m.items, () => []) : []]);
       render();
     } catch (exc) {
       fill(lists, h("p.muted", exc instanceof ServerError && exc.code === "unauthorized"
@@ -31,7 +34,7 @@ export async function lobbyPage(main, link, refreshAccount) {
   };
   const render = () => {
     const groups = [["open", tr("web.lobby.group.open")], ["scheduled", tr("web.lobby.group.scheduled")], ["closed", tr("web.lobby.group.closed")]];
-    fill(lists, groups.map(([status, title]) => {
+    fill(lists, lobbyClubEvents(items, myClubs), groups.map(([status, title]) => {
       const mine = items.filter((t) => t.status === status);
       return h(`section.group.g-${status}`, h("h2", title, h("span.count", String(mine.length))),
         mine.length ? h("ul.tournaments", mine.map((t) => card(t, link))) : h("p.muted", tr("web.lobby.none")));
@@ -76,7 +79,7 @@ function card(t, link) {
   const action = t.status === "open" ? (signedIn ? tr("web.lobby.play") : tr("web.lobby.watch")) : t.status === "closed" ? tr("web.lobby.results") : tr("web.lobby.watch");
   void link;
   return h(`li.tcard.st-${t.status}`, { "data-id": String(t.id) },
-    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "", translate: "no" }, t.name), h("span.tags", h(`span.tag.st-${t.status}`, tr(`web.status.${t.status}`)), t.void ? [" ", h("span.tag.void", tr("web.tag.void"))] : null)),
+    h("div.tline", h("a.tname", { href: `/t/${t.id}`, "data-nav": "", translate: "no" }, t.name), h("span.tags", h(`span.tag.st-${t.status}`, tr(`web.status.${t.status}`)), t.void ? [" ", h("span.tag.void", tr("web.tag.void"))] : null, " ", eventTags(t))),
     h("p.meta", optionsText(t.game, t.options), " · ", tn("web.entrants", t.entrants),
       t.time_limit_s ? [" · ", tr("web.per_game", { clock: clock(t.time_limit_s * 1000) })] : "",
       t.status === "scheduled" ? [" · ", addToCalendar(t.id)] : ""),

@@ -3,15 +3,25 @@
 // whatever was in flight when the connection dropped (an act keeps its seq, so the
 // server answers a stored one with `duplicate: true`). Nothing secret goes in a URL.
 
-import { errorText, t } from "./i18n.js";
+import { errorText, isQuota, t } from "./i18n.js";
 import { account } from "./store.js";
 
 export class ServerError extends Error {
-  constructor(reply) {
-    super(errorText(reply)); // reason.<reason> in the page's language, else the English message
+  constructor(reply, request = null) {
+    super(errorText(reply, request)); // a quota, else reason.<reason>, else the English message
     this.code = reply.code;
     this.reply = reply;
+    this.quota = isQuota(reply) ? reply.limit : null; // PROTOCOL v1.4: a limit, not a flood
   }
+}
+
+export const FLOOD_RETRIES = 3;
+
+/** Whether a refusal is the server's "too many messages: slow down" (rate_limited without
+ * `limit`): the message changed nothing and goes again after a pause. A quota (with
+ * `limit`: clubs owned, a club's events, wrong codes) is shown, never resent. */
+export function floodRefusal(reply) {
+  return reply.type === "error" && reply.code === "rate_limited" && !isQuota(reply) && reply.reason === "too_many_messages";
 }
 export class Offline extends Error {}
 
@@ -85,8 +95,13 @@ export class Link {
     }
     if ("re" in msg && msg.re !== null && this.pending.has(msg.re)) {
       const p = this.pending.get(msg.re);
+      if (floodRefusal(msg) && (p.floods || 0) < FLOOD_RETRIES) { // slow down, then again
+        p.floods = (p.floods || 0) + 1;
+        setTimeout(() => this.resend(msg.re), 1000 * 2 ** (p.floods - 1));
+        return;
+      }
       this.pending.delete(msg.re);
-      if (msg.type === "error") p.reject(new ServerError(msg));
+      if (msg.type === "error") p.reject(new ServerError(msg, p.msg));
       else p.resolve(msg);
       return;
     }
@@ -112,6 +127,11 @@ export class Link {
         }
       }
     });
+  }
+
+  resend(id) {
+    const p = this.pending.get(id);
+    if (p && this.online && this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(p.msg));
   }
 
   call(type, fields = {}) {

@@ -17,6 +17,7 @@ import { t as tr, tn } from "./i18n.js";
 import { addToCalendar } from "./calendarlinks.js";
 import { hintWords, touchScreen } from "./hintwords.js";
 import { closedText, endText } from "./endwords.js";
+import { joinExtras } from "./joinform.js";
 
 
 export async function playPage(main, link, id) {
@@ -149,7 +150,8 @@ class PlayPage {
       else if (!account.token) {
         parts.push(h("div.notice", h("p", tr("web.play.watching")), h("p", h("a", { href: "/", "data-nav": "" }, tr("web.play.register_to_play")))));
       } else if (t && t.status === "open") {
-        parts.push(h("div.notice", h("p", tr("web.play.join_note")),
+        if (!this.extras) this.extras = joinExtras(this.link, t); // v1.4: an entry code, a battle's club
+        parts.push(h("div.notice", h("p", tr("web.play.join_note")), this.extras.el,
           h("button.primary.join", { onclick: () => this.join() }, tr("web.play.join"))));
       } else if (t && t.status === "scheduled") {
         parts.push(h("div.notice", h("p", tr("web.play.not_open"))));
@@ -170,7 +172,7 @@ class PlayPage {
 
   async join() {
     try {
-      this.setState(await this.link.call("join", { tournament: this.id }), true);
+      this.setState(await this.link.call("join", { tournament: this.id, ...(this.extras ? this.extras.fields() : {}) }), true);
       this.loadSummary();
     } catch (exc) {
       this.note = exc.message;

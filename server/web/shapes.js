@@ -105,7 +105,31 @@ function tournamentShape(v, loc) {
   out.closed_at = text(t, "closed_at", loc, { optional: true });
   out.beacon = null;
   if ("beacon" in t && t.beacon !== null) out.beacon = beaconShape(t.beacon, [...loc, "beacon"]);
+  out.club = int(t, "club", loc, { optional: true, dflt: null });
+  out.battle = null;
+  if ("battle" in t && t.battle !== null) out.battle = battleShape(t.battle, [...loc, "battle"]);
   return out;
+}
+
+/** v1.4: a team battle's {clubs: [id...], counted}. */
+function battleShape(v, loc) {
+  const b = model(v, loc, "RecordBattle");
+  const clubs = list(need(b, "clubs", loc), [...loc, "clubs"]).map((_, i, all) => int(all, i, [...loc, "clubs"]));
+  return { clubs, counted: int(b, "counted", loc) };
+}
+
+/** v1.4: a battle bundle's `clubs` [{club, name, score, counted_ranks}], or null. */
+function clubsOf(b) {
+  if (!("clubs" in b) || b.clubs === null) return null;
+  return list(b.clubs, ["clubs"]).map((v, i) => {
+    const at = ["clubs", i];
+    const c = model(v, at, "ClubLine");
+    const club = int(c, "club", at);
+    const name = text(c, "name", at);
+    const score = int(c, "score", at);
+    const ranks = list(need(c, "counted_ranks", at), [...at, "counted_ranks"]);
+    return { club, name, score, counted_ranks: ranks.map((_, k) => int(ranks, k, [...at, "counted_ranks"])) };
+  });
 }
 
 function beaconShape(v, loc) {
@@ -144,7 +168,7 @@ function recordShape(v, loc) {
   const logHash = text(r, "log_hash", loc, { optional: true });
   return {
     tournament, player, started_at: startedAt, actions, result, log_hash: logHash, par: parShape(r, loc),
-    disqualified: disqualification(r, loc),
+    disqualified: disqualification(r, loc), club: int(r, "club", loc, { optional: true, dflt: null }),
   };
 }
 
@@ -203,11 +227,12 @@ export function bundleWithin(b) {
         progress: int(r, "progress", at), resets: int(r, "resets", at),
         time_ms: int(r, "time_ms", at), score: int(r, "score", at),
         bot: bool(r, "bot", at), disqualified: text(r, "disqualified", at, { optional: true }),
-        par: rowPar(r, at),
+        par: rowPar(r, at), club: int(r, "club", at, { optional: true, dflt: null }),
       };
     });
     const logRootClaimed = text(b, "log_root", [], { optional: true });
-    return { tournament, records, standings: rows, log_root: logRootClaimed, amendments: amendmentsOf(b) };
+    const amendments = amendmentsOf(b);
+    return { tournament, records, standings: rows, log_root: logRootClaimed, amendments, clubs: clubsOf(b) };
   }, b, "bundle");
   solutionWithin(head.tournament, "bundle");
   head.records = head.records.map((r, i) => recordWithin(r, "bundle", `records.${i}`));

@@ -7,6 +7,7 @@ import { ServerError } from "./net.js";
 import { clock, h, fill } from "./dom.js";
 import { nameKey } from "./ranking.js";
 import { t, tn } from "./i18n.js";
+import { clubStandings } from "./clubtable.js";
 
 const statusText = (status) => (["playing", "won", "lost", "resigned", "timed_out"].includes(status) ? t(`web.row.${status}`) : status);
 // what a row's `resets` counts; a phone's narrow table: short headings and a sign for the
@@ -122,7 +123,7 @@ export class StandingsPanel {
     const foot = h("p.muted.small", tn("web.entrants", total));
     const audit = m.version !== undefined ? h("details.audit.small", h("summary", t("web.audit.summary")),
       h("p.version", t("web.standings.version", { version: String(m.version) })), h("p.muted", t("web.standings.version_explain"))) : null;
-    return fill(this.el, head, h("div.table-wrap", table), foot, audit);
+    return fill(this.el, head, clubStandings(m), h("div.table-wrap", table), foot, audit); // v1.4 battles: clubs first
   }
 
   timeOf(row) {

@@ -14,6 +14,7 @@ import { commitment, hexToBytes } from "./drbg.js";
 import { GAPS } from "./gaps.js";
 import { KLONDIKE } from "./klondike.js";
 import { Difference, expectedRows } from "./amended.js";
+import { checkClubs, clubOf } from "./battle.js";
 import { logHash, logRoot } from "./receipts.js";
 import { BUNDLE_FORMAT, RECORD_FORMAT, Unreadable, bundleWithin, recordWithin } from "./shapes.js";
 import { ActionError, PLAYING, TIMED_OUT, WON, isObject } from "./rules.js";
@@ -279,7 +280,11 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     const [result, hash] = finishRecord(record, outcomes[i], report);
     results.push(result);
     const par = record.par === null ? null : { progress: record.par.progress, resets: record.par.resets };
-    marks.push({ player: record.player.name, bot: record.player.bot, disqualified: record.disqualified, par, player_id: record.player.id });
+    const club = clubOf(bundle.tournament, record, who(record), (m) => new Mismatch(m));
+    marks.push({
+      player: record.player.name, bot: record.player.bot, disqualified: record.disqualified, par,
+      player_id: record.player.id, club,
+    });
     chains.push([record.player.id, hash]);
   });
   const old = bundle.records.filter((r) => r.log_hash === null).length;
@@ -293,7 +298,8 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     report.checked.push(`bundle: log_root is over the ${chains.length} records' chains`);
   }
   const expected = fairStandings(bundle, results, marks, report);
-  const claimed = bundle.standings;
+  const fought = bundle.tournament.battle !== null;
+  const claimed = bundle.standings.map(({ club, ...row }) => (fought ? { ...row, club } : row));
   if (expected.length !== claimed.length) {
     throw new Mismatch(`standings have ${claimed.length} rows, the records give ${expected.length}`);
   }
@@ -303,6 +309,7 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     }
   }
   report.checked.push(`standings: ${claimed.length} rows follow from the results`);
+  checkClubs(bundle, expected, report, (m) => new Mismatch(m));
 }
 
 /** The lines `samedeal verify` prints for a report (client_cli/verify.py), and its verdict. */
@@ -340,7 +347,8 @@ export async function replayStates(record) {
 function fairStandings(bundle, results, marks, report) {
   let rows, disqualified;
   try {
-    [rows, disqualified] = expectedRows(results, marks, bundle.amendments, bundle.tournament.closed_at, Unreadable);
+    const { amendments, tournament } = bundle;
+    [rows, disqualified] = expectedRows(results, marks, amendments, tournament.closed_at, Unreadable, tournament.battle !== null);
   } catch (exc) {
     if (exc instanceof Difference) throw new Mismatch(exc.message);
     throw exc;

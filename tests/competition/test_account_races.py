@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.competition import devices as devices_module
 from server.competition.errors import CompetitionError
-from server.competition.live import Snapshot
+from server.competition.live_game import Snapshot
 from server.competition.service import Competition
 from server.domain.accounts import DeviceInfo
 from server.domain.model import PlayerInfo, TournamentInfo

@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from server.audit import beacon as pure
+from server.audit import drand as pure
 from server.audit.verify import verify_document
-from server.competition.beacon import BeaconConfig
+from server.competition.beacon_policy import BeaconConfig
 from server.competition.catalogue import Catalogue
 from server.competition.compute import Compute
 from server.competition.errors import CompetitionError
@@ -279,7 +279,7 @@ async def test_a_beacon_schedule_gives_each_occurrence_its_round_opens_or_voids_
             duration_s=1200,  # longer than the void rule's 10 minutes
             beacon={"network": "local-test"},
         )
-        s = await competition.series.create(new)
+        s = await competition.schedules.create(new)
         assert s.beacon == {"network": "local-test"}
         first, second = sorted(await competition.catalogue.summaries(), key=lambda t: t.id)
         for t in (first, second):  # published at creation: the rule's round for each
@@ -289,7 +289,7 @@ async def test_a_beacon_schedule_gives_each_occurrence_its_round_opens_or_voids_
             assert NET.network.round_time(t.beacon["round"]) >= earliest
             assert NET.network.round_time(t.beacon["round"] - 1) < earliest
         assert first.beacon and second.beacon and first.beacon["round"] < second.beacon["round"]
-        [item] = [schedule_item(s) for s in await competition.series.listing()]
+        [item] = [schedule_item(s) for s in await competition.schedules.listing()]
         assert item["beacon"] == {"network": "local-test"}
         assert item["next"][0]["beacon"] == summary(first, None)["beacon"]
         feed = await calendar(competition, "here")
@@ -360,7 +360,7 @@ async def test_a_bad_beacon_schedule_is_refused_and_stores_nothing(
     configure(competition, [])
     new = NewSchedule("Bad", "gaps", {}, T0 + timedelta(seconds=10), 60, duration_s, beacon=beacon)
     with pytest.raises(CompetitionError) as err:
-        await competition.series.create(new)
+        await competition.schedules.create(new)
     assert err.value.code == "bad_request" and needle in err.value.message
     assert await stored.schedules(competition.store) == []
     assert await competition.catalogue.summaries() == []

@@ -24,10 +24,10 @@ async def _players(comp: Competition, *names: str) -> list[PlayerInfo]:
 
 
 async def _state(store: Store) -> Any:
-    """Everything a club verb could change (the join codes' hashes included)."""
+    """Everything a club verb could change (the join codes included)."""
     async with store._session() as s:
         clubs = [
-            (c.id, c.name, c.description, c.owner_id, c.invite_hash)
+            (c.id, c.name, c.description, c.owner_id, c.invite)
             for c in await s.scalars(select(Club).order_by(Club.id))
         ]
         members = [
@@ -222,7 +222,7 @@ async def test_a_deleted_account_leaves_its_clubs(comp: Competition) -> None:
     assert (left.name, left.owner, left.members) == ("Alone", None, 0)
     async with comp.store._session() as s:
         club = await s.get(Club, alone.id)
-        assert club is not None and club.invite_hash is None
+        assert club is not None and club.invite is None
 
 
 async def test_a_list_costs_the_same_queries_whatever_its_length(comp: Competition) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from server.audit import receipts
 from server.competition.errors import CompetitionError
-from server.competition.live import Snapshot
+from server.competition.live_game import Snapshot
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from tests.competition.conftest import Recorder, gaps_spec

@@ -18,7 +18,7 @@ from server.competition.ticker import TICK_S, LoopScheduler, run_ticks
 from server.domain.model import PlayerInfo, TournamentStatus
 from server.store import schedules as stored
 from tests.competition.conftest import Recorder, gaps_spec
-from tests.competition.test_series import daily
+from tests.competition.test_schedules import daily
 from tests.support.driven import SETTLE_S, DrivenScheduler
 from tests.support.harness import T0, Clock
 
@@ -69,7 +69,7 @@ async def test_the_clock_task_opens_times_out_and_closes_at_the_due_tick(
 async def test_the_clock_task_creates_series_occurrences_a_period_ahead(
     competition: Competition, driven: DrivenScheduler
 ) -> None:
-    s = await competition.series.create(daily())  # #1 at +10 s, #2 at +70 s
+    s = await competition.schedules.create(daily())  # #1 at +10 s, #2 at +70 s
 
     async def made() -> list[int]:
         return sorted(k for _, k in await stored.occurrences(competition.store, [s.id]))

@@ -11,7 +11,7 @@ import pytest
 
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
-from server.competition.table import Table
+from server.competition.standings.table import Table
 from server.competition.tournament import Closed, Tournament
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from tests.competition.conftest import Recorder, gaps_spec

@@ -1,9 +1,9 @@
 """The pure parts of series: occurrence arithmetic (against a brute-force reading of
-the contract), the organiser's spans and times, entry conditions."""
+the contract) and a schedule's checks (the organiser's spans, times and options:
+test_schedule_options.py; entry conditions: test_conditions.py)."""
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -11,11 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.domain import conditions
-from server.domain.conditions import Facts
 from server.domain.schedule import LEAD_S, NewSchedule, check, due, occurrence, upcoming
-from server.domain.schedule_options import game_options, parse_at, parse_span
-from server.domain.tournament_options import with_variant
 
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
@@ -72,88 +68,3 @@ def test_check_names_what_is_wrong(over: dict[str, object], needle: str) -> None
     problem = check(replace(sched(), **over))  # type: ignore[arg-type]
     assert problem is not None and needle in problem
     assert check(sched()) is None
-
-
-@pytest.mark.parametrize(
-    ("text", "seconds"),
-    [("1d", 86400), ("12h", 43200), ("90m", 5400), ("60s", 60), ("1h30m", 5400), ("75", 75)],
-)
-def test_spans(text: str, seconds: int) -> None:
-    assert parse_span(text, "--every") == seconds
-
-
-@pytest.mark.parametrize("text", ["", "1w", "h", "1.5h", "-1d", "1d 2h"])
-def test_bad_spans_say_what_a_span_is(text: str) -> None:
-    with pytest.raises(ValueError, match="--every is a span like 1d"):
-        parse_span(text, "--every")
-
-
-def test_at_is_the_next_such_utc_time() -> None:
-    assert parse_at("18:00Z", T0 - timedelta(minutes=1)) == T0
-    assert parse_at("18:00Z", T0) == T0
-    assert parse_at("18:00Z", T0 + timedelta(seconds=1)) == T0 + timedelta(days=1)
-    assert parse_at("2027-01-01T09:30:00+01:00", T0) == datetime(2027, 1, 1, 8, 30, tzinfo=UTC)
-    with pytest.raises(ValueError, match="--at"):
-        parse_at("25:00Z", T0)
-
-
-def test_named_options_lie_over_raw_json_and_belong_to_their_game() -> None:
-    args = argparse.Namespace(
-        options='{"draw": 1, "passes": 2}', redeals=None, draw=3, passes=None,
-        guaranteed=True, hints=False,
-    )  # fmt: skip
-    assert game_options("klondike", args) == {"draw": 3, "passes": 2, "guaranteed": True}
-    with pytest.raises(ValueError, match="--draw is an option of klondike, not of gaps"):
-        game_options("gaps", args)
-    with pytest.raises(ValueError, match="--options is not JSON"):
-        game_options("gaps", argparse.Namespace(options="{", redeals=None))
-
-
-def test_the_variant_flag_is_a_gaps_option() -> None:
-    args = argparse.Namespace(options='{"redeals": 1}', variant="montana", redeals=None)
-    assert game_options("gaps", args) == {"redeals": 1, "variant": "montana"}
-    with pytest.raises(ValueError, match="--variant is an option of gaps, not of klondike"):
-        game_options("klondike", args)
-    assert with_variant({"redeals": 0}, "gaps", "addiction") == {
-        "redeals": 0,
-        "variant": "addiction",
-    }
-    assert with_variant({}, "klondike", None) == {}
-    with pytest.raises(ValueError, match="--variant is an option of gaps, not of klondike"):
-        with_variant({}, "klondike", "free_parking")
-
-
-FRESH = Facts(bot=False, account_age_s=10, rated=0, rating=0.0)
-
-
-@pytest.mark.parametrize(
-    ("conds", "facts", "named"),
-    [
-        ({"min_account_age_s": 60}, FRESH, "min_account_age_s"),
-        ({"min_rated": 1}, FRESH, "min_rated"),
-        ({"min_rating": 5}, FRESH, "min_rating"),
-        ({"max_rating": -1}, FRESH, "max_rating"),
-        ({"bots": False}, FRESH._replace(bot=True), "bots"),
-    ],
-)
-def test_a_failed_condition_is_named(conds: dict[str, object], facts: Facts, named: str) -> None:
-    why = conditions.refusal(conditions.parse(conds), facts)
-    assert why is not None and why.text.startswith(f"entry condition {named}")
-    assert why.condition == named  # reason condition_<named> on the wire (docs/I18N.md)
-
-
-def test_conditions_met_allow_and_bots_default_to_allowed() -> None:
-    met = {"min_account_age_s": 10, "min_rated": 0, "min_rating": 0, "max_rating": 0}
-    assert conditions.refusal(conditions.parse(met), FRESH) is None
-    assert conditions.refusal(None, FRESH._replace(bot=True)) is None
-    assert conditions.refusal({"min_rated": 0}, FRESH._replace(bot=True)) is None
-
-
-@pytest.mark.parametrize(
-    "raw",
-    [[], {"min_age": 1}, {"bots": 1}, {"min_rated": 1.5}, {"min_rated": -1},
-     {"min_rating": True}, {"min_rating": 10, "max_rating": 5}],
-)  # fmt: skip
-def test_bad_conditions_are_refused(raw: object) -> None:
-    with pytest.raises(ValueError, match="condition"):
-        conditions.parse(raw)

@@ -99,3 +99,31 @@ def test_spans() -> None:
     assert [parse_span(t, "--x") for t in ("90", "1d", "1h30m", "60s")] == [90, 86400, 5400, 60]
     with pytest.raises(ValueError, match="--x is a span"):
         parse_span("1w", "--x")
+
+
+def test_club_flags_reach_the_message_and_bad_ones_name_the_flag() -> None:
+    """v1.4: --club, --visibility, --entry-code, --battle with --counted (schedules share
+    all but the battle: domain/schedule_options.py)."""
+    request = request_from(
+        parse("--club", "3", "--visibility", "unlisted", "--entry-code", "Fr-1"), NOW
+    )
+    message = request_message(request)
+    assert (message["club"], message["visibility"], message["entry_code"]) == (
+        3,
+        "unlisted",
+        "Fr-1",
+    )
+    assert "rated" not in message and "battle" not in message  # the server's defaults
+    battle = request_message(request_from(parse("--battle", "3,7", "--counted", "2"), NOW))
+    assert battle["battle"] == {"clubs": [3, 7], "counted": 2} and "club" not in battle
+    for argv, flag in (
+        (("--entry-code", "abc"), "--entry-code"),
+        (("--battle", "3,7"), "--battle"),
+        (("--counted", "2"), "--battle"),
+        (("--battle", "3,x", "--counted", "2"), "--battle"),
+        (("--battle", "3,3", "--counted", "2"), "--battle"),
+        (("--battle", "3,7", "--counted", "21"), "--battle"),
+        (("--club", "1", "--battle", "3,7", "--counted", "2"), "--battle"),
+    ):
+        with pytest.raises(ValueError, match=flag):
+            request_from(parse(*argv), NOW)

@@ -14,7 +14,7 @@ from contextlib import AsyncExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
-from server.audit import beacon
+from server.audit import drand
 from server.audit.verify import verify_document
 from tests.e2e.test_nodes import admin, client, on_each, until
 from tests.support.beacon import KeyedNetwork
@@ -80,7 +80,7 @@ async def test_three_nodes_open_on_one_verified_round_and_agree_on_the_deal(
                     bundle["tournament"]["beacon"]["signature"]
                     == NET.sign(t["beacon"]["round"]).signature.hex()
                 )
-                nets = beacon.networks_from_json({"e2e-test": NET.spec})
+                nets = drand.networks_from_json({"e2e-test": NET.spec})
                 report = verify_document(bundle, networks=nets)
                 assert report.ok, report.error
                 assert len(bundle["records"]) == 3

@@ -1,11 +1,14 @@
 """Several nodes are one server for clubs (v1.4, PROTOCOL.md "Clubs"), as real processes
 on PostgreSQL: a club made on one node is joined on another, its members, leaders and
 owner read the same everywhere, a new code made on one node kills the old one on the
-others, and wrong codes count across nodes."""
+others, and wrong codes count across nodes; a club event made by a leader on one node is
+listed with its code to the owner on another, joined there with the code, and hidden from
+an anonymous list and refused to a non-member on a third (v1.4 "Club events")."""
 
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
+from datetime import UTC, datetime, timedelta
 
 from tests.e2e.test_nodes import client
 from tests.support.processes import ServerProcess
@@ -45,3 +48,15 @@ async def test_nodes_agree_on_club_membership(nodes: list[ServerProcess]) -> Non
         assert on_c["member_names"] == ["Ana", "Bo"]
         listed = await watcher.ok(type="clubs")
         assert [(x["name"], x["members"]) for x in listed["items"]] == [("Clube", 2)]
+
+        ends = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+        event = {"type": "create_tournament", "name": "Sexta", "game": "gaps", "ends_at": ends}
+        made_t = await bo.ok(**event, club=made["id"], visibility="unlisted", entry_code="Sx-2026")
+        t = made_t["tournament"]
+        assert (t["club"], t["rated"], t["entry_code"]) == (made["id"], False, "Sx-2026")
+        mine = {x["id"]: x for x in (await ana.ok(type="tournaments"))["items"]}
+        assert mine[t["id"]]["entry_code"] == "Sx-2026"  # the owner, on another node
+        assert t["id"] not in [x["id"] for x in (await watcher.ok(type="tournaments"))["items"]]
+        await ana.ok(type="join", tournament=t["id"], code="Sx-2026")
+        refused = await cy.req(type="join", tournament=t["id"], code="Sx-2026")
+        assert (refused["code"], refused["reason"]) == ("forbidden", "condition_club")

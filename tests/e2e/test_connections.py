@@ -1,5 +1,5 @@
 """A node's PostgreSQL connections stay within its budget (the engine's pool plus
-cluster.OWN_CONNECTIONS: the listener, the leadership, the locks) whatever it does: 50
+pg_coordination.OWN_CONNECTIONS: the listener, the leadership, the locks) whatever it does: 50
 tournaments closed one after another on three nodes, each close rated once, while
 pg_stat_activity is read all along."""
 
@@ -15,13 +15,13 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from server.store import cluster, db
+from server.store import db, pg_coordination
 from tests.conftest import PG_ADMIN_DSN
 from tests.e2e.test_nodes import client, move, on_each, open_now
 from tests.support.processes import ServerProcess, cli
 
 CLOSES = 50
-BUDGET = db.POOL_SIZE + db.POOL_OVERFLOW + cluster.OWN_CONNECTIONS  # per node
+BUDGET = db.POOL_SIZE + db.POOL_OVERFLOW + pg_coordination.OWN_CONNECTIONS  # per node
 
 
 class Sampler:

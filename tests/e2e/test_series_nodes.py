@@ -118,7 +118,7 @@ async def test_three_stores_racing_for_one_occurrence_create_it_once(pg_url: str
         competitions = [Competition.build(store) for store in stores]
         for _ in range(3):
             results = await asyncio.gather(
-                *(c.series.ensure_schedule(s, now) for c in competitions)
+                *(c.schedules.ensure_schedule(s, now) for c in competitions)
             )
             assert sum(len(r) for r in results) <= 2  # #1, #2 once among the three
         made = await stored.occurrences(stores[0], [s.id])

@@ -26,7 +26,7 @@ from tests.fuzz.common import Reader, fuzz, instrumented, json_text
 with instrumented(__name__ == "__main__"):
     from server.competition.errors import CompetitionError
     from server.competition.ratings import LeaderboardPage
-    from server.competition.standings import View
+    from server.competition.standings.reading import View
     from server.domain.accounts import DeviceInfo, DeviceKind
     from server.domain.model import PlayerInfo
     from server.net import protocol, session

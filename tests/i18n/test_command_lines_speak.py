@@ -57,20 +57,30 @@ def test_the_operators_command_line_in_portuguese_with_plurals(tmp_path: Path) -
     url = f"sqlite+aiosqlite:///{tmp_path / 'op.db'}"
     env = _env(tmp_path)
     assert _run("server", ["--database-url", url, "migrate"], env, tmp_path).returncode == 0
-    rebuilt = _run("server", ["--lang", "pt-PT", "--database-url", url, "ratings", "rebuild"],
-                   env, tmp_path)
+    rebuilt = _run(
+        "server", ["--lang", "pt-PT", "--database-url", url, "ratings", "rebuild"], env, tmp_path
+    )
     assert rebuilt.returncode == 0, rebuilt.stderr
     # pt-PT: 0 takes the plural; pt-BR: 0 takes the singular
     assert rebuilt.stdout.startswith("recalculado a partir de 0 torneios encerrados")
-    rebuilt = _run("server", ["--lang", "pt-BR", "--database-url", url, "ratings", "rebuild"],
-                   env, tmp_path)
+    rebuilt = _run(
+        "server", ["--lang", "pt-BR", "--database-url", url, "ratings", "rebuild"], env, tmp_path
+    )
     assert rebuilt.stdout.startswith("recalculado a partir de 0 torneio encerrado:")
-    refused = _run("server", ["--database-url", url, "tournament", "close", "999"],
-                   _env(tmp_path, LANG="es_ES.UTF-8"), tmp_path)
+    refused = _run(
+        "server",
+        ["--database-url", url, "tournament", "close", "999"],
+        _env(tmp_path, LANG="es_ES.UTF-8"),
+        tmp_path,
+    )
     assert refused.returncode == 1
     assert refused.stderr.strip() == "samedeal-server: No existe el torneo 999."
-    nobody = _run("server", ["--lang", "pt-PT", "--database-url", url, "admin", "grant", "ninguém"],
-                  env, tmp_path)
+    nobody = _run(
+        "server",
+        ["--lang", "pt-PT", "--database-url", url, "admin", "grant", "ninguém"],
+        env,
+        tmp_path,
+    )
     assert "nenhum jogador se chama 'ninguém' (registe-o primeiro)" in nobody.stderr
 
 
@@ -87,7 +97,12 @@ async def test_the_players_command_line_in_spanish_and_portuguese(
         listed = await samedeal("tournaments", LANG="pt_BR.UTF-8")
         assert listed.returncode == 0, listed.stderr
         assert listed.stdout.splitlines()[0].split() == [
-            "id", "nome", "jogo", "estado", "inscritos", "quando"
+            "id",
+            "nome",
+            "jogo",
+            "estado",
+            "inscritos",
+            "quando",
         ]
         assert listed.stdout.splitlines()[-1] == "0 torneio"
         listed = await samedeal("--lang", "pt-PT", "tournaments")

@@ -35,12 +35,13 @@ async def test_club_messages_over_the_wire(sqlite_url: str) -> None:
         led = await ana.ok(type="set_leader", club=made["id"], player="bo", leader=True)
         assert led["type"] == "club" and led["club"]["leaders"] == ["Bo"]
         shown = (await bo.ok(type="club", club=made["id"]))["club"]
-        assert shown["role"] == "leader" and shown["invite"] is None  # only its hash is kept
+        assert (shown["role"], shown["invite"]) == ("leader", made["invite"])  # every CLUB
         assert shown["member_names"] == ["Ana", "Bo"]
         fresh = (await bo.ok(type="new_invite", club=made["id"]))["club"]
         assert fresh["invite"] and fresh["invite"] != made["invite"]
         listed = await bo.ok(type="clubs", mine=True)
         assert listed["total"] == 1 and listed["items"][0]["role"] == "leader"
+        assert listed["items"][0]["invite"] == fresh["invite"]  # the current code
         err = await bo.err("forbidden", type="kick_member", club=made["id"], player="Ana")
         assert err["reason"] == "club_role" and err["message"]
         err = await ana.err("not_found", type="club", club=99)

@@ -9,8 +9,8 @@ from typing import Any
 
 import orjson
 
-from server.competition.leaderboard import EntryRow, Leaderboard
-from server.competition.standings import View
+from server.competition.standings.leaderboard import EntryRow, Leaderboard
+from server.competition.standings.reading import View
 from server.net.fanout import Fanout, Watch
 from tests.support.factories import figures
 

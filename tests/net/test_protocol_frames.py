@@ -6,8 +6,8 @@ import random
 
 import orjson
 
-from server.competition.leaderboard import EntryRow, Leaderboard
-from server.competition.standings import View
+from server.competition.standings.leaderboard import EntryRow, Leaderboard
+from server.competition.standings.reading import View
 from server.net import protocol
 from tests.support.factories import figures
 

@@ -16,7 +16,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
 from server.net.connection import MessageHandler, WsConnection
-from server.net.transport import Limits, WsServer, broadcast, text_header
+from server.net.transport import Limits, WsServer, broadcast
 
 # FAST: keepalive pings every 0.2 s and a 0.3 s open deadline, for the tests of those two;
 # QUIET, every other test's: no ping and an open deadline a loaded machine cannot miss.
@@ -291,13 +291,6 @@ async def test_frames_sent_before_the_handshake_answer_are_handled_after_it() ->
         reply = await asyncio.wait_for(reader.readexactly(2 + len("early")), 5)
         assert reply[2:] == b"early" and endpoint.handled == ["early"]
         writer.close()
-
-
-def test_a_text_frame_is_written_as_the_protocol_would_write_it() -> None:
-    for size in (0, 1, 125, 126, 127, 65535, 65536, 70_000):
-        data = b"x" * size
-        want = Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
-        assert text_header(size) + data == want, size
 
 
 async def test_replies_of_every_header_size_reach_a_client_whole() -> None:

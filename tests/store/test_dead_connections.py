@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy import text
 
 from server.ops import faults
-from server.store import cluster, db
+from server.store import db, pg_coordination
 from tests.conftest import PG_ADMIN_DSN
 
 TERMINATED_S = 10.0  # generous: the FATAL arrives within milliseconds
@@ -143,7 +143,7 @@ async def test_the_leadership_drops_a_terminated_connection_with_a_fault_line(
     caplog.set_level(logging.WARNING)
     faults.FAULTS._last.clear()
     proxy, database = held
-    leadership = cluster.Leadership(proxy.dsn(database))
+    leadership = pg_coordination.Leadership(proxy.dsn(database))
     try:
         assert await leadership.leading()
         first = leadership._conn
@@ -174,10 +174,12 @@ async def test_the_listener_reconnects_after_a_terminated_connection_with_a_faul
 ) -> None:
     caplog.set_level(logging.WARNING)
     faults.FAULTS._last.clear()
-    monkeypatch.setattr(cluster, "KEEPALIVE_S", 0.2)  # its keepalive meets the dead protocol
+    monkeypatch.setattr(
+        pg_coordination, "KEEPALIVE_S", 0.2
+    )  # its keepalive meets the dead protocol
     proxy, database = held
     handler = Resyncs()
-    listener = cluster.Listener(proxy.dsn(database), handler)
+    listener = pg_coordination.Listener(proxy.dsn(database), handler)
     listener.start()
     try:
         await listener.connected()
@@ -186,7 +188,7 @@ async def test_the_listener_reconnects_after_a_terminated_connection_with_a_faul
         try:
             pid = await admin.fetchval(
                 "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = $2",
-                cluster.LISTENER_NAME,
+                pg_coordination.LISTENER_NAME,
                 database,
             )
         finally:

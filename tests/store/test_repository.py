@@ -1,4 +1,5 @@
-"""The repository on SQLite and PostgreSQL: players, tournaments, entries, the action log."""
+"""The repository on SQLite and PostgreSQL: tournaments, entries, the action log (players:
+test_players.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from sqlalchemy.exc import IntegrityError
 from server.domain.model import (
     DuplicateAction,
     EntryExists,
-    NameTaken,
     Status,
     Summary,
     canonical_json,
@@ -27,19 +27,6 @@ async def store(db_url: str):
     s = await Store.open(db_url)
     yield s
     await s.close()
-
-
-async def test_players(store: Store) -> None:
-    alice = await store.create_player("Alice", "h1", NOW)
-    assert alice.name == "Alice" and not alice.admin
-    with pytest.raises(NameTaken):
-        await store.create_player("ALICE", "h2", NOW)
-    assert (await store.player_by_token_hash("h1")) == alice
-    assert await store.player_by_token_hash("nope") is None
-    assert (await store.player_by_name("alice")).id == alice.id
-    assert await store.set_admin("alice")
-    assert (await store.player_by_token_hash("h1")).admin
-    assert not await store.set_admin("nobody")
 
 
 async def test_tournament_keeps_seed_apart(store: Store) -> None:
@@ -167,10 +154,6 @@ async def test_close_times_out_running_games(store: Store) -> None:
     assert rows["c"].figures.status == "timed_out" and rows["c"].figures.time_ms == 600_000
     assert rows["b"].figures.status == "won" and rows["b"].figures.time_ms == 10  # unchanged
     assert [t.status for t in await store.tournaments()] == ["closed"]
-
-
-async def test_ping(store: Store) -> None:
-    assert await store.ping()
 
 
 async def test_no_action_commits_after_the_close(store: Store) -> None:

@@ -1,5 +1,5 @@
 """A drand-like network whose secret key the test holds: it signs rounds that verify under
-server/audit/beacon.py, for end-to-end tests with a local relay (the production networks
+server/audit/drand.py, for end-to-end tests with a local relay (the production networks
 stay pinned)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from py_arkworks_bls12381 import G1Point, G2Point, Scalar
 
-from server.audit import beacon, receipts
-from server.audit.beacon import Network, Round
+from server.audit import drand, receipts
+from server.audit.drand import Network, Round
 from server.domain import timing
 from tests.support import factories
 
@@ -36,7 +36,7 @@ class KeyedNetwork:
         pk = ((G1Point() if chained else G2Point()) * self.sk).to_compressed_bytes()
         genesis_seed = hashlib.sha256(name.encode()).digest()
         self.spec: dict[str, Any] = {
-            "chain_hash": beacon.chain_hash_of(period, genesis_time, pk, genesis_seed, name),
+            "chain_hash": drand.chain_hash_of(period, genesis_time, pk, genesis_seed, name),
             "scheme": scheme,
             "beacon_id": name,
             "period": period,
@@ -44,14 +44,14 @@ class KeyedNetwork:
             "public_key": pk.hex(),
             "genesis_seed": genesis_seed.hex(),
         }
-        self.network = beacon.network_from_json(name, self.spec)
+        self.network = drand.network_from_json(name, self.spec)
 
     def sign(self, number: int, previous: bytes | None = None) -> Round:
         """Round `number` signed with the key (chained: over `previous`, or the genesis
         seed)."""
         net = self.network
         prev = (previous or net.genesis_seed) if self.chained else None
-        msg = beacon.message(net, Round(number, b"", prev))
+        msg = drand.message(net, Round(number, b"", prev))
         point = (G2Point if self.chained else G1Point).hash_to_curve(msg, net.dst) * self.sk
         return Round(number, point.to_compressed_bytes(), prev)
 
@@ -114,13 +114,13 @@ def vector_round(network: str, number: int) -> tuple[Network, Round]:
     e = next(r for r in VECTORS["rounds"] if (r["network"], r["round"]) == (network, number))
     prev = e.get("previous_signature")
     r = Round(number, bytes.fromhex(e["signature"]), bytes.fromhex(prev) if prev else None)
-    return beacon.BUILT_IN[network], r
+    return drand.BUILT_IN[network], r
 
 
 def beacon_bundle(network: Network, r: Round, n: int = 3, seed: bytes = SEED) -> dict[str, Any]:
     """A correct Gaps bundle whose deals come from the deal seed of round r."""
     t = beacon_tournament(seed, network, r)
-    deal = beacon.deal_seed(seed, network, r)
+    deal = drand.deal_seed(seed, network, r)
     records = []
     for pid in range(1, n + 1):
         rnd = random.Random(pid)

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from server.audit import beacon as pure
-from server.competition.beacon import BeaconConfig
+from server.audit import drand as pure
+from server.competition.beacon_policy import BeaconConfig
 from server.domain import timing
 from tests.support.beacon import KeyedNetwork
 from tests.support.harness import Clock, Running, running_server

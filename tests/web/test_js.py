@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from server.audit import beacon
+from server.audit import drand
 from server.audit.untrusted import Unreadable
 from server.audit.verify import verify_document
 from server.games import random_play
@@ -340,8 +340,8 @@ def test_beacon_documents_same_verdict_in_both_verifiers(tmp_path: Path) -> None
     docs = beacon_corpus()
     nets = tmp_path / "networks.json"
     nets.write_text(json.dumps(KEYED_NETWORKS))
-    networks = beacon.networks_from_json(KEYED_NETWORKS)
-    for extra, chosen in (([], beacon.BUILT_IN), (["--beacon-networks", str(nets)], networks)):
+    networks = drand.networks_from_json(KEYED_NETWORKS)
+    for extra, chosen in (([], drand.BUILT_IN), (["--beacon-networks", str(nets)], networks)):
         paths = []
         for i, doc in enumerate(docs.values()):
             path = tmp_path / f"beacon{i}.json"

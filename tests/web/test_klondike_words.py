@@ -27,6 +27,8 @@ VIEW = {  # a Klondike VIEW as the page holds it: what the hint is read against
         {"down": 0, "up": ["6H"]},
     ],
 }
+
+
 def move(src: str, dst: str, count: int = 1) -> dict[str, Any]:
     return {"kind": "move", "from": src, "to": dst, "count": count}
 

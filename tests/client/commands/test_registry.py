@@ -10,6 +10,7 @@ import pytest
 from client_cli.commands import (
     account,
     bot,
+    club,
     delete_account,
     fairplay,
     login,
@@ -40,6 +41,7 @@ COMMANDS = {
     ("disqualify", "1", "ann", "--reason", "r"): fairplay.run,
     ("fairplay", "1"): fairplay.run,
     ("schedule", "list"): schedule.run,
+    ("club", "list"): club.run,
     ("login",): login.run,
     ("delete-account",): delete_account.run,
 }

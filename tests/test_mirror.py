@@ -1,0 +1,108 @@
+"""Tests mirror the server's modules that hold logic: server/<package>/<module>.py has its
+tests in tests/<package>/test_<module>.py (issue 34).
+
+A module holds logic when it defines a function or method with a body (not only a
+docstring, `...` or `pass`). UNMIRRORED lists those still without a test file of their
+name; it can only shrink: a listed module that has its file now (or is gone) fails the
+test too, so whoever writes one deletes its line."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+UNMIRRORED: set[str] = {
+    "server/audit/replay.py",
+    "server/audit/untrusted.py",
+    "server/competition/accounts.py",
+    "server/competition/admission.py",
+    "server/competition/beacons.py",
+    "server/competition/devices.py",
+    "server/competition/exports.py",
+    "server/competition/links.py",
+    "server/competition/passkeys.py",
+    "server/competition/peers.py",
+    "server/domain/accounts.py",
+    "server/domain/clubs.py",
+    "server/domain/organiser_words.py",
+    "server/games/gaps_layout.py",
+    "server/games/gaps_par.py",
+    "server/games/klondike_actions.py",
+    "server/games/klondike_state.py",
+    "server/games/klondike_view.py",
+    "server/i18n/terminal.py",
+    "server/net/accounts_protocol.py",
+    "server/net/accounts_session.py",
+    "server/net/app.py",
+    "server/net/clubs_session.py",
+    "server/net/connection.py",
+    "server/net/limits.py",
+    "server/net/metrics.py",
+    "server/net/pages.py",
+    "server/net/protocol.py",
+    "server/net/replies.py",
+    "server/net/schedule_http.py",
+    "server/net/schedule_session.py",
+    "server/net/session.py",
+    "server/net/workers.py",
+    "server/store/accounts.py",
+    "server/store/clubs.py",
+    "server/store/devices.py",
+    "server/store/fairplay.py",
+    "server/store/links.py",
+    "server/store/models.py",
+    "server/store/par.py",
+    "server/store/passkeys.py",
+    "server/store/pg_writer.py",
+    "server/store/rating_reads.py",
+    "server/store/ratings.py",
+    "server/store/schedules.py",
+    "server/store/sqlite_process.py",
+}
+
+
+def has_logic(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                body = body[1:]  # its docstring
+            if any(not isinstance(s, ast.Pass | ast.Expr) or not _ellipsis(s) for s in body):
+                return True
+    return False
+
+
+def _ellipsis(s: ast.stmt) -> bool:
+    return isinstance(s, ast.Pass) or (
+        isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value is ...
+    )
+
+
+def mirror_of(module: Path) -> Path:
+    """Where the tests of server/<package>/<module>.py live."""
+    rel = module.relative_to(ROOT / "server")
+    return ROOT / "tests" / rel.parent / f"test_{rel.stem}.py"
+
+
+def modules_with_logic() -> list[Path]:
+    return [
+        p
+        for p in sorted((ROOT / "server").rglob("*.py"))
+        if p.parent != ROOT / "server"
+        and p.name not in ("__init__.py", "__main__.py")
+        and has_logic(p)
+    ]
+
+
+def unmirrored() -> set[str]:
+    return {str(p.relative_to(ROOT)) for p in modules_with_logic() if not mirror_of(p).is_file()}
+
+
+def test_every_module_with_logic_has_its_test_file_or_is_listed() -> None:
+    missing = unmirrored()
+    assert not missing - UNMIRRORED, (
+        f"write tests/<package>/test_<module>.py for {missing - UNMIRRORED}"
+    )
+    assert not UNMIRRORED - missing, f"mirrored now, delete from UNMIRRORED: {UNMIRRORED - missing}"
