@@ -158,7 +158,7 @@ class Session:
                 reason="too_many_registrations",
             )
         player, device, token = await self.competition.devices.register(m.name, m.device, m.bot)
-        await self.sign_in(player, device)
+        await self.sign_in(player, device, fresh=True)
         return {
             "type": "registered",
             "player": {"id": player.id, "name": player.name, **_bot(player)},
@@ -175,10 +175,12 @@ class Session:
             "device": device_brief(device),
         }
 
-    async def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None:
+    async def sign_in(self, player: PlayerInfo, device: DeviceInfo, fresh: bool = False) -> None:
         """This connection is now `player`'s, with `device` (v1.4: until it is revoked);
-        `unauthorized` when the device was revoked meanwhile (then signed in as nobody)."""
-        if not await self.competition.devices.hold(device, self.conn, self._signed_out):
+        `unauthorized` when the device was revoked meanwhile (then signed in as nobody).
+        `fresh`: the device was made by this registration (`Devices.hold`)."""
+        devices = self.competition.devices
+        if not await devices.hold(device, self.conn, self._signed_out, fresh):
             self.player = self.device = None
             raise CompetitionError("unauthorized", TEXTS["revoked"])
         self.player, self.device = player, device
