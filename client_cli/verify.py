@@ -21,7 +21,8 @@ from server.audit.records import BUNDLE_FORMAT
 from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_json, show
 from server.audit.verify import NotABundle, verify_bundle_file, verify_document
 from server.domain.names import name_key
-from server.i18n.terminal import t
+from server.i18n.said import speak
+from server.i18n.terminal import lang, t
 
 EXIT_OK = 0  # every check holds
 EXIT_MISMATCH = 1  # a difference (or the receipt's log is not there unchanged)
@@ -30,22 +31,6 @@ EXIT_INTERNAL = 3  # the verifier itself failed: a bug, said in one line
 EXIT_INTERRUPTED = 130  # Ctrl-C
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
-
-RECEIPT_HELP = (
-    "a receipt: the seq and log_hash of an acknowledged action (the STATE message's "
-    "`seq` and `log_hash`; seq 0 is the join). Checks that the file's record holds that "
-    "log, unchanged, and exits 1 if not. For a bundle, name the player with --player."
-)
-PLAYER_HELP = (
-    "whose receipt it is: required with --receipt on a bundle; on a record, the record "
-    "must be that player's"
-)
-
-NETWORKS_HELP = (
-    "a JSON file of drand networks beyond the built-in quicknet and default (shaped like "
-    "the vectors' `networks`: chain_hash, scheme, beacon_id, period, genesis_time, "
-    "public_key, genesis_seed); it cannot replace a built-in network"
-)
 
 
 def read_networks(path: str | None) -> Mapping[str, Network]:
@@ -56,18 +41,17 @@ def read_networks(path: str | None) -> Mapping[str, Network]:
     try:
         return networks_from_json(parse_json(read_file(path)))
     except OSError as exc:
-        raise Unreadable(f"cannot open the networks file: {path}: {exc.strerror or exc}") from None
+        why = exc.strerror or exc
+        raise Unreadable(t("cli.verify.networks_cannot_open", path=path, why=why)) from None
     except (Unreadable, BeaconError) as exc:
-        raise Unreadable(f"the networks file {path}: {exc}") from None
+        raise Unreadable(t("cli.verify.networks_bad", path=path, why=exc)) from None
 
 
 def parse_receipt(text: str) -> tuple[int, str]:
     """'SEQ:HASH' -> (seq, lowercase hex); argparse's type for --receipt."""
     seq, sep, digest = text.partition(":")
     if not sep or not seq.isdigit() or not _HEX64.fullmatch(digest):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not SEQ:HASH (a seq of 0 or more and 64 hex digits)"
-        )
+        raise argparse.ArgumentTypeError(t("cli.verify.not_a_receipt", text=repr(text)))
     return int(seq), digest.lower()
 
 
@@ -110,7 +94,9 @@ def read_file(path: str, limits: Limits = LIMITS) -> bytes:
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         if size > limits.max_bytes:
-            raise Unreadable(f"too large: {size:,} bytes, the limit is {limits.max_bytes:,}")
+            raise Unreadable(
+                t("cli.verify.too_large", size=f"{size:,}", max=f"{limits.max_bytes:,}")
+            )
         return f.read(limits.max_bytes + 1)
 
 
@@ -161,10 +147,10 @@ def _verdict(
 
 
 def _report_lines(report: Any, lines: list[str]) -> None:
-    """What was checked, noted and found different, a line each (the checks' own words
-    are the verifier's, in English: docs/I18N.md)."""
-    lines.extend(t("cli.verify.ok_line", line=line) for line in report.checked)
-    lines.extend(t("cli.verify.note_line", line=line) for line in report.notes)
+    """What was checked, noted and found different, a line each, in the chosen language
+    (a difference stays in the verifier's English: docs/I18N.md)."""
+    lines.extend(t("cli.verify.ok_line", line=speak(lang(), line)) for line in report.checked)
+    lines.extend(t("cli.verify.note_line", line=speak(lang(), line)) for line in report.notes)
     if report.error is not None:
         lines.append(t("cli.verify.fail_line", line=report.error))
 

@@ -58,3 +58,14 @@ def test_readme_and_docs_link_to_files_that_exist() -> None:
             if not (doc.parent / target).exists():
                 missing.add(f"{doc.relative_to(ROOT)} -> {target}")
     assert not missing, missing
+
+
+def test_the_code_names_docs_that_exist() -> None:
+    """A `docs/X.md` named in the code (docstrings, comments, messages) is a file."""
+    missing = set()
+    for folder in ("server", "client_cli", "migrations"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for m in re.findall(r"\b(?:docs|deploy)/[A-Za-z0-9_-]+\.md", path.read_text("utf-8")):
+                if not exists(m):
+                    missing.add(f"{path.relative_to(ROOT)}: {m}")
+    assert not missing, missing

@@ -26,7 +26,6 @@ UNMIRRORED: set[str] = {
     "server/competition/peers.py",
     "server/domain/accounts.py",
     "server/domain/clubs.py",
-    "server/domain/organiser_words.py",
     "server/games/gaps_layout.py",
     "server/games/gaps_par.py",
     "server/games/klondike_actions.py",

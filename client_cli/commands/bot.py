@@ -28,13 +28,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 async def bot(args: argparse.Namespace, out: TextIO) -> int:
     if not 1 <= args.players <= 10_000 or args.think_ms < 0:
-        raise CliError("--players is 1 to 10000 and --think-ms 0 or more", code=2)
+        raise CliError(t("cli.bot.bad_flags"), code=2)
     async with Connection(args.server, retries=CLI_RETRIES) as conn:  # reachable? open?
-        listed = {t["id"]: t for t in (await conn.call("tournaments"))["items"]}
-    t = listed.get(args.tournament)
-    if t is None or t["status"] != "open":
-        state = "no such tournament" if t is None else f"it is {t['status']}"
-        raise CliError(f"bots cannot play tournament {args.tournament}: {state}")
+        listed = {x["id"]: x for x in (await conn.call("tournaments"))["items"]}
+    found = listed.get(args.tournament)
+    if found is None or found["status"] != "open":
+        state = (
+            t("cli.bot.no_tournament")
+            if found is None
+            else t("cli.bot.it_is", status=t(f"cli.status.{found['status']}"))
+        )
+        raise CliError(t("cli.bot.cannot_play", id=args.tournament, why=state))
     results = await run_bots(
         args.server,
         args.tournament,
@@ -44,9 +48,13 @@ async def bot(args: argparse.Namespace, out: TextIO) -> int:
         receipts=config.ReceiptBook(),
     )
     for r in results:
-        print(
-            f"{r.name:<20} {r.status:<10} actions {r.actions:>4} errors {r.errors} "
-            f"progress {json.dumps(r.progress)}",
-            file=out,
+        known = r.status in ("playing", "won", "lost", "resigned", "timed_out")
+        status = t(f"cli.status.{r.status}") if known else r.status
+        figures = t(
+            "cli.bot.figures",
+            actions=f"{r.actions:>4}",
+            errors=r.errors,
+            progress=json.dumps(r.progress),
         )
+        print(f"{r.name:<20} {status:<10} {figures}", file=out)
     return 0 if all(not r.status.startswith("error") for r in results) else 1

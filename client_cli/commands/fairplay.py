@@ -4,11 +4,11 @@ play over the protocol (docs/COMPETITION.md "Fair play")."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, TextIO
 
 from client_cli.commands.common import Subparsers, authed, command, run_async
-from server.i18n.terminal import t
+from server.audit.fairplay_lines import disqualified_line, report_lines
+from server.i18n.terminal import lang, t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -32,23 +32,14 @@ async def disqualify(args: argparse.Namespace, out: TextIO) -> int:
         reply = await conn.call(
             "disqualify", tournament=args.tournament, player=args.player, reason=args.reason
         )
-    print(f"tournament {reply['tournament']}: {reply['player']} disqualified", file=out)
+    amended = bool(reply.get("amendment"))
+    print(disqualified_line(lang(), reply["tournament"], reply["player"], amended), file=out)
     return 0
 
 
 async def report(args: argparse.Namespace, out: TextIO) -> int:
     async with authed(args) as conn:
         reply = await conn.call("fairplay_report", tournament=args.tournament, moves=args.moves)
-    write_findings(reply["findings"], args.json, out)
+    for line in report_lines(lang(), reply["findings"], args.json):
+        print(line, file=out)
     return 0
-
-
-def write_findings(findings: list[dict[str, Any]], as_json: bool, out: TextIO) -> None:
-    """One line per finding: its kind, the players and why; or one JSON object each."""
-    for f in findings:
-        if as_json:
-            print(json.dumps(f), file=out)
-        else:
-            print(f"{f['kind']:<12} {', '.join(f['players'])}: {f['why']}", file=out)
-    if not as_json:
-        print(f"{len(findings)} findings (pointers for the organiser, not verdicts)", file=out)

@@ -24,14 +24,14 @@ from server.domain.tournament_options import (
     request_from,
     request_message,
 )
-from server.i18n.terminal import lang, t
+from server.i18n.terminal import lang, said_error, t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
     add_create_arguments(command(sub, "create", run, help=t("cli.create.help")))
     p = command(sub, "close", run, help=t("cli.close.help"))
     p.add_argument("id", type=int, help=t("cli.tournament_id_help"))
-    add_json_flag(p, "the closed tournament")
+    add_json_flag(p, t("options.help.json_closed"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -44,7 +44,7 @@ async def create(args: argparse.Namespace, out: TextIO) -> int:
         msg = request_message(request_from(args, datetime.now(UTC)))
         known_beacon(args.beacon, args.beacon_networks)  # a network this side knows
     except ValueError as exc:
-        raise CliError(str(exc), code=2) from None
+        raise CliError(said_error(exc), code=2) from None
     async with authed(args) as conn:
         made = (await conn.call("create_tournament", **msg))["tournament"]
     return show(made, args, out)

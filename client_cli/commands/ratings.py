@@ -30,18 +30,27 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return run_async(work, args.server)
 
 
+COLUMNS = ("rating", "mu", "sigma", "rated")
+
+
 def leaderboard_text(msg: dict[str, Any]) -> str:
-    """The leaderboard as a plain table: rank, player, rating (μ − 3σ), μ, σ, tournaments."""
-    lines = [f"{msg['game']} leaderboard — {msg['total']} rated players"]
-    lines.append(f"{'#':>5}  {'player':<32} {'rating':>7} {'mu':>7} {'sigma':>6} {'rated':>5}")
+    """The leaderboard as a plain table in the chosen language: rank, player, rating
+    (μ − 3σ), μ, σ, tournaments; then a sentence saying what the figures mean."""
+    lines = [tn("cli.leaderboard.title", msg["total"], game=msg["game"])]
+    words = [t(f"cli.leaderboard.col.{c}") for c in COLUMNS]
+    widths = [max(len(w), n) for w, n in zip(words, (7, 7, 6, 5), strict=True)]
+    head = " ".join(f"{w:>{n}}" for w, n in zip(words, widths, strict=True))
+    lines.append(f"{'#':>5}  {t('cli.leaderboard.col.player'):<32} {head}")
+    provisional = "  " + t("cli.leaderboard.provisional")
     for r in msg["rows"]:
+        figures = (f"{r['rating']:.2f}", f"{r['mu']:.2f}", f"{r['sigma']:.2f}", r["tournaments"])
+        row = " ".join(f"{f:>{n}}" for f, n in zip(figures, widths, strict=True))
         lines.append(
-            f"{r['rank']:>5}  {r['player']:<32} {r['rating']:>7.2f} {r['mu']:>7.2f} "
-            f"{r['sigma']:>6.2f} {r['tournaments']:>5}"
-            + ("  provisional" if r["provisional"] else "")
+            f"{r['rank']:>5}  {r['player']:<32} {row}" + (provisional if r["provisional"] else "")
         )
     if not msg["rows"]:
-        lines.append("  (nobody here)")
+        lines.append("  " + t("cli.leaderboard.nobody"))
+    lines.append(t("cli.leaderboard.explained"))
     return "\n".join(lines)
 
 
@@ -54,16 +63,20 @@ def player_text(msg: dict[str, Any]) -> str:
     if not msg["ratings"]:
         lines.append("  " + t("cli.player.bot_unrated" if p["bot"] else "cli.player.unrated"))
     for game, r in sorted(msg["ratings"].items()):
-        lines.append(
-            f"  {game:<9} rating {r['rating']:.2f} (#{r['rank']}) mu {r['mu']:.2f} "
-            f"sigma {r['sigma']:.2f}, {r['tournaments']} rated"
-            + (", provisional" if r["provisional"] else "")
+        figures = {k: f"{r[k]:.2f}" for k in ("rating", "mu", "sigma")}
+        rated = tn(
+            "cli.player.rating", r["tournaments"], game=f"{game:<9}", rank=r["rank"], **figures
         )
+        lines.append("  " + rated + (t("cli.player.provisional") if r["provisional"] else ""))
     for game, n in sorted(msg["streak"].items()):
         lines.append("  " + tn("cli.player.streak", n, game=game))
     if msg["recent"]:
         lines.append(t("cli.player.recent"))
-        lines.append(f"  {'id':>5} {'tournament':<24} {'game':<9} {'rank':>11} {'pct':>6}  status")
+        col = {c: t(f"cli.player.col.{c}") for c in ("tournament", "game", "rank", "pct", "status")}
+        lines.append(
+            f"  {'id':>5} {col['tournament']:<24} {col['game']:<9} {col['rank']:>11} "
+            f"{col['pct']:>6}  {col['status']}"
+        )
         for r in msg["recent"]:
             rank = "–" if r["rank"] is None else f"{r['rank']}/{r['entrants']}"
             pct = "–" if r["percentile"] is None else f"{r['percentile']:.1f}"

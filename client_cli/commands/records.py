@@ -61,11 +61,7 @@ async def record(args: argparse.Namespace, out: TextIO) -> int:
     receipt = config.receipt_for(args.server, args.player, args.id)
     if receipt is None:
         if _is_me(args.server, args.player):
-            print(
-                f"receipt: none kept for {_whose(args.server, args.player)} log in "
-                f"tournament {args.id}",
-                file=sys.stderr,
-            )
+            print(t("cli.receipt.none_kept", id=args.id), file=sys.stderr)
         return 0
     return 0 if receipt_holds(args.server, receipt, rec, "record") else 1
 
@@ -75,7 +71,7 @@ async def bundle(args: argparse.Namespace, out: TextIO) -> int:
     try:
         body = await asyncio.to_thread(_get, url)
     except urllib.error.HTTPError as exc:
-        why = "no such tournament, or not closed yet" if exc.code == 404 else "refused"
+        why = t("cli.bundle.not_closed" if exc.code == 404 else "cli.bundle.refused")
         raise CliError(f"{url}: HTTP {exc.code} ({why})") from None
     except urllib.error.URLError as exc:
         reason = exc.reason if isinstance(exc.reason, BaseException) else OSError(exc.reason)
@@ -83,7 +79,7 @@ async def bundle(args: argparse.Namespace, out: TextIO) -> int:
     try:
         data = json.loads(body)
     except ValueError:
-        raise CliError(f"{url}: the answer is not JSON (not a samedeal server?)") from None
+        raise CliError(t("cli.bundle.not_json", url=url)) from None
     write_json(data, args.output, out)
     ok = True
     receipts = sorted(
@@ -94,7 +90,7 @@ async def bundle(args: argparse.Namespace, out: TextIO) -> int:
         ok = receipt_holds(args.server, receipt, rec, "bundle") and ok
     saved = config.token_for(args.server)
     if not receipts and saved and isinstance(data, dict) and record_of_player(data, saved[0]):
-        print(f"receipt: none kept for your log in tournament {args.id}", file=sys.stderr)
+        print(t("cli.receipt.none_kept", id=args.id), file=sys.stderr)
     return 0 if ok else 1
 
 
@@ -103,31 +99,24 @@ def _is_me(server: str, player: str) -> bool:
     return saved is not None and name_key(saved[0]) == name_key(player)
 
 
-def _whose(server: str, player: str) -> str:
-    return "your" if _is_me(server, player) else f"{player}'s"
-
-
 def receipt_holds(server: str, receipt: config.Receipt, rec: Any, where: str) -> bool:
     """Say on stderr, in one line, whether the log acknowledged by `receipt` is in the
-    published record `rec` (None: the bundle has no record of that player), unchanged."""
-    whose = _whose(server, receipt.player)
+    published record `rec` (None: the bundle has no record of that player), unchanged
+    (`where`: "record" or "bundle"; the words in the chosen language)."""
+    whose = "mine" if _is_me(server, receipt.player) else "other"
+    said = {"player": receipt.player, "seq": receipt.seq}
     if rec is None:
-        why: str | None = f"the {where} has no record of {receipt.player!r}"
+        why: str | None = t(f"cli.receipt.{where}_has_none", name=repr(receipt.player))
     elif not isinstance(rec, dict):
-        why = f"the {where} holds no readable record of {receipt.player!r}"
+        why = t(f"cli.receipt.{where}_unreadable", name=repr(receipt.player))
     else:
         why = check_receipt(rec, receipt.seq, receipt.log_hash)
     if why is None:
-        print(
-            f"receipt: {whose} log up to seq {receipt.seq} is in the {where}, unchanged",
-            file=sys.stderr,
-        )
+        print(t(f"cli.receipt.holds_{whose}_{where}", **said), file=sys.stderr)
         return True
-    print(
-        f"receipt: DIFFERS: {whose} log acknowledged at seq {receipt.seq} "
-        f"({receipt.seq}:{receipt.log_hash}) is not in the {where} unchanged: {why}",
-        file=sys.stderr,
-    )
+    digest = f"{receipt.seq}:{receipt.log_hash}"
+    line = t(f"cli.receipt.differs_{whose}_{where}", **said, receipt=digest, why=why)
+    print(line, file=sys.stderr)
     return False
 
 

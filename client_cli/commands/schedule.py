@@ -15,7 +15,7 @@ from client_cli.connection import Connection
 from server.domain.organiser_words import schedule_lines
 from server.domain.schedule_options import add_create_arguments, schedule_from, schedule_message
 from server.domain.tournament_options import add_json_flag
-from server.i18n.terminal import lang, t
+from server.i18n.terminal import lang, said_error, t
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -32,7 +32,7 @@ def add_parser(sub: Subparsers[Any]) -> None:
     ls.add_argument("--json", action="store_true", help=t("cli.schedule.json_help"))
     x = p_sub.add_parser("cancel", help=t("cli.schedule.cancel_help"))
     x.add_argument("id", type=int, help=t("cli.schedule.id_help"))
-    add_json_flag(x, "the schedule")
+    add_json_flag(x, t("options.help.json_schedule"))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -54,7 +54,7 @@ async def schedule(args: argparse.Namespace, out: TextIO) -> int:
             msg = schedule_message(schedule_from(args, datetime.now(UTC)))
             known_beacon(args.beacon, args.beacon_networks)  # a network this side knows
         except ValueError as exc:
-            print(f"samedeal: {exc}", file=sys.stderr)
+            print(f"samedeal: {said_error(exc)}", file=sys.stderr)
             return 2
         request: tuple[str, dict[str, Any]] = ("create_schedule", msg)
     else:

@@ -29,6 +29,8 @@ from websockets.exceptions import WebSocketException
 
 from client_cli.connection import Connection, ServerError, failure
 from client_cli.tui import render
+from server.i18n import terminal
+from server.i18n.terminal import t, tn
 
 PAGE_LIMIT = 100  # the protocol's largest standings_page
 WIDE = 150  # columns from which the window and the page stand side by side
@@ -45,13 +47,15 @@ class StandingsApp(App[None]):
     .narrow.show-live #page-box, .narrow.show-page #live-box { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("pagedown,n,space", "page(1)", "next page"),
-        Binding("pageup,p,b", "page(-1)", "previous page"),
-        Binding("home,g", "first", "first page"),
-        Binding("end,e", "last", "last page"),
-        Binding("m", "mine", "my page"),
-        Binding("l,escape", "live", "live window"),
-        Binding("q", "quit", "quit"),
+        # (their words in the language chosen before this module is imported: `samedeal
+        # standings --follow` imports it only then)
+        Binding("pagedown,n,space", "page(1)", t("cli.live.key.next")),
+        Binding("pageup,p,b", "page(-1)", t("cli.live.key.previous")),
+        Binding("home,g", "first", t("cli.live.key.first")),
+        Binding("end,e", "last", t("cli.live.key.last")),
+        Binding("m", "mine", t("cli.live.key.mine")),
+        Binding("l,escape", "live", t("cli.live.key.live")),
+        Binding("q", "quit", t("cli.live.key.quit")),
     ]
 
     def __init__(
@@ -91,7 +95,7 @@ class StandingsApp(App[None]):
         self.showing = "live"  # on a narrow terminal: the window ("live") or the "page"
 
     def compose(self) -> ComposeResult:
-        yield Static("connecting…", id="head")
+        yield Static(t("cli.live.connecting"), id="head")
         with Horizontal(id="panes", classes="narrow show-live"):
             with VerticalScroll(id="live-box"):
                 yield Static("", id="live")
@@ -124,7 +128,7 @@ class StandingsApp(App[None]):
             await self._subscribe()
             await self._sync_clock()
         except ServerError as exc:
-            self.failure = f"{exc.code}: {exc.message}"
+            self.failure = f"{exc.code}: {terminal.error_text(exc.reply)}"
         except (OSError, ConnectionError, WebSocketException) as exc:
             self.failure = failure(self.server_url, exc)
         if self.failure is not None:
@@ -203,7 +207,9 @@ class StandingsApp(App[None]):
                 "standings_page", tournament=self.tournament, offset=offset, limit=self.page_size
             )
         except ServerError as exc:
-            self.message(f"page: {exc.code}: {exc.message}")
+            self.message(
+                t("cli.live.page_failed", why=f"{exc.code}: {terminal.error_text(exc.reply)}")
+            )
             return
         except (ConnectionError, OSError):
             self.message("connection lost; reconnecting…")
@@ -223,7 +229,7 @@ class StandingsApp(App[None]):
             await self._sync_clock()
             await self._resubscribe_if_reconnected()
         except (ServerError, ConnectionError, OSError):
-            self.message("connection lost; retrying…")
+            self.message(t("cli.live.lost"))
         finally:
             self._pinging = False
 
@@ -232,7 +238,7 @@ class StandingsApp(App[None]):
         if self.conn.reconnects != self._seen_reconnects:
             await self._subscribe()
             self.fetch_page()
-            self.message("reconnected")
+            self.message(t("cli.live.reconnected"))
 
     # -- paging ----------------------------------------------------------
     def total(self) -> int:
@@ -265,9 +271,7 @@ class StandingsApp(App[None]):
         rows = (self.window or {}).get("rows", [])
         mine = [r for r in rows if self.me and r["player"].casefold() == self.me.casefold()]
         if not mine:
-            self.message(
-                "you have no row in this tournament" if self.me else "watching anonymously"
-            )
+            self.message(t("cli.live.no_row" if self.me else "cli.live.anonymous"))
             return
         rank = mine[0]["rank"]  # None: disqualified, listed after the ranked rows
         place = self.total() if rank is None else rank
@@ -288,7 +292,7 @@ class StandingsApp(App[None]):
                     limit=self.page_size,
                 )
             except (ServerError, ConnectionError, OSError) as exc:
-                self.message(f"page: {exc}")
+                self.message(t("cli.live.page_failed", why=exc))
                 return
             self.page_fetches += 1
             rows = page.get("rows", [])
@@ -307,31 +311,36 @@ class StandingsApp(App[None]):
         w = self.window
         if w is None:
             return
-        state = "final" if w.get("final") or self.closed else "live"
-        who = f"you are {self.me}" if self.me else "watching anonymously (top only)"
-        head = (
-            f"tournament {self.tournament} — {state} — {self.total()} entrants — "
-            f"version {w.get('version', '?')} — {who}"
+        state = t("cli.live.final" if w.get("final") or self.closed else "cli.live.live")
+        who = t("cli.live.you_are", name=self.me) if self.me else t("cli.live.watching_top")
+        head = tn(
+            "cli.live.head",
+            self.total(),
+            tournament=self.tournament,
+            state=state,
+            version=w.get("version", "?"),
+            who=who,
         )
         if self.closed is not None:
-            head += f"\nclosed; seed {self.closed.get('seed', '')}"
+            head += "\n" + t("cli.live.closed_seed", seed=self.closed.get("seed", ""))
         self.query_one("#head", Static).update(head)
         rows = render.advance_rows(w.get("rows", []), self.running.elapsed_ms(w))
         live = render.standings_lines(rows, self.me, w.get("gap_after"), self.game)
-        live.append("\nlive: the top" + (" and the rows around yours" if self.me else ""))
+        live.append("\n" + t("cli.live.window_mine" if self.me else "cli.live.window_top"))
         if self.size.width < WIDE:
-            live.append("   (PgDn/PgUp: the whole table)", style="dim")
+            live.append("   " + t("cli.live.to_page"), style="dim")
         self.query_one("#live", Static).update(live)
         if self.page is not None:
             page_rows = self.page.get("rows", [])
             rows = render.advance_rows(page_rows, self.running.elapsed_ms(self.page))
             first = self.page["offset"] + 1
             text = render.standings_lines(rows, self.me, game=self.game)
+            last, total = first + len(rows) - 1, self.total()
             text.append(
-                f"\nrows {first}–{first + len(rows) - 1} of {self.total()}"
+                "\n" + t("cli.live.rows", first=first, last=last, total=total)
                 if rows
-                else f"\nno rows from {first} (of {self.total()})"
+                else "\n" + t("cli.live.no_rows", first=first, total=total)
             )
             if self.size.width < WIDE:
-                text.append("   (l: the live window)", style="dim")
+                text.append("   " + t("cli.live.to_window"), style="dim")
             self.query_one("#page", Static).update(text)

@@ -18,6 +18,7 @@ from server.audit.records import Bundle, ClubLine, Record, RecordTournament
 from server.audit.replay import Mismatch, Report, who_of
 from server.audit.untrusted import show
 from server.domain import club_score
+from server.i18n.said import said
 
 
 def club_of(t: RecordTournament, record: Record) -> int | None:
@@ -62,10 +63,7 @@ def check_clubs(bundle: Bundle, rows: Sequence[dict[str, Any]], report: Report) 
             raise Mismatch(
                 f"clubs line {i} is {show(_line(got))}, the standings give {show(expected)}"
             )
-    report.checked.append(
-        f"battle: the {len(named)} clubs' scores and order follow from the standings, "
-        f"{battle.counted} entries counted per club"
-    )
+    report.checked.append(said("audit.battle", n=len(named), counted=battle.counted))
 
 
 def _line(line: ClubLine) -> dict[str, Any]:

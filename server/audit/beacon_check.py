@@ -13,6 +13,7 @@ from server.audit.drand import BeaconError, Network
 from server.audit.records import RecordBeacon, RecordTournament
 from server.audit.untrusted import Unreadable, show
 from server.domain import timing
+from server.i18n.said import said
 
 
 class BeaconDifference(Exception):
@@ -38,7 +39,7 @@ def check_beacon(
     b = t.beacon
     if b is None:
         return seed
-    what = f"tournament {t.id}: beacon round {b.round} of {show(b.network)}"
+    what = said("audit.beacon.round", id=t.id, round=b.round, network=show(b.network))
     net = networks.get(b.network)
     if net is None:
         raise BeaconDifference(f"tournament {t.id}: unknown beacon network {show(b.network)}")
@@ -60,16 +61,14 @@ def check_beacon(
     if b.signature is None:
         if dealt:
             raise BeaconDifference(f"{what}: no signature")
-        notes.append(f"{what} was never verified: the tournament was void, no game dealt")
+        notes.append(said("audit.beacon.void", what=what))
         return seed
     try:
         r = _beacon_round(net, b)
         drand.verify_round(net, r)
     except BeaconError as exc:
         raise BeaconDifference(f"{what}: {exc}") from None
-    checked.append(
-        f"{what} verifies against the network's public key; the deals come from its deal seed"
-    )
+    checked.append(said("audit.beacon.verified", what=what))
     return drand.deal_seed(seed, net, r)
 
 

@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from server.audit.receipts import action_text
+from server.i18n.said import Said, said
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,8 @@ class Game:
 
 
 class Finding(NamedTuple):
-    """One line of the report: its kind, the players, why (with the figures), and the
-    figures themselves."""
+    """One line of the report: its kind, the players, why (with the figures; a `Said`,
+    `fairplay.why.<kind>`, English as a str), and the figures themselves."""
 
     kind: str
     players: tuple[str, ...]
@@ -62,10 +63,13 @@ class Finding(NamedTuple):
     figures: dict[str, Any]
 
     def as_dict(self) -> dict[str, Any]:
+        """The wire's finding: `why` in English and `why_params`, the params a client says
+        `fairplay.why.<kind>` with in its language (server/audit/fairplay_lines.py)."""
         return {
             "kind": self.kind,
             "players": list(self.players),
-            "why": self.why,
+            "why": str(self.why),
+            "why_params": dict(self.why.params) if isinstance(self.why, Said) else {},
             "figures": self.figures,
         }
 
@@ -90,8 +94,7 @@ def same_openings(games: Sequence[Game], n: int) -> list[Finding]:
         Finding(
             "same_opening",
             tuple(players),
-            f"the first {n} moves of these {len(players)} entries are identical "
-            "(same deal: one person, or a shared line)",
+            said("fairplay.why.same_opening", n=n, entries=len(players)),
             {"moves": n, "entries": len(players)},
         )
         for players in groups.values()
@@ -111,8 +114,12 @@ def timing_findings(g: Game, t: Thresholds) -> list[Finding]:
             Finding(
                 "fast",
                 (g.player,),
-                f"median think time {median:g} ms over {len(times)} moves "
-                f"(under {t.fast_median_ms} ms)",
+                said(
+                    "fairplay.why.fast",
+                    median=f"{median:g}",
+                    moves=len(times),
+                    under=t.fast_median_ms,
+                ),
                 {"median_ms": median, "moves": len(times)},
             )
         )
@@ -123,9 +130,14 @@ def timing_findings(g: Game, t: Thresholds) -> list[Finding]:
             Finding(
                 "even",
                 (g.player,),
-                f"think times even: mean {mean:.0f} ms, standard deviation {spread:.0f} ms "
-                f"({100 * spread / mean:.1f}% of the mean, under {100 * t.even_spread:g}%) "
-                f"over {len(times)} moves",
+                said(
+                    "fairplay.why.even",
+                    mean=f"{mean:.0f}",
+                    stdev=f"{spread:.0f}",
+                    percent=f"{100 * spread / mean:.1f}",
+                    under=f"{100 * t.even_spread:g}",
+                    moves=len(times),
+                ),
                 {"mean_ms": round(mean, 1), "stdev_ms": round(spread, 1), "moves": len(times)},
             )
         )
@@ -136,15 +148,18 @@ def account_findings(g: Game, t: Thresholds) -> list[Finding]:
     """`bot` and `new_account` for one entry."""
     out = []
     if g.bot:
-        out.append(Finding("bot", (g.player,), "registered as a bot", {}))
+        out.append(Finding("bot", (g.player,), said("fairplay.why.bot"), {}))
     age = (g.joined_at - g.created_at).total_seconds()
     if 0 <= age < t.new_account_s:
         out.append(
             Finding(
                 "new_account",
                 (g.player,),
-                f"account created {_duration(age)} before joining "
-                f"(under {_duration(t.new_account_s)})",
+                said(
+                    "fairplay.why.new_account",
+                    age=_duration(age),
+                    under=_duration(t.new_account_s),
+                ),
                 {"account_age_s": round(age, 3)},
             )
         )

@@ -269,7 +269,8 @@ def _log_hash(record: dict[str, Any]) -> str:
 
 
 def record_tournament(t: TournamentInfo, seed: str) -> dict[str, Any]:
-    """The tournament object of records and bundles (RECORD.md), with `closed_at`."""
+    """The tournament object of records and bundles (RECORD.md), with `closed_at`; v1.4:
+    `club` and `battle` (RECORD.md "Additions (v1.4)"), never an entry code."""
     return {
         "id": t.id,
         "name": t.name,
@@ -284,4 +285,6 @@ def record_tournament(t: TournamentInfo, seed: str) -> dict[str, Any]:
         "solution": t.solution,
         "closed_at": timing.iso(t.closed_at) if t.closed_at else None,
         **({"beacon": t.beacon} if t.beacon is not None else {}),
+        "club": t.club_id,  # v1.4 (never the entry code)
+        "battle": t.battle,
     }

@@ -20,6 +20,7 @@ from server.domain import timing
 from server.domain.ranking import Result
 from server.games import RULES, GameRules
 from server.games.base import ActionError, GameState, Status
+from server.i18n.said import Said, said
 
 BUILT_IN: Mapping[str, Network] = drand.BUILT_IN
 
@@ -47,8 +48,8 @@ def bare(text: str) -> str:
     return text if len(text) <= 80 else text[:80] + "…"
 
 
-def who_of(record: Record) -> str:
-    return f"record of {show(record.player.name)} (player {record.player.id})"
+def who_of(record: Record) -> Said:
+    return said("audit.who", name=show(record.player.name), id=record.player.id)
 
 
 def _entries(record: Record) -> Iterator[tuple[int, int, dict[str, Any]]]:
@@ -81,7 +82,7 @@ def verify_tournament(
             f"tournament {t.id}: sha256(seed) is {rng.commitment(seed)}, "
             f"not the commitment {bare(t.commitment)}"
         )
-    report.checked.append(f"tournament {t.id}: sha256(seed) equals the commitment")
+    report.checked.append(said("audit.commitment", id=t.id))
     try:
         seed = check_beacon(t, seed, report.checked, report.notes, networks, dealt)
     except BeaconDifference as exc:
@@ -111,8 +112,7 @@ def verify_solution(
     if state.status is not Status.WON:
         raise Mismatch(f"tournament {t.id}: the stored solution does not win the deal")
     report.checked.append(
-        f"tournament {t.id}: the stored solution ({len(t.solution or [])} actions) "
-        f"wins deal attempt {t.deal_attempt}"
+        said("audit.solution", id=t.id, n=len(t.solution or []), attempt=t.deal_attempt)
     )
 
 
@@ -154,9 +154,15 @@ def verify_record_chain(
             f"the record claims {bare(record.log_hash)}"
         )
     report.checked.append(
-        f"{who}: {len(record.actions)} actions replay legally; result {result.status}, "
-        f"progress {result.progress}, resets {result.resets}, time {result.time_ms} ms"
-        + ("" if record.log_hash is None else "; log_hash is their chain")
+        said(
+            "audit.replayed" if record.log_hash is None else "audit.replayed_chained",
+            who=who,
+            n=len(record.actions),
+            status=said(f"audit.status.{expected_status.value}"),
+            progress=result.progress,
+            resets=result.resets,
+            ms=result.time_ms,
+        )
     )
     verify_par(rules, options, record, report)
     return Result(record.player.name, result.figures), log_hash
@@ -190,8 +196,7 @@ def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report:
             "than the entry's own result"
         )
     report.checked.append(
-        f"{who}: par line ({len(par.line)} actions) replays legally to progress "
-        f"{par.progress}, resets {par.resets}"
+        said("audit.par", who=who, n=len(par.line), progress=par.progress, resets=par.resets)
     )
 
 

@@ -61,6 +61,7 @@ from server.audit.untrusted import (
 )
 from server.domain.names import name_key
 from server.domain.ranking import Result
+from server.i18n.said import said
 
 
 def verify_document(
@@ -77,7 +78,7 @@ def verify_document(
             record = _record(data, limits, "record")
             verify_record(record, report, networks=networks)
             if record.log_hash is None:
-                report.notes.append(f"{who_of(record)} carries no receipts: {_NO_LOG_HASH}")
+                report.notes.append(said("audit.record_no_receipts", who=who_of(record)))
         elif fmt == BUNDLE_FORMAT:
             verify_bundle(_bundle(data, limits), report, limits, networks)
         else:
@@ -87,9 +88,6 @@ def verify_document(
     except Unreadable as exc:
         raise Unreadable(one_line(str(exc))) from None
     return report
-
-
-_NO_LOG_HASH = "no log_hash (written before samedeal-log/1)"
 
 
 class _BundleHead(Bundle):
@@ -300,19 +298,17 @@ def _finish_bundle(
     """The log root over the records' chains, then the standings from their results
     (`rows`: already compared as they were read, `_BundleCheck.compare_rows`)."""
     if old:
-        report.notes.append(f"{old} of {len(chains)} records carry no receipts: {_NO_LOG_HASH}")
+        report.notes.append(said("audit.records_no_receipts", old=old, n=len(chains)))
     root = receipts.log_root(chains)
     if bundle.log_root is None:
-        report.notes.append(
-            "the bundle carries no receipts: no log_root (written before samedeal-log/1)"
-        )
+        report.notes.append(said("audit.bundle_no_receipts"))
     elif bundle.log_root.lower() != root:
         raise Mismatch(
             f"bundle: the log root differs: its records give {root}, "
             f"the bundle claims {bare(bundle.log_root)}"
         )
     else:
-        report.checked.append(f"bundle: log_root is over the {len(chains)} records' chains")
+        report.checked.append(said("audit.log_root", n=len(chains)))
     if rows is not None and kept is None:
         # the amendments agree with the records
         expected = _fair_standings(bundle, results, marks, report)
@@ -321,7 +317,7 @@ def _finish_bundle(
             raise Mismatch(f"standings have {count} rows, the records give {len(results)}")
         if first is not None:
             raise Mismatch(first)
-        report.checked.append(f"standings: {count} rows follow from the results")
+        report.checked.append(said("audit.standings", n=count))
         battle.check_clubs(bundle, expected, report)
         return
     claimed = bundle.standings if kept is None else kept
@@ -332,7 +328,7 @@ def _finish_bundle(
         got = _dump(got_row, bundle.tournament.battle is not None)  # a row at a time
         if want != got:
             raise Mismatch(f"standings row {i} is {_row(got)}, the records give {_row(want)}")
-    report.checked.append(f"standings: {len(claimed)} rows follow from the results")
+    report.checked.append(said("audit.standings", n=len(claimed)))
     battle.check_clubs(bundle, expected, report)
 
 
@@ -435,12 +431,7 @@ def _fair_standings(
         raise Mismatch(str(exc)) from None
     late = sum(a.kind == "disqualification" for a in bundle.amendments)
     if disqualified:
-        report.checked.append(
-            f"fair play: {disqualified} disqualified, {late} of them by "
-            "amendments after the close; the others ranked without them"
-        )
+        report.checked.append(said("audit.fair_play", n=disqualified, late=late))
     if erasures := len(bundle.amendments) - late:
-        report.checked.append(
-            f"deleted accounts: {erasures} erased after the close, each record under its pseudonym"
-        )
+        report.checked.append(said("audit.erasures", n=erasures))
     return rows

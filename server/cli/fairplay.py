@@ -5,11 +5,18 @@ commands on the database."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from server.audit.fairplay import Thresholds
-from server.cli.common import Database, Subparsers, command, on_competition, subcommands
+from server.audit.fairplay_lines import disqualified_line, report_lines
+from server.cli.common import (
+    Database,
+    Subparsers,
+    command,
+    language,
+    on_competition,
+    subcommands,
+)
 from server.competition.service import Competition
 from server.i18n.terminal import t
 
@@ -44,18 +51,13 @@ def run(args: argparse.Namespace, database: Database) -> int:
 
 async def _disqualify(args: argparse.Namespace, competition: Competition) -> int:
     done = await competition.fairplay.disqualify(args.tournament, args.player, args.reason)
-    print(
-        f"tournament {done.tournament_id}: {done.player} disqualified"
-        + (" (an amendment: ratings computed again)" if done.amendment else "")
-    )
+    print(disqualified_line(language(), done.tournament_id, done.player, done.amendment))
     return 0
 
 
 async def _report(args: argparse.Namespace, competition: Competition) -> int:
     limits = Thresholds(opening_moves=args.moves)
     found = await competition.fairplay.report(args.tournament, limits)
-    for f in found:
-        print(json.dumps(f.as_dict()) if args.json else f.line())
-    if not args.json:
-        print(f"{len(found)} findings (pointers for the organiser, not verdicts)")
+    for line in report_lines(language(), [f.as_dict() for f in found], args.json):
+        print(line)
     return 0

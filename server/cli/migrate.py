@@ -18,5 +18,5 @@ def run(args: argparse.Namespace, database: Database) -> int:
     if (code := unreachable(database.url)) is not None:
         return code
     db.migrate(database.url)
-    print("database at head")
+    print(t("server.migrate.done"))
     return 0

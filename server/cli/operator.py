@@ -31,7 +31,7 @@ from server.domain.tournament_options import (
     add_json_flag,
     request_from,
 )
-from server.i18n.terminal import t, tn
+from server.i18n.terminal import said_error, t, tn
 from server.net.protocol import summary
 
 
@@ -45,9 +45,9 @@ def add_parser(sub: Subparsers[Any]) -> None:
     add_create_arguments(c, networks_default=os.environ.get("SAMEDEAL_BEACON_NETWORKS"))
     cl = command(t_sub, "close", run, help=t("server.tournament.close_help"))
     cl.add_argument("id", type=int, help=t("cli.tournament_id_help"))
-    add_json_flag(cl, "the closed tournament")
+    add_json_flag(cl, t("options.help.json_closed"))
     ls = command(t_sub, "list", run, help=t("server.tournament.list_help"))
-    add_json_flag(ls, "one SUMMARY a line")
+    add_json_flag(ls, t("options.help.json_summaries"))
     r = command(sub, "ratings", run, help=t("server.ratings.help"))
     rebuild_help = t("server.ratings.rebuild_help")
     command(subcommands(r, "ratings_command"), "rebuild", run, help=rebuild_help)
@@ -80,7 +80,7 @@ def run_tournament(args: argparse.Namespace, database: Database) -> int:
             request = request_from(args, now)
             beacons = beacon_config(request.beacon, args.beacon_networks)
         except ValueError as exc:
-            return fail(str(exc), 2)
+            return fail(said_error(exc), 2)
 
     async def operate(competition: Competition) -> int:
         catalogue = competition.catalogue

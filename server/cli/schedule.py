@@ -26,7 +26,7 @@ from server.domain.organiser_words import schedule_lines
 from server.domain.schedule import NewSchedule
 from server.domain.schedule_options import add_create_arguments, schedule_from
 from server.domain.tournament_options import add_json_flag
-from server.i18n.terminal import t
+from server.i18n.terminal import said_error, t
 from server.net.replies import schedule_item
 
 
@@ -41,10 +41,10 @@ def add_parser(sub: Subparsers[Any]) -> None:
     p_sub = subcommands(p, "schedule_command")
     add_create_arguments(command(p_sub, "create", run, help=t("server.schedule.create_help")))
     ls = command(p_sub, "list", run, help=t("server.schedule.list_help"))
-    add_json_flag(ls, "one SCHEDULE a line")
+    add_json_flag(ls, t("options.help.json_schedules"))
     x = command(p_sub, "cancel", run, help=t("server.schedule.cancel_help"))
     x.add_argument("id", type=int, help=t("cli.schedule.id_help"))
-    add_json_flag(x, "the schedule")
+    add_json_flag(x, t("options.help.json_schedule"))
 
 
 def run(args: argparse.Namespace, database: Database) -> int:
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace, database: Database) -> int:
             new = schedule_from(args, timing.utcnow())
             beacons = beacon_config(new.beacon, args.beacon_networks)
         except ValueError as exc:
-            return fail(str(exc), 2)
+            return fail(said_error(exc), 2)
 
     async def operate(competition: Competition) -> int:
         competition.catalogue.beacon_config = beacons

@@ -15,6 +15,7 @@ from typing import Any
 from server.cli.common import Database, Subparsers, UsageError, command, fail
 from server.competition.beacon_policy import BeaconConfig, config_from
 from server.domain.accounts import BadOrigin, public_origin
+from server.i18n.terminal import t
 from server.net.limits import ServeLimits as ServeLimitsDefaults
 from server.net.limits import networks
 from server.store import db
@@ -24,20 +25,21 @@ DB_WAIT_S = 30.0  # serve waits this long for PostgreSQL to come up (env SAMEDEA
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
-    s = command(sub, "serve", run, help="run the server (migrates first)")
-    s.add_argument("--host", default=os.environ.get("SAMEDEAL_HOST", "127.0.0.1"))
+    s = command(sub, "serve", run, help=t("server.serve.help"))
+    host = os.environ.get("SAMEDEAL_HOST", "127.0.0.1")
+    s.add_argument("--host", default=host, help=t("server.serve.host_help"))
     s.add_argument(
         "--port",
         type=port_number,
         default=os.environ.get("SAMEDEAL_PORT", "8765"),  # a string default is parsed too
-        help="TCP port (env SAMEDEAL_PORT; default 8765; 0: any free port)",
+        help=t("server.serve.port_help"),
     )
-    s.add_argument("--no-demo", action="store_true", help="no demo tournament on an empty db")
+    s.add_argument("--no-demo", action="store_true", help=t("server.serve.no_demo_help"))
     s.add_argument(
         "--workers",
         type=int,
         default=1,
-        help="processes sharing the port (PostgreSQL only; each is a node of its own)",
+        help=t("server.serve.workers_help"),
     )
     s.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker
     _limit_flags(s)
@@ -45,15 +47,14 @@ def add_parser(sub: Subparsers[Any]) -> None:
         "--beacon-networks",
         metavar="FILE",
         default=os.environ.get("SAMEDEAL_BEACON_NETWORKS"),
-        help="JSON drand networks beyond quicknet and default (docs/GENERATOR.md)",
+        help=t("server.serve.beacon_networks_help"),
     )
     s.add_argument(
         "--beacon-relay",
         metavar="URL",
         action="append",
         default=None,
-        help="a drand HTTP relay to fetch beacon rounds from (repeatable; default: the "
-        "network's public relays)",
+        help=t("server.serve.beacon_relay_help"),
     )
 
 
@@ -70,17 +71,13 @@ def run(args: argparse.Namespace, database: Database) -> int:
     if args.beacon_networks:
         os.environ["SAMEDEAL_BEACON_NETWORKS"] = args.beacon_networks
     if args.workers < 1:
-        return fail("--workers is 1 or more", 2)
+        return fail(t("server.serve.workers_one"), 2)
     try:
         limits = _serve_limits(args)
     except UsageError as exc:
         return fail(str(exc), 2)
     if args.workers > 1 and not url.startswith("postgresql"):
-        return fail(
-            "--workers N > 1 needs PostgreSQL (--database-url postgresql+asyncpg://...): "
-            "SQLite serves one process",
-            2,
-        )
+        return fail(t("server.serve.workers_postgres"), 2)
     if not args.reuse_port and (why := _listen_check(args.host, args.port)):
         return fail(why, 1)
     try:
@@ -112,7 +109,7 @@ def run(args: argparse.Namespace, database: Database) -> int:
     except OSError as exc:
         if exc.errno != errno.EADDRINUSE:
             raise
-        return fail(f"cannot listen on {args.host}:{args.port}: the port is in use", 1)
+        return fail(t("server.serve.port_in_use", host=args.host, port=args.port), 1)
     return 0
 
 
@@ -121,11 +118,13 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
     limit_flags = ("max_connections_per_ip", "max_registrations_per_minute", "max_connections")
     for flag in (*limit_flags, "max_sign_ins_per_minute"):
         if getattr(args, flag) < 0:
-            raise UsageError(f"--{flag.replace('_', '-')} is 0 (no limit) or more")
+            raise UsageError(
+                t("server.serve.limit_zero_or_more", flag=f"--{flag.replace('_', '-')}")
+            )
     if args.link_code_ttl < 1:
-        raise UsageError("--link-code-ttl is 1 or more seconds")
+        raise UsageError(t("server.serve.link_code_ttl_one"))
     if not math.isfinite(args.idle_timeout) or args.idle_timeout < 0:
-        raise UsageError("--idle-timeout is 0 (none) or more seconds")
+        raise UsageError(t("server.serve.idle_timeout_zero"))
     try:
         networks(args.trusted_proxy)
     except ValueError as exc:
@@ -207,9 +206,11 @@ def port_number(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number, not {text[:20]!r}") from None
+        raise argparse.ArgumentTypeError(
+            t("server.serve.port_number", text=repr(text[:20]))
+        ) from None
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 (any free port) to 65535, not {port}")
+        raise argparse.ArgumentTypeError(t("server.serve.port_range", port=port))
     return port
 
 
@@ -226,69 +227,60 @@ def _limit_flags(s: argparse.ArgumentParser) -> None:
         "--max-connections-per-ip",
         type=int,
         default=_env_int("SAMEDEAL_MAX_CONNECTIONS_PER_IP", d.max_connections_per_ip),
-        help=f"open connections from one address (default {d.max_connections_per_ip}; 0: none)",
+        help=t("server.serve.max_connections_per_ip_help", default=d.max_connections_per_ip),
     )
     s.add_argument(
         "--max-registrations-per-minute",
         type=int,
         default=_env_int("SAMEDEAL_MAX_REGISTRATIONS_PER_MINUTE", d.max_registrations_per_minute),
-        help="accounts one address may register in a minute "
-        f"(default {d.max_registrations_per_minute}; 0: no limit)",
+        help=t("server.serve.max_registrations_help", default=d.max_registrations_per_minute),
     )
     s.add_argument(
         "--max-connections",
         type=int,
         default=_env_int("SAMEDEAL_MAX_CONNECTIONS", d.max_connections),
-        help=f"open connections in all (default {d.max_connections}, and never more than "
-        "the open-files limit allows; 0: only that)",
+        help=t("server.serve.max_connections_help", default=d.max_connections),
     )
     s.add_argument(
         "--idle-timeout",
         type=float,
         default=float(os.environ.get("SAMEDEAL_IDLE_TIMEOUT", d.idle_timeout)),
-        help="seconds a connection that has neither authenticated nor subscribed may stay "
-        f"silent (default {d.idle_timeout:g}; 0: forever)",
+        help=t("server.serve.idle_timeout_help", default=f"{d.idle_timeout:g}"),
     )
     s.add_argument(
         "--allowed-origin",
         action="append",
         default=[o for o in os.environ.get("SAMEDEAL_ALLOWED_ORIGINS", "").split(",") if o],
-        help="a web origin (https://host[:port]) besides the server's own whose pages may "
-        "open the WebSocket; repeatable (env SAMEDEAL_ALLOWED_ORIGINS, comma-separated)",
+        help=t("server.serve.allowed_origin_help"),
     )
     s.add_argument(
         "--trusted-proxy",
         action="append",
         default=[o for o in os.environ.get("SAMEDEAL_TRUSTED_PROXIES", "").split(",") if o],
-        help="an address or network (CIDR) of a load balancer in front: its connections "
-        "count under the client address its X-Forwarded-For names; repeatable (env "
-        "SAMEDEAL_TRUSTED_PROXIES, comma-separated)",
+        help=t("server.serve.trusted_proxy_help"),
     )
     s.add_argument(
         "--link-code-ttl",
         type=int,
         metavar="S",
         default=_env_int("SAMEDEAL_LINK_CODE_TTL", d.link_code_ttl_s),
-        help=f"seconds a device link's codes are valid (default {d.link_code_ttl_s})",
+        help=t("server.serve.link_code_ttl_help", default=d.link_code_ttl_s),
     )
     s.add_argument(
         "--max-sign-ins-per-minute",
         type=int,
         default=_env_int("SAMEDEAL_MAX_SIGN_INS_PER_MINUTE", d.max_sign_ins_per_minute),
-        help="passkey sign-ins one address may make in a minute "
-        f"(default {d.max_sign_ins_per_minute}: a classroom behind one address; 0: no limit)",
+        help=t("server.serve.max_sign_ins_help", default=d.max_sign_ins_per_minute),
     )
     s.add_argument(
         "--public-origin",
         metavar="URL",
         default=os.environ.get("SAMEDEAL_PUBLIC_ORIGIN") or None,
-        help="the server's public origin (https://host[:port]) behind a proxy: passkeys are "
-        "made for its host and its pages may open the WebSocket (default: the request's "
-        "own Host; env SAMEDEAL_PUBLIC_ORIGIN)",
+        help=t("server.serve.public_origin_help"),
     )
     s.add_argument(
         "--access-log",
         action="store_true",
         default=os.environ.get("SAMEDEAL_ACCESS_LOG", "") not in ("", "0"),
-        help="log every HTTP request and WebSocket connection (env SAMEDEAL_ACCESS_LOG=1)",
+        help=t("server.serve.access_log_help"),
     )

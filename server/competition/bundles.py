@@ -32,6 +32,7 @@ import orjson
 
 from server.audit import receipts
 from server.audit.records import BUNDLE_FORMAT, record_of, record_tournament, result_of
+from server.competition import battles
 from server.competition.catalogue import Catalogue
 from server.competition.compute import Compute
 from server.competition.fairplay import BundleMarks
@@ -150,6 +151,7 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
     tournament = record_tournament(t, seed)
     entries = await store.entries(t.id)
     marks = await BundleMarks.read(store, t.id)  # fair play's marks and par
+    named = await battles.named_clubs(store, t)  # v1.4: a battle's clubs
     out = bytearray(b'{"format":')
     out += orjson.dumps(BUNDLE_FORMAT)
     out += b',"tournament":' + orjson.dumps(tournament) + b',"records":['
@@ -164,10 +166,15 @@ async def bundle_bytes(store: Store, t: TournamentInfo, seed: str) -> bytes:
             if len(chains) > 1:
                 out += b","
             out += orjson.dumps(record)
-    out += b'],"standings":' + orjson.dumps(marks.rows(entries))
+    rows = marks.rows(entries)
+    if named is not None:
+        rows = battles.with_clubs(rows, {e.player_name: e.club_id for e in entries})
+    out += b'],"standings":' + orjson.dumps(rows)
     out += b',"log_root":' + orjson.dumps(receipts.log_root(chains))
-    out += b',"amendments":' + orjson.dumps(marks.amendments()) + b"}"
-    return bytes(out)
+    out += b',"amendments":' + orjson.dumps(marks.amendments())
+    if named is not None:
+        out += b',"clubs":' + orjson.dumps(battles.table_of_rows(t, named, rows))
+    return bytes(out + b"}")
 
 
 def entry_record(
@@ -176,10 +183,13 @@ def entry_record(
     """The record (RECORD.md) of entry `e` of `tournament` (`record_tournament`), its
     log `log`: the one place records are made, for a bundle and for one player."""
     actions = [{"seq": a.seq, "at_ms": a.at_ms, "action": a.action} for a in log]
-    return record_of(
+    record = record_of(
         tournament,
         {"id": e.player_id, "name": e.player_name},
         timing.iso(e.started_at),
         actions,
         result_of(e.figures),
     )
+    if tournament.get("battle") is not None:
+        record["club"] = e.club_id  # v1.4: the club its entry played for
+    return record

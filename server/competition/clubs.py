@@ -2,9 +2,10 @@
 over, name leaders, kick, new code. The rules of names, descriptions and codes are pure
 (server/domain/clubs.py, names.py); the store decides each change in one transaction
 (server/store/clubs.py). A club's current code is stored as such (an invitation its
-leaders hand out, not a credential: docs/CLUBS.md) and shown to its owner and leaders in
-every CLUB they receive. Wrong codes are counted per player across nodes:
-after GUESSES_PER_MINUTE in a minute, `rate_limited` with `limit: "codes"`.
+leaders hand out, not a credential: docs/COMPETITION.md "Clubs (v1.4)", docs/DECISIONS.md)
+and shown to its owner and leaders in every CLUB they receive. Wrong codes are counted per
+player across nodes: after GUESSES_PER_MINUTE in a minute, `rate_limited` with
+`limit: "codes"`.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def _name(name: str) -> str:
     try:
         return names.normalise(name)
     except names.BadName as e:
-        raise CompetitionError("bad_request", str(e), reason="bad_name") from None
+        raise CompetitionError("bad_request", str(e), reason="bad_name", params=e.params) from None
 
 
 def _page(offset: int, limit: int) -> None:

@@ -72,7 +72,9 @@ class Play:
         entry code, `club`: the club a battle's entry plays for (v1.4)."""
         runtime = await self.catalogue.runtime(tournament_id)
         t = runtime.info
-        if runtime.game(player.id) is not None:
+        if runtime.game(player.id) is not None or (
+            await self.store.entry(t.id, player.id) is not None
+        ):  # resuming is always allowed, before any check (no entry code needed or counted)
             return await self.state(player, tournament_id)
         now = self.now()
         try:
@@ -88,7 +90,7 @@ class Play:
             await admit(self.store, player, t, now)  # series (v1.3) hook: entry conditions
         except CompetitionError:
             if await self.store.entry(t.id, player.id) is not None:
-                return await self.state(player, tournament_id)  # resuming is always allowed
+                return await self.state(player, tournament_id)  # joined meanwhile: resume
             raise
         rules = RULES[t.game]
         state = rules.new_game(

@@ -26,7 +26,7 @@ def checked_name(name: str) -> str:
     try:
         return names.normalise(name)
     except names.BadName as e:
-        raise CompetitionError("bad_request", str(e), reason="bad_name") from None
+        raise CompetitionError("bad_request", str(e), reason="bad_name", params=e.params) from None
 
 
 def token_hash(token: str) -> str:

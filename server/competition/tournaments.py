@@ -74,7 +74,7 @@ class Tournaments:
         if t is not None:
             t.learn(info)
             return t
-        t = Tournament(info, Table(info.id, self.store, self.now), self.events)
+        t = Tournament(info, Table(info.id, self.store, self.now, info.battle), self.events)
         if info.status == CLOSED:  # closed before this process knew it: announced then
             self._cache(t)
         else:
@@ -109,7 +109,7 @@ class Tournaments:
         of closed ones, with a fresh (unread) table: its games are dropped."""
         if self._live.get(t.id) is t:
             del self._live[t.id]
-        table = Table(t.id, self.store, self.now)
+        table = Table(t.id, self.store, self.now, t.info.battle)
         table.base = t.table.base + (t.table.board.version + 1 if t.table.board else 0)
         t.retired(table)
         self._cache(t)

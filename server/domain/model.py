@@ -195,6 +195,7 @@ class EntryInfo:
     log_hash: str
     log_seq: int
     player_bot: bool = False  # v1.3: the player is a bot (marked in standings)
+    club_id: int | None = None  # v1.4: in a team battle, the club the entry plays for
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,14 +36,21 @@ _SYMBOLS = frozenset("0123456789_-")
 
 
 class BadName(ValueError):
-    """A name that breaks the rule; its text is the one-line reason."""
+    """A name that breaks the rule; its text is the one-line reason in English, `params`
+    what is wrong for a client to say in its language (PROTOCOL.md's `reason`/`params`):
+    `why` is `length` (with `length`, `max`), `character` (with `character`, the first
+    one that is not allowed) or `scripts` (with `scripts`, the alphabets mixed)."""
+
+    def __init__(self, text: str, **params: object) -> None:
+        super().__init__(text)
+        self.params: dict[str, object] = params
 
 
 def normalise(name: str) -> str:
     """The name as it is stored and shown: its NFC form, checked; `BadName` otherwise."""
     nfc = unicodedata.normalize("NFC", name)
     if not 1 <= len(nfc) <= MAX_LENGTH:
-        raise BadName(NAME_RULE)
+        raise BadName(NAME_RULE, why="length", length=len(nfc), max=MAX_LENGTH)
     scripts: set[str] = set()
     after_letter = False
     for ch in nfc:
@@ -55,12 +62,17 @@ def normalise(name: str) -> str:
         elif ch in _SYMBOLS:
             after_letter = False
         else:
-            raise BadName(NAME_RULE)
+            raise BadName(NAME_RULE, why="character", character=_shown(ch))
         script: str = ucd.script(ch)
         if script not in (_COMMON, _INHERITED):
             scripts.add(script)
     if not _one_script(scripts):
-        raise BadName(f"{NAME_RULE}: this one mixes {_scripts_in_words(scripts)}")
+        mixed = sorted(str(ucd.script_name(code)) for code in scripts)
+        raise BadName(
+            f"{NAME_RULE}: this one mixes {_scripts_in_words(mixed)}",
+            why="scripts",
+            scripts=" + ".join(mixed),
+        )
     return nfc
 
 
@@ -73,6 +85,10 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).lower()
 
 
-def _scripts_in_words(scripts: set[str]) -> str:
-    words: list[str] = sorted(str(ucd.script_name(code)) for code in scripts)
+def _scripts_in_words(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1] + " letters"
+
+
+def _shown(ch: str) -> str:
+    """A refused character as a person can see it: quoted when printable, else U+XXXX."""
+    return f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"

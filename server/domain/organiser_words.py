@@ -41,7 +41,8 @@ def local_time(lang: str, moment: datetime | str) -> str:
 
 def tournament_line(lang: str, t: dict[str, Any]) -> str:
     """One tournament SUMMARY in a line: id, name, game, status, when, the time limit and
-    join cutoff if any, unrated, and its commitment (the seed once revealed)."""
+    join cutoff if any, unrated, its club event's words, and its commitment (the seed once
+    revealed)."""
     parts = [
         translate(
             lang,
@@ -62,10 +63,30 @@ def tournament_line(lang: str, t: dict[str, Any]) -> str:
         )
     if t.get("rated") is False:
         parts.append(translate(lang, "organiser.unrated"))
+    parts += event_words(lang, t)
     parts.append(translate(lang, "organiser.commitment", commitment=t["commitment"]))
     if t.get("seed"):
         parts.append(translate(lang, "organiser.seed", seed=t["seed"]))
     return " · ".join(parts)
+
+
+def event_words(lang: str, t: dict[str, Any]) -> list[str]:
+    """A club event's words (v1.4; a SUMMARY or SCHEDULE): its club or battle, unlisted,
+    its entry code (to its creator) or that one is required."""
+    words = []
+    if t.get("club") is not None:
+        words.append(translate(lang, "organiser.club", id=t["club"]))
+    if t.get("battle"):
+        clubs = ", ".join(str(c) for c in t["battle"].get("clubs", ()))
+        counted = t["battle"].get("counted")
+        words.append(translate(lang, "organiser.battle", clubs=clubs, counted=counted))
+    if t.get("visibility") == "unlisted":
+        words.append(translate(lang, "organiser.unlisted"))
+    if t.get("entry_code"):
+        words.append(translate(lang, "organiser.entry_code", code=t["entry_code"]))
+    elif t.get("code_required"):
+        words.append(translate(lang, "organiser.code_required"))
+    return words
 
 
 def schedule_lines(lang: str, s: dict[str, Any]) -> list[str]:
@@ -75,6 +96,7 @@ def schedule_lines(lang: str, s: dict[str, Any]) -> list[str]:
         extra.append(translate(lang, "organiser.per_game", span=span_text(s["time_limit_s"])))
     if s.get("beacon"):
         extra.append(translate(lang, "organiser.beacon", network=s["beacon"]["network"]))
+    extra += event_words(lang, s)
     if s.get("cancelled"):
         extra.append(translate(lang, "organiser.schedule.cancelled"))
     head = translate(

@@ -16,7 +16,6 @@ from typing import Any
 from server.domain import timing
 from server.domain.schedule import NewSchedule
 from server.domain.tournament_options import (
-    TIME_HELP,
     ClubFlags,
     add_beacon_flags,
     add_club_arguments,
@@ -30,6 +29,7 @@ from server.domain.tournament_options import (
     parse_time,
     positive_span,
 )
+from server.i18n.terminal import t
 
 __all__ = ["game_options", "parse_at", "parse_span"]  # the words schedules share
 
@@ -42,21 +42,23 @@ def parse_at(text: str, now: datetime) -> datetime:
 
 def add_create_arguments(p: argparse.ArgumentParser) -> None:
     """The flags of `schedule create`, each with its help."""
-    p.add_argument("--name", required=True, help="the series' name; occurrence k is 'NAME #k'")
-    p.add_argument("--game", choices=["gaps", "klondike"], default="gaps", help="the game")
-    p.add_argument("--at", required=True, help=f"first start: {TIME_HELP}")
+    p.add_argument("--name", required=True, help=t("options.help.series_name"))
     p.add_argument(
-        "--every", default="1d", help="period: 1d, 12h, 90m, 60s (at least 60s; default 1d)"
+        "--game", choices=["gaps", "klondike"], default="gaps", help=t("options.help.series_game")
     )
-    p.add_argument("--duration", default="1h", help="how long each occurrence runs (default 1h)")
-    p.add_argument("--join-for", help="entries close this long after the start (default: end)")
-    p.add_argument("--time-limit", help="per-player time limit, e.g. 15m (default: none)")
+    p.add_argument(
+        "--at", required=True, help=t("options.help.first_at", time=t("options.help.time"))
+    )
+    p.add_argument("--every", default="1d", help=t("options.help.every"))
+    p.add_argument("--duration", default="1h", help=t("options.help.series_duration"))
+    p.add_argument("--join-for", help=t("options.help.series_join_for"))
+    p.add_argument("--time-limit", help=t("options.help.time_limit"))
     add_game_flags(p)
     add_condition_arguments(p)
-    p.add_argument("--unrated", action="store_true", help="occurrences do not count for ratings")
-    add_beacon_flags(p, "each occurrence takes its deal from its own drand round")
+    p.add_argument("--unrated", action="store_true", help=t("options.help.series_unrated"))
+    add_beacon_flags(p, t("options.help.beacon_series"))
     add_club_arguments(p, battle=False)
-    add_json_flag(p, "the schedule")
+    add_json_flag(p, t("options.help.json_schedule"))
 
 
 def schedule_from(args: argparse.Namespace, now: datetime) -> NewSchedule:

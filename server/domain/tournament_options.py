@@ -23,6 +23,8 @@ from typing import Any
 
 from server.domain.club_events import PUBLIC, VISIBILITIES, checked
 from server.games.gaps_options import VARIANT_NAMES
+from server.i18n.said import said
+from server.i18n.terminal import t
 
 GAMES = ("gaps", "klondike")
 ISO_EXAMPLE = "2026-12-01T09:00+01:00"
@@ -31,7 +33,6 @@ SPAN = re.compile(r"^(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?(?:(\d{1,9})s)
 TIME_OF_DAY = re.compile(
     r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*(Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?$", re.I
 )
-TIME_HELP = "ISO 8601 or a time of day (18:00: the next one), any UTC offset (Z, -03:00) or local"
 GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
     "variant": (("gaps",), "variant"),
     "redeals": (("gaps",), "redeals"),
@@ -84,27 +85,27 @@ class ClubFlags:
         return out
 
 
-CLUB_FLAG_ERRORS = {  # domain/club_events.checked's reasons, said as flags
-    "bad_visibility": "--visibility is public or unlisted",
-    "bad_entry_code": "--entry-code is 4-32 letters, digits, _ or -",
-    "battle_with_club": "--battle names its clubs: not with --club",
-    "bad_battle": "--battle is 2-10 distinct club ids (1,2,3) with --counted 1-20",
+CLUB_FLAG_ERRORS = {  # domain/club_events.checked's reasons, said as flags (catalogue keys)
+    "bad_visibility": "options.error.bad_visibility",
+    "bad_entry_code": "options.error.bad_entry_code",
+    "battle_with_club": "options.error.battle_with_club",
+    "bad_battle": "options.error.bad_battle",
 }
 
 
 def add_club_arguments(p: argparse.ArgumentParser, battle: bool = True) -> None:
     """--club, --visibility, --entry-code (and, for a tournament, --battle, --counted)."""
-    p.add_argument("--club", type=int, help="an event of this club (its leaders may create it)")
+    p.add_argument("--club", type=int, help=t("options.help.club"))
     p.add_argument(
         "--visibility",
         choices=VISIBILITIES,
         default=PUBLIC,
-        help="unlisted: listed only to its club's members and operators (default public)",
+        help=t("options.help.visibility"),
     )
-    p.add_argument("--entry-code", help="joining needs this code (4-32 letters, digits, _, -)")
+    p.add_argument("--entry-code", help=t("options.help.entry_code"))
     if battle:
-        p.add_argument("--battle", help="a team battle of these clubs: ids, e.g. 3,7")
-        p.add_argument("--counted", type=int, help="with --battle: entries counted per club")
+        p.add_argument("--battle", help=t("options.help.battle"))
+        p.add_argument("--counted", type=int, help=t("options.help.counted"))
 
 
 def club_flags(args: argparse.Namespace) -> ClubFlags:
@@ -112,54 +113,60 @@ def club_flags(args: argparse.Namespace) -> ClubFlags:
     battle = None
     text, counted = getattr(args, "battle", None), getattr(args, "counted", None)
     if (text is None) != (counted is None):
-        raise ValueError(CLUB_FLAG_ERRORS["bad_battle"])
+        raise ValueError(said(CLUB_FLAG_ERRORS["bad_battle"]))
     if text is not None:
         try:
             battle = {"clubs": [int(part) for part in text.split(",")], "counted": counted}
         except ValueError:
-            raise ValueError(CLUB_FLAG_ERRORS["bad_battle"]) from None
+            raise ValueError(said(CLUB_FLAG_ERRORS["bad_battle"])) from None
     problem = checked(args.club, battle, args.visibility, args.entry_code)
     if problem is not None:
-        raise ValueError(CLUB_FLAG_ERRORS[problem])
+        raise ValueError(said(CLUB_FLAG_ERRORS[problem]))
     return ClubFlags(args.club, args.visibility, args.entry_code, battle)
 
 
 def add_create_arguments(p: argparse.ArgumentParser, networks_default: str | None = None) -> None:
     """The flags of both command lines' `create` (`networks_default`: --beacon-networks'
     default, the server's from SAMEDEAL_BEACON_NETWORKS)."""
-    p.add_argument("--name", required=True, help="the tournament's name")
-    p.add_argument("--game", choices=GAMES, default="gaps", help="the game (default gaps)")
+    p.add_argument("--name", required=True, help=t("options.help.name"))
+    p.add_argument("--game", choices=GAMES, default="gaps", help=t("options.help.game"))
     add_game_flags(p)
-    p.add_argument("--at", "--starts-at", dest="starts_at", help=f"start: {TIME_HELP}; default now")
-    p.add_argument("--duration", help="how long it runs, e.g. 90m, 2h (default 1h)")
-    p.add_argument("--ends-at", help=f"the end instead of --duration: {TIME_HELP}")
-    p.add_argument("--time-limit", help="per-player time limit, e.g. 15m (default: none)")
-    p.add_argument("--join-for", help="entries close this long after the start, e.g. 30m")
-    p.add_argument("--join-until", help=f"entries close then: {TIME_HELP}")
+    p.add_argument(
+        "--at",
+        "--starts-at",
+        dest="starts_at",
+        help=t("options.help.at", time=t("options.help.time")),
+    )
+    p.add_argument("--duration", help=t("options.help.duration"))
+    p.add_argument("--ends-at", help=t("options.help.ends_at", time=t("options.help.time")))
+    p.add_argument("--time-limit", help=t("options.help.time_limit"))
+    p.add_argument("--join-for", help=t("options.help.join_for"))
+    p.add_argument("--join-until", help=t("options.help.join_until", time=t("options.help.time")))
     p.add_argument("--hours", type=float, help=argparse.SUPPRESS)  # before --duration
     p.add_argument("--time-limit-s", type=int, help=argparse.SUPPRESS)  # before --time-limit
     add_condition_arguments(p)
-    p.add_argument("--unrated", action="store_true", help="it does not count for ratings")
+    p.add_argument("--unrated", action="store_true", help=t("options.help.unrated"))
     add_beacon_flags(p, networks_default=networks_default)
     add_club_arguments(p)
     add_json_flag(p)
 
 
-def add_json_flag(p: argparse.ArgumentParser, what: str = "the result") -> None:
-    """--json: for scripts (UTF-8, not escaped); people get words by default."""
-    p.add_argument("--json", action="store_true", help=f"{what} as JSON, for scripts")
+def add_json_flag(p: argparse.ArgumentParser, what: str = "") -> None:
+    """--json: for scripts (UTF-8, not escaped); people get words by default (`what`: the
+    help's own words, in the language, else "the result as JSON")."""
+    p.add_argument("--json", action="store_true", help=what or t("options.help.json"))
 
 
 def add_game_flags(p: argparse.ArgumentParser) -> None:
     """The game's options by name (and --options JSON under them), of every command that
     creates tournaments."""
     add_variant_flag(p)
-    p.add_argument("--redeals", type=int, help="Gaps: redeals allowed (default 2; addiction: 3)")
-    p.add_argument("--draw", type=int, choices=[1, 3], help="Klondike: cards per draw")
-    p.add_argument("--passes", type=int, help="Klondike: passes through the stock")
-    p.add_argument("--guaranteed", action="store_true", help="Klondike: only deals proven winnable")
-    p.add_argument("--hints", action="store_true", help="Klondike: allow hints")
-    p.add_argument("--options", default=None, help="raw game options as JSON (flags win)")
+    p.add_argument("--redeals", type=int, help=t("options.help.redeals"))
+    p.add_argument("--draw", type=int, choices=[1, 3], help=t("options.help.draw"))
+    p.add_argument("--passes", type=int, help=t("options.help.passes"))
+    p.add_argument("--guaranteed", action="store_true", help=t("options.help.guaranteed"))
+    p.add_argument("--hints", action="store_true", help=t("options.help.hints"))
+    p.add_argument("--options", default=None, help=t("options.help.options"))
 
 
 def game_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -171,7 +178,9 @@ def game_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
         if value is None or value is False:
             continue
         if game not in games:
-            raise ValueError(f"--{flag} is an option of {', '.join(games)}, not of {game}")
+            raise ValueError(
+                said("options.error.not_of", flag=f"--{flag}", games=", ".join(games), game=game)
+            )
         options[name] = value
     return options
 
@@ -182,9 +191,7 @@ def add_variant_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--variant",
         choices=VARIANT_NAMES,
-        help="Gaps: the family variant (default gaps; montana: the 2s fixed in column 0, "
-        "addiction: the aces make the gaps at each redeal, free_parking: a gap also takes "
-        "the card below its right neighbour)",
+        help=t("options.help.variant"),
     )
 
 
@@ -194,17 +201,17 @@ def with_variant(options: dict[str, Any], game: str, variant: str | None) -> dic
     if variant is None:
         return options
     if game != "gaps":
-        raise ValueError(f"--variant is an option of gaps, not of {game}")
+        raise ValueError(said("options.error.not_of", flag="--variant", games="gaps", game=game))
     return {**options, "variant": variant}
 
 
 def add_condition_arguments(p: argparse.ArgumentParser) -> None:
     """Entry conditions (docs/COMPETITION.md), for a tournament or a schedule's."""
-    p.add_argument("--min-account-age", help="entry condition: account at least this old")
-    p.add_argument("--min-rated", type=int, help="entry condition: at least N rated tournaments")
-    p.add_argument("--min-rating", type=float, help="entry condition: rating at least R")
-    p.add_argument("--max-rating", type=float, help="entry condition: rating at most R")
-    p.add_argument("--no-bots", action="store_true", help="entry condition: keep bots out")
+    p.add_argument("--min-account-age", help=t("options.help.min_account_age"))
+    p.add_argument("--min-rated", type=int, help=t("options.help.min_rated"))
+    p.add_argument("--min-rating", type=float, help=t("options.help.min_rating"))
+    p.add_argument("--max-rating", type=float, help=t("options.help.max_rating"))
+    p.add_argument("--no-bots", action="store_true", help=t("options.help.no_bots"))
 
 
 def add_beacon_flags(
@@ -214,14 +221,13 @@ def add_beacon_flags(
     p.add_argument(
         "--beacon",
         metavar="NETWORK",
-        help="a public drand beacon (quicknet, default, or a --beacon-networks one): "
-        + (what or "the deal comes from a round nobody knows at creation (docs/GENERATOR.md)"),
+        help=t("options.help.beacon", what=what or t("options.help.beacon_deal")),
     )
     p.add_argument(
         "--beacon-networks",
         metavar="FILE",
         default=networks_default,
-        help="JSON drand networks beyond quicknet and default, to name with --beacon",
+        help=t("options.help.beacon_networks"),
     )
 
 
@@ -229,9 +235,9 @@ def request_from(args: argparse.Namespace, now: datetime) -> TournamentRequest:
     """The tournament the flags describe; ValueError (one line) naming a bad flag."""
     options = game_options(args.game, args)
     if args.hours is not None and (not math.isfinite(args.hours) or args.hours <= 0):
-        raise ValueError(f"--hours is a positive number of hours, not {args.hours}")
+        raise ValueError(said("options.error.hours", hours=args.hours))
     if args.time_limit_s is not None and args.time_limit_s <= 0:
-        raise ValueError("--time-limit-s is a positive number of seconds")
+        raise ValueError(said("options.error.time_limit_s"))
     time_limit_s = args.time_limit_s
     if args.time_limit is not None:
         time_limit_s = positive_span(args.time_limit, "--time-limit")
@@ -252,7 +258,7 @@ def request_from(args: argparse.Namespace, now: datetime) -> TournamentRequest:
             else None
         )
     except OverflowError:
-        raise ValueError("the tournament would end past the year 9999") from None
+        raise ValueError(said("options.error.year_9999")) from None
     return TournamentRequest(
         name=args.name,
         game=args.game,
@@ -299,14 +305,11 @@ def options_json(text: str | None) -> dict[str, Any]:
     try:
         options = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"--options is not JSON ({exc.msg} at character {exc.pos}); e.g. "
-            "'{\"redeals\": 2}' (keys in double quotes)"
-        ) from None
+        raise ValueError(said("options.error.not_json", why=exc.msg, pos=exc.pos)) from None
     except (ValueError, RecursionError):  # numbers past Python's digit limit; deep nesting
-        raise ValueError("--options is not JSON options (too deep or a number too long)") from None
+        raise ValueError(said("options.error.too_deep")) from None
     if not isinstance(options, dict):
-        raise ValueError("--options must be a JSON object, e.g. '{\"redeals\": 2}'")
+        raise ValueError(said("options.error.not_object"))
     return options
 
 
@@ -318,7 +321,7 @@ def parse_when(text: str, flag: str) -> datetime:
         return (found if found.tzinfo else found.astimezone()).astimezone(UTC)
     except (ValueError, OverflowError, OSError):  # OSError: the C library's local time
         raise ValueError(
-            f"{flag} is a time like 18:00, 21:00-03:00 or {ISO_EXAMPLE}, not {text[:40]!r}"
+            said("options.error.time", flag=flag, example=ISO_EXAMPLE, text=repr(text[:40]))
         ) from None
 
 
@@ -336,7 +339,9 @@ def parse_time(text: str, flag: str, now: datetime) -> datetime:
         at = at_time(day + timedelta(days=add), time(h, m, sec), zone)
         if at >= now:
             return at
-    raise ValueError(f"{flag}: no {text.strip()} in the next days")  # pragma: no cover
+    raise ValueError(
+        said("options.error.no_time", flag=flag, text=text.strip())
+    )  # pragma: no cover
 
 
 def offset(text: str | None) -> timezone | None:
@@ -360,7 +365,7 @@ def positive_span(text: str, flag: str) -> int:
     """A span (`parse_span`) of at least one second."""
     seconds = parse_span(text, flag)
     if seconds <= 0:
-        raise ValueError(f"{flag} is a span longer than nothing, like 90m, not {text[:40]!r}")
+        raise ValueError(said("options.error.empty_span", flag=flag, text=repr(text[:40])))
     return seconds
 
 
@@ -383,7 +388,7 @@ def parse_span(text: str, flag: str) -> int:
         return int(text)
     found = SPAN.match(text)
     if not text or found is None:
-        raise ValueError(f"{flag} is a span like 1d, 12h, 90m, 60s or 1h30m, not {text[:40]!r}")
+        raise ValueError(said("options.error.span", flag=flag, text=repr(text[:40])))
     return sum(int(n) * u for n, u in zip(found.groups(), UNITS.values(), strict=True) if n)
 
 

@@ -87,10 +87,18 @@ def _message(lang: str, key: str) -> Text:
     return catalogue(ENGLISH).get(key) or key
 
 
-def _fill(text: str, params: Mapping[str, object]) -> str:
+def _fill(text: str, params: Mapping[str, object], lang: str = ENGLISH) -> str:
+    """`text` with its placeholders filled; a param that can say itself in a language (a
+    `said.Said`, made before the language was known) is said in `lang`."""
     if not params:
         return text
-    return _PLACEHOLDER.sub(lambda m: str(params.get(m.group()[1:-1], m.group())), text)
+
+    def value(m: re.Match[str]) -> str:
+        found = params.get(m.group()[1:-1], m.group())
+        in_language = getattr(found, "in_language", None)
+        return str(found) if in_language is None else str(in_language(lang))
+
+    return _PLACEHOLDER.sub(value, text)
 
 
 def translate(lang: str, key: str, **params: object) -> str:
@@ -98,7 +106,7 @@ def translate(lang: str, key: str, **params: object) -> str:
     text = _message(lang, key)
     if isinstance(text, tuple):
         text = text[1]
-    return _fill(text, params)
+    return _fill(text, params, lang)
 
 
 def plural_index(lang: str, n: float) -> int:
@@ -111,7 +119,7 @@ def translate_plural(lang: str, key: str, n: int, **params: object) -> str:
     and the other placeholders filled."""
     text = _message(lang, key)
     chosen = text[plural_index(lang, n)] if isinstance(text, tuple) else text
-    return _fill(chosen, {"n": n, **params})
+    return _fill(chosen, {"n": n, **params}, lang)
 
 
 def negotiate(requested: Iterable[str]) -> str:

@@ -54,6 +54,14 @@ def tn(key: str, n: int, **params: object) -> str:
     return i18n.translate_plural(_chosen[0], key, n, **params)
 
 
+def said_error(exc: BaseException) -> str:
+    """An exception's one line in the chosen language: its message when made as a `Said`
+    (server/i18n/said.py; domain checks raise `ValueError(said(...))`), else as it is."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    in_language = getattr(first, "in_language", None)
+    return str(in_language(_chosen[0])) if in_language is not None else str(exc)
+
+
 def card(code: str) -> str:
     """A card's whole name ("seis de copas") from its code (6H)."""
     return t(f"card.{code}")
@@ -99,11 +107,14 @@ def error_text(reply: Mapping[str, Any]) -> str:
     (it names the very card, cell or limit)."""
     reason = reply.get("reason")
     params = reply.get("params")
+    given = params if isinstance(params, dict) else {}
     key = f"reason.{reason}"
     if _chosen[0] == i18n.ENGLISH:
         return str(reply.get("message", ""))
-    if isinstance(reason, str) and key in i18n.catalogue(i18n.ENGLISH):
-        given = params if isinstance(params, dict) else {}
+    english = i18n.catalogue(i18n.ENGLISH)
+    if isinstance(reason, str) and f"{key}.{given.get('why')}" in english:
+        key = f"{key}.{given['why']}"  # the finer sentence a `why` param names
+    if isinstance(reason, str) and key in english:
         return t(key, **{k: _shown_param(v) for k, v in given.items()})
     return str(reply.get("message", ""))
 

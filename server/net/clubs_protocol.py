@@ -45,7 +45,7 @@ class ClubRequest(_Msg):
 
 class JoinClub(_Msg):
     type: Literal["join_club"]
-    code: Annotated[StrictStr, Field(max_length=64)]
+    code: StrictStr  # any length (the frame bounds it): a wrong one is `not_found`, counted
 
 
 class LeaveClub(_Msg):

@@ -345,13 +345,16 @@ class _Frames:
         for r in view.rows:
             got = cache.get(id(r))
             if got is None:  # (the row is kept in the value: its id stays its own)
-                got = cache[id(r)] = (r, orjson.dumps(protocol.standing_row(r, view.par)), _look(r))
+                row = protocol.standing_row(r, view.par, view.club_of)
+                got = cache[id(r)] = (r, orjson.dumps(row), _look(r))
             parts.append(got[1])
             looks.append(got[2])
         gap = view.gap_after
-        tail = b"]}" if gap is None else b'],"gap_after":%d}' % gap
+        tail = b"]" if gap is None else b'],"gap_after":%d' % gap
+        clubs = None if view.clubs is None else orjson.dumps(view.clubs)  # v1.4: a battle's
+        tail += b"}" if clubs is None else b',"clubs":' + clubs + b"}"
         frame = self._head(view) + b",".join(parts) + tail
-        return (view.final, gap, _pars(view), *looks), frame
+        return (view.final, gap, _pars(view), clubs, *looks), frame
 
     def _head(self, view: View) -> bytes:
         key = (view.version, view.now_ms, view.total, view.final)

@@ -402,7 +402,7 @@ def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
     """A `standings` message (v1.1): the rows of a window or page, the number of entrants,
     the standings' version, and the server's time the running clocks were read at; and,
     when a window leaves rows out between its top and the rows around the player,
-    `gap_after` (the number of rows before the gap)."""
+    `gap_after` (the number of rows before the gap); a team battle's `clubs` (v1.4)."""
     message = {
         "type": "standings",
         "tournament": tournament_id,
@@ -410,20 +410,26 @@ def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
         "total": view.total,
         "version": view.version,
         "server_time": timing.iso_of_epoch_ms(view.now_ms),
-        "rows": [standing_row(r, view.par) for r in view.rows],
+        "rows": [standing_row(r, view.par, view.club_of) for r in view.rows],
     }
     if view.gap_after is not None:
         message["gap_after"] = view.gap_after
+    if view.clubs is not None:
+        message["clubs"] = view.clubs
     return message
 
 
-def standing_row(r: Row, par: Mapping[str, tuple[int, int]] | None) -> dict[str, Any]:
-    """A standings row (`row_of`) with, after the close (`par` not None), its `par`
-    (v1.3: {"progress","resets"}, null until computed)."""
+def standing_row(
+    r: Row, par: Mapping[str, tuple[int, int]] | None, club_of: Mapping[str, int | None] | None
+) -> dict[str, Any]:
+    """A standings row (`row_of`) with, after the close (`par` not None), its `par` (v1.3,
+    null until computed), and in a team battle (`club_of`, v1.4) its entry's `club`."""
     row = row_of(r)
     if par is not None:
         got = par.get(r.player)
         row["par"] = None if got is None else {"progress": got[0], "resets": got[1]}
+    if club_of is not None:
+        row["club"] = club_of.get(r.player)
     return row
 
 

@@ -15,6 +15,7 @@ from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from server.i18n.said import Said, said
 from server.ops import faults
 from server.store.sqlite_process import PRAGMAS
 
@@ -97,24 +98,26 @@ def _sqlite_url(parsed: URL, given: str) -> str:
     return parsed.set(drivername="sqlite+aiosqlite", database=str(path)).render_as_string()
 
 
-def describe(url: str, given: str) -> str:
-    """Which database a checked URL opens, for a log line (`given`: as the user wrote it)."""
+def describe(url: str, given: str) -> Said:
+    """Which database a checked URL opens (`given`: as the user wrote it): English for a
+    log line, a `Said` that the command lines say in their language."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return (
-            f"PostgreSQL database {parsed.database} on {parsed.host or 'localhost'}:"
-            f"{parsed.port or 5432} as {parsed.username or 'the current user'}"
-        )
+        where = {"name": parsed.database, "host": parsed.host or "localhost"}
+        if parsed.username:
+            return said(
+                "server.database.postgres", **where, port=parsed.port or 5432, user=parsed.username
+            )
+        return said("server.database.postgres_current_user", **where, port=parsed.port or 5432)
     try:
         name = make_url(given.strip()).database or ""
     except ArgumentError:
         name = ""
-    note = ""
     if given == DEFAULT_URL:
-        note = " (the default: samedeal.db in the current directory; --database-url to choose)"
-    elif not Path(name).expanduser().is_absolute():
-        note = " (sqlite:///NAME is relative to the current directory, sqlite:////PATH absolute)"
-    return f"SQLite file {parsed.database}{note}"
+        return said("server.database.sqlite_default", path=parsed.database)
+    if not Path(name).expanduser().is_absolute():
+        return said("server.database.sqlite_relative", path=parsed.database)
+    return said("server.database.sqlite", path=parsed.database)
 
 
 def wait_reachable(url: str, wait_s: float, attempt_s: float = 2.0) -> None:

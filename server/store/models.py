@@ -116,7 +116,8 @@ class Tournament(Base):
     visibility: Mapped[str] = mapped_column(String(8), server_default="public")
     entry_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
-    battle: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # none_as_null: no battle is SQL NULL (not JSON null), what the clubs' limits filter on
+    battle: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
 
 class Schedule(Base):

@@ -286,6 +286,7 @@ class Store(Coordination, PlayerCalls):
             log_hash=summary.log_hash,
             log_seq=summary.seq,
             player_bot=player.bot,
+            club_id=club_id,  # a battle's (v1.4)
         )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:

@@ -81,4 +81,5 @@ def entry_of(row: Entry, player_name: str, player_bot: bool = False) -> EntryInf
         log_hash=row.log_hash,
         log_seq=row.log_seq,
         player_bot=player_bot,
+        club_id=row.club_id,  # a battle's (v1.4)
     )

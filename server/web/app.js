@@ -53,7 +53,8 @@ function operatorLink() {
 link.onStatus(operatorLink); // after each (re)connection's auth
 
 async function route() {
-  if (leave) leave();
+  // a page's cleanup; a page that could not open (an error shown instead) has none
+  if (typeof leave === "function") leave();
   leave = null;
   const main = $("#main");
   const path = decodeURIComponent(location.pathname);

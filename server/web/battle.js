@@ -4,6 +4,7 @@
 // club once with each score, counted_ranks and the order following from the standings.
 
 import { show } from "./pyfmt.js";
+import { said } from "./said.js";
 
 /** The clubs' table from rows [rank, club] best first (club_score.table). */
 export function clubTable(rows, ranked, clubs, counted) {
@@ -65,7 +66,7 @@ export function checkClubs(bundle, rows, report, fail) {
       throw fail(`clubs line ${i + 1} is ${show(got)}, the standings give ${show(line(w))}`);
     }
   });
-  report.checked.push(
-    `battle: the ${named.length} clubs' scores and order follow from the standings, ${battle.counted} entries counted per club`,
-  );
+  const params = { n: named.length, counted: battle.counted };
+  report.checked.push(said("audit.battle", params,
+    `battle: the ${named.length} clubs' scores and order follow from the standings, ${battle.counted} entries counted per club`));
 }

@@ -5,6 +5,7 @@ import { BUILT_IN, BeaconError, dealSeed, firstRoundAt, parseHex, roundTime, ver
 import { hexToBytes } from "./drbg.js";
 import { bare, show } from "./pyfmt.js";
 import { parseIso } from "./timing.js";
+import { said } from "./said.js";
 
 /** The beacon is not what it must be, in one line (verify.js reports it). */
 export class BeaconDifference extends Error {}
@@ -17,7 +18,8 @@ export class BeaconUnreadable extends Error {}
 export async function checkBeacon(t, seed, report, networks, dealt) {
   const b = t.beacon;
   if (b === null) return seed;
-  const what = `tournament ${t.id}: beacon round ${b.round} of ${show(b.network)}`;
+  const what = said("audit.beacon.round", { id: t.id, round: b.round, network: show(b.network) },
+    `tournament ${t.id}: beacon round ${b.round} of ${show(b.network)}`);
   const net = Object.hasOwn(networks, b.network) ? networks[b.network] : null;
   if (net === null) throw new BeaconDifference(`tournament ${t.id}: unknown beacon network ${show(b.network)}`);
   if (b.chain_hash.toLowerCase() !== net.chainHash) {
@@ -35,7 +37,7 @@ export async function checkBeacon(t, seed, report, networks, dealt) {
   }
   if (b.signature === null) {
     if (dealt) throw new BeaconDifference(`${what}: no signature`);
-    report.notes.push(`${what} was never verified: the tournament was void, no game dealt`);
+    report.notes.push(said("audit.beacon.void", { what }, `${what} was never verified: the tournament was void, no game dealt`));
     return seed;
   }
   let r;
@@ -46,7 +48,7 @@ export async function checkBeacon(t, seed, report, networks, dealt) {
     if (exc instanceof BeaconError) throw new BeaconDifference(`${what}: ${exc.message}`);
     throw exc;
   }
-  report.checked.push(`${what} verifies against the network's public key; the deals come from its deal seed`);
+  report.checked.push(said("audit.beacon.verified", { what }, `${what} verifies against the network's public key; the deals come from its deal seed`));
   return dealSeed(seed, net, r);
 }
 

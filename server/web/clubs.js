@@ -165,7 +165,7 @@ export async function clubPage(main, link, id) {
         " · ", t("web.club.since", { when: localTime(c.created_at) })),
       msg,
       leads ? inviteBox(c.invite || null, () => act("new_invite")) : null,
-      h("div.clubs-grid", h("div", clubEvents(link, id), h("section.club-box.club-self", mine)), members),
+      h("div.clubs-grid", h("div", clubEvents(link, id, leads), h("section.club-box.club-self", mine)), members),
       h("p.small", h("a", { href: "/clubs", "data-nav": "" }, t("web.clubs.back")))));
   };
   await load();

@@ -6,8 +6,12 @@
 // line with why and the figures; nothing here acts on it.
 
 import { fill, h } from "./dom.js";
-import { t as tr, tn } from "./i18n.js";
+import { has, t as tr, tn } from "./i18n.js";
 
+// why, with its figures: `fairplay.why.<kind>` said with the finding's `why_params` (the
+// command lines' words, server/audit/fairplay_lines.py); a kind this page does not know
+// keeps the server's English
+const whyWords = (f) => (f.why_params && has(`fairplay.why.${f.kind}`) ? tr(`fairplay.why.${f.kind}`, f.why_params) : f.why);
 const kindWords = (kind) => (["same_opening", "fast", "even", "new_account", "bot"].includes(kind) ? tr(`web.fp.kind.${kind}`) : kind);
 
 /** The section: `el`, and `update(items)` with the server's tournaments (every status). */
@@ -85,7 +89,7 @@ export function fairplaySection(link) {
   const finding = (f) => h("li.finding", { "data-kind": f.kind },
     h(`span.tag.kind-${f.kind}`, kindWords(f.kind)), " ",
     f.players.map((p, i) => [i ? ", " : "", h("a", { href: `/players/${encodeURIComponent(p)}`, "data-nav": "" }, p)]),
-    h("p.why", { lang: "en" }, f.why), // the server's words (English): see docs/I18N-WEB.md
+    h("p.why", whyWords(f)),
     h("p.small", f.players.map((p) => h("button.pick", { type: "button", "data-player": p, onclick: () => { player.value = p; reason.focus(); } }, tr("web.fp.pick", { name: p })))));
 
   const showEntrants = async () => {

@@ -122,7 +122,10 @@ export function errorText(reply, request = null) {
   if (!reply) return "";
   if (isQuota(reply)) return quotaText(reply, request);
   if (current === "en" && reply.message) return reply.message;
-  if (reply.reason && has(`reason.${reply.reason}`)) return t(`reason.${reply.reason}`, reply.params || {});
+  const params = reply.params || {};
+  const finer = `reason.${reply.reason}.${params.why}`; // the finer sentence a `why` param names
+  if (reply.reason && params.why && has(finer)) return t(finer, params);
+  if (reply.reason && has(`reason.${reply.reason}`)) return t(`reason.${reply.reason}`, params);
   return reply.message || reply.code || "";
 }
 

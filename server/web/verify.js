@@ -20,27 +20,30 @@ import { BUNDLE_FORMAT, RECORD_FORMAT, Unreadable, bundleWithin, recordWithin } 
 import { ActionError, PLAYING, TIMED_OUT, WON, isObject } from "./rules.js";
 import { deadline, msBetween, parseIso } from "./timing.js";
 import { nameKey } from "./ranking.js";
+import { forget, said } from "./said.js";
 
 export const RULES = { gaps: GAPS, klondike: KLONDIKE };
-const NO_LOG_HASH = "no log_hash (written before samedeal-log/1)";
-
 /** The first thing that differs, in one line. */
 export class Mismatch extends Error {}
 
 // -- the checks -------------------------------------------------------------------------
-const who = (record) => `record of ${show(record.player.name)} (player ${record.player.id})`;
+const who = (record) => {
+  const [name, id] = [show(record.player.name), record.player.id];
+  return said("audit.who", { name, id }, `record of ${name} (player ${id})`);
+};
 
 /** {checked, notes, error} for a parsed record or bundle; throws Unreadable if neither. */
 export async function verifyDocument(data, { networks = BUILT_IN } = {}) {
   const fmt = isObject(data) ? data.format : undefined;
   const report = { checked: [], notes: [], error: null, ok: true };
+  forget();
   try {
     if (fmt === RECORD_FORMAT) {
       const record = recordWithin(data, "record", "");
       const ctx = await verifyTournament(record.tournament, report, networks);
       const outcome = await replayRecord(record, ctx);
       finishRecord(record, outcome, report);
-      if (record.log_hash === null) report.notes.push(`${who(record)} carries no receipts: ${NO_LOG_HASH}`);
+      if (record.log_hash === null) report.notes.push(said("audit.record_no_receipts", { who: who(record) }, `${who(record)} carries no receipts: no log_hash (written before samedeal-log/1)`));
     } else if (fmt === BUNDLE_FORMAT) {
       await verifyBundle(bundleWithin(data), report, networks);
     } else {
@@ -72,7 +75,7 @@ async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
   if (made !== t.commitment) {
     throw new Mismatch(`tournament ${t.id}: sha256(seed) is ${made}, not the commitment ${bare(t.commitment)}`);
   }
-  report.checked.push(`tournament ${t.id}: sha256(seed) equals the commitment`);
+  report.checked.push(said("audit.commitment", { id: t.id }, `tournament ${t.id}: sha256(seed) equals the commitment`));
   try {
     seed = await checkBeacon(t, seed, report, networks, dealt);
   } catch (exc) {
@@ -104,7 +107,8 @@ async function verifySolution({ t, rules, options, seed }, report) {
     }
   }
   if (state.status !== WON) throw new Mismatch(`tournament ${t.id}: the stored solution does not win the deal`);
-  report.checked.push(`tournament ${t.id}: the stored solution (${t.solution.length} actions) wins deal attempt ${t.deal_attempt}`);
+  report.checked.push(said("audit.solution", { id: t.id, n: t.solution.length, attempt: t.deal_attempt },
+    `tournament ${t.id}: the stored solution (${t.solution.length} actions) wins deal attempt ${t.deal_attempt}`));
 }
 
 /** The dealt position, shared by every record of the tournament (the deal is the same
@@ -191,7 +195,8 @@ function finishPar(record, outcome, report) {
   if (par.progress < r.progress || (par.progress === r.progress && par.resets > r.resets)) {
     throw new Mismatch(`${w}: par (progress ${par.progress}, resets ${par.resets}) is worse than the entry's own result`);
   }
-  report.checked.push(`${w}: par line (${par.line.length} actions) replays legally to progress ${par.progress}, resets ${par.resets}`);
+  report.checked.push(said("audit.par", { who: w, n: par.line.length, progress: par.progress, resets: par.resets },
+    `${w}: par line (${par.line.length} actions) replays legally to progress ${par.progress}, resets ${par.resets}`));
 }
 
 function same(w, what, expected, claimed) {
@@ -228,10 +233,11 @@ function finishRecord(record, outcome, report) {
   if (record.log_hash !== null && record.log_hash.toLowerCase() !== hash) {
     throw new Mismatch(`${w}: the log hash differs: its actions give ${hash}, the record claims ${bare(record.log_hash)}`);
   }
-  report.checked.push(
+  const word = said(`audit.status.${r.status}`, {}, r.status);
+  const params = { who: w, n: record.actions.length, status: word, progress: r.progress, resets: r.resets, ms: r.time_ms };
+  report.checked.push(said(record.log_hash === null ? "audit.replayed" : "audit.replayed_chained", params,
     `${w}: ${record.actions.length} actions replay legally; result ${r.status}, progress ${r.progress}, ` +
-      `resets ${r.resets}, time ${r.time_ms} ms` + (record.log_hash === null ? "" : "; log_hash is their chain"),
-  );
+      `resets ${r.resets}, time ${r.time_ms} ms` + (record.log_hash === null ? "" : "; log_hash is their chain")));
   finishPar(record, outcome.par, report);
   return [{ player: record.player.name, ...r }, hash];
 }
@@ -288,14 +294,17 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
     chains.push([record.player.id, hash]);
   });
   const old = bundle.records.filter((r) => r.log_hash === null).length;
-  if (old) report.notes.push(`${old} of ${bundle.records.length} records carry no receipts: ${NO_LOG_HASH}`);
+  if (old) {
+    const n = bundle.records.length;
+    report.notes.push(said("audit.records_no_receipts", { old, n }, `${old} of ${n} records carry no receipts: no log_hash (written before samedeal-log/1)`));
+  }
   const root = await logRoot(chains);
   if (bundle.log_root === null) {
-    report.notes.push("the bundle carries no receipts: no log_root (written before samedeal-log/1)");
+    report.notes.push(said("audit.bundle_no_receipts", {}, "the bundle carries no receipts: no log_root (written before samedeal-log/1)"));
   } else if (bundle.log_root.toLowerCase() !== root) {
     throw new Mismatch(`bundle: the log root differs: its records give ${root}, the bundle claims ${bare(bundle.log_root)}`);
   } else {
-    report.checked.push(`bundle: log_root is over the ${chains.length} records' chains`);
+    report.checked.push(said("audit.log_root", { n: chains.length }, `bundle: log_root is over the ${chains.length} records' chains`));
   }
   const expected = fairStandings(bundle, results, marks, report);
   const fought = bundle.tournament.battle !== null;
@@ -308,18 +317,10 @@ async function verifyBundle(bundle, report, networks = BUILT_IN) {
       throw new Mismatch(`standings row ${i + 1} is ${showRow(claimed[i])}, the records give ${showRow(expected[i])}`);
     }
   }
-  report.checked.push(`standings: ${claimed.length} rows follow from the results`);
+  report.checked.push(said("audit.standings", { n: claimed.length }, `standings: ${claimed.length} rows follow from the results`));
   checkClubs(bundle, expected, report, (m) => new Mismatch(m));
 }
 
-/** The lines `samedeal verify` prints for a report (client_cli/verify.py), and its verdict. */
-export function reportLines(report, name) {
-  const lines = report.checked.map((l) => `ok   ${l}`);
-  for (const n of report.notes) lines.push(`note ${n}`);
-  if (report.error !== null) lines.push(`FAIL ${report.error}`);
-  else lines.push(`verified: ${name}`);
-  return lines;
-}
 
 /** Every state of a record, from the deal to its last action (the replay viewer): the
  * states, the events between them, and the first refusal if the record is not legal. */
@@ -355,11 +356,12 @@ function fairStandings(bundle, results, marks, report) {
   }
   const late = bundle.amendments.filter((a) => a.kind === "disqualification").length;
   if (disqualified) {
-    report.checked.push(
-      `fair play: ${disqualified} disqualified, ${late} of them by amendments after the close; the others ranked without them`,
-    );
+    report.checked.push(said("audit.fair_play", { n: disqualified, late },
+      `fair play: ${disqualified} disqualified, ${late} of them by amendments after the close; the others ranked without them`));
   }
   const erasures = bundle.amendments.length - late;
-  if (erasures) report.checked.push(`deleted accounts: ${erasures} erased after the close, each record under its pseudonym`);
+  if (erasures) {
+    report.checked.push(said("audit.erasures", { n: erasures }, `deleted accounts: ${erasures} erased after the close, each record under its pseudonym`));
+  }
   return rows;
 }

@@ -6,7 +6,8 @@ import { fill, h } from "./dom.js";
 import { checkReceipt } from "./receipts.js";
 import { receipts } from "./store.js";
 import { BUNDLE_FORMAT, Unreadable } from "./shapes.js";
-import { reportLines, verifyDocument } from "./verify.js";
+import { verifyDocument } from "./verify.js";
+import { speak } from "./said.js";
 import { t } from "./i18n.js";
 import { statusWord } from "./replay.js";
 
@@ -56,7 +57,7 @@ export async function fetchAndVerify(id, out) {
   fill(out, h("p.muted", t("web.verify.fetching", { id })));
   const res = await fetch(`/tournaments/${id}/bundle.json`);
   if (!res.ok) return fill(out, h("p.error", t("web.verify.no_bundle", { id, status: String(res.status) })));
-  await runDocument(await res.json(), `tournament ${id} bundle`, out);
+  await runDocument(await res.json(), t("web.verify.bundle_of", { id }), out);
 }
 
 export async function runDocument(data, name, out) {
@@ -66,13 +67,23 @@ export async function runDocument(data, name, out) {
   try {
     report = await verifyDocument(data);
   } catch (exc) {
-    if (exc instanceof Unreadable) return showLines(out, name, null, `unreadable: ${name}: ${exc.message}`);
+    if (exc instanceof Unreadable) return showLines(out, name, null, [["fail", t("cli.verify.unreadable", { why: `${name}: ${exc.message}` })]]);
     throw exc;
   }
   const ms = performance.now() - started;
-  const lines = reportLines(report, name);
   const extra = await receiptLines(data);
-  showLines(out, name, report, null, lines.concat(extra.lines), ms, extra.failed);
+  showLines(out, name, report, null, spokenLines(report, name, extra.lines), ms, extra.failed);
+}
+
+/** The report's lines as [kind, text] in the page's language: `samedeal verify`'s words
+ * (client_cli/verify.py) said with the catalogue, as the command line says them under
+ * --lang; a difference stays in the verifier's English. */
+function spokenLines(report, name, receiptLines) {
+  const lines = report.checked.map((l) => ["ok", t("cli.verify.ok_line", { line: speak(l) })]);
+  for (const n of report.notes) lines.push(["note", t("cli.verify.note_line", { line: speak(n) })]);
+  if (report.error !== null) lines.push(["fail", t("cli.verify.fail_line", { line: report.error })]);
+  else lines.push(["ok", t("cli.verify.verified", { path: name })]);
+  return lines.concat(receiptLines);
 }
 
 async function receiptLines(data) {
@@ -84,12 +95,14 @@ async function receiptLines(data) {
     let record = data;
     if (isBundle) record = (data.records || []).find((x) => x && x.player && String(x.player.name).toLowerCase() === r.player.toLowerCase());
     else if (!(data && data.player && String(data.player.name).toLowerCase() === r.player.toLowerCase())) continue;
-    const what = `receipt: the log ${r.player ? `'${r.player}'` : ""} acknowledged at seq ${r.seq}`;
-    const why = record ? await checkReceipt(record, r.seq, r.log_hash) : `the bundle has no record of '${r.player}'`;
-    if (why === null) lines.push(`ok   ${what} is in the ${isBundle ? "bundle" : "record"}, unchanged (kept by this browser)`);
-    else {
+    const said = { name: `'${r.player}'`, seq: r.seq };
+    const why = record ? await checkReceipt(record, r.seq, r.log_hash) : t("cli.verify.no_record_of", said);
+    if (why === null) {
+      const line = t(isBundle ? "web.verify.receipt_in_bundle" : "web.verify.receipt_in_record", said);
+      lines.push(["ok", t("cli.verify.ok_line", { line })]);
+    } else {
       failed = true;
-      lines.push(`FAIL ${what} is not there unchanged: ${why}`);
+      lines.push(["fail", t("cli.verify.fail_line", { line: t("cli.verify.receipt_missing", { ...said, why }) })]);
     }
   }
   return { lines, failed };
@@ -103,12 +116,9 @@ function showLines(out, name, report, unreadable, lines = [], ms = 0, receiptFai
   } else {
     verdict = h("p.verdict.ok", { "data-verdict": "ok" }, t("web.verify.verified"), " ", h("span", { translate: "no" }, name));
   }
-  // the verifier's own lines: the same words as the command line's and the Python
-  // verifier's (tests compare them), so in English, marked so
-  const pre = h("pre.lines", { translate: "no", lang: "en", title: t("web.verify.lines_title") });
-  for (const line of unreadable ? [unreadable] : lines) {
-    pre.append(h(`span.line.${line.slice(0, 4).trim().toLowerCase() || "x"}`, line), "\n");
-  }
+  // the verifier's own lines, in the words `samedeal verify` says them in this language
+  const pre = h("pre.lines", { translate: "no", title: t("web.verify.lines_title") });
+  for (const [kind, line] of unreadable || lines) pre.append(h(`span.line.${kind}`, line), "\n");
   fill(out, verdict, h("p.muted.small", t("web.verify.lines_note")), pre, ms ? h("p.muted.small", t("web.verify.checked_in", { ms: Math.round(ms) })) : null);
 }
 

@@ -49,7 +49,7 @@ def test_an_operator_command_in_a_folder_without_a_database_refuses(tmp_path: Pa
     assert "samedeal-server migrate" in done.stderr
     assert list(tmp_path.iterdir()) == []  # nothing created
     done = samedeal_server(tmp_path, "tournament", "list", lang="pt_PT.UTF-8")
-    assert done.returncode == 1 and "base de dados inexistente: SQLite file" in done.stderr
+    assert done.returncode == 1 and "base de dados inexistente: ficheiro SQLite " in done.stderr
 
 
 def test_migrate_creates_it_and_verbose_names_it(tmp_path: Path) -> None:

@@ -58,7 +58,7 @@ async def test_samedeal_disqualify_and_fairplay(sqlite_url, tmp_path: Path) -> N
         code, out, _ = await samedeal(env, "fairplay", str(tid), "--json", "--moves", "1")
         found = [json.loads(line) for line in out.splitlines()]
         assert {f["kind"] for f in found} >= {"fast", "new_account", "same_opening"}
-        assert all(set(f) == {"kind", "players", "why", "figures"} for f in found)
+        assert all(set(f) == {"kind", "players", "why", "why_params", "figures"} for f in found)
 
 
 async def test_samedeal_server_disqualify_after_the_close(sqlite_url) -> None:

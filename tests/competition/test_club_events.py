@@ -94,7 +94,11 @@ async def test_fields_and_limits(comp: Competition, clock: Clock) -> None:
     mine = EventFields(one, created_by=ana.id)
     battle = EventFields(battle=_battle(one, two), created_by=ana.id)
     made_ids = [(await comp.catalogue.create(spec(mine, (one,)))).id for _ in range(3)]
-    await comp.catalogue.create(spec(battle, (one, two)))  # counts for both clubs
+    war = await comp.catalogue.create(spec(battle, (one, two)))  # counts for both clubs
+    async with comp.store._session() as s:  # no battle: SQL NULL, not JSON null
+        plain = await s.scalars(select(Tournament.id).where(Tournament.battle.is_(None)))
+        assert sorted(plain) == made_ids
+        assert await s.scalar(select(Tournament.id).where(Tournament.battle.is_not(None))) == war.id
     weekly = NewSchedule(
         "Weekly",
         "gaps",
@@ -121,6 +125,14 @@ async def test_fields_and_limits(comp: Competition, clock: Clock) -> None:
         comp, "rate_limited", "club_events_day", comp.catalogue.create(spec(mine, (one,)))
     )
     assert e.params == {"id": one, "max": 20}
+    await _closed_events(comp.store, 19, two, ana.id, clock)  # with the battle: 20 for Two
+    e = await _refused(
+        comp,
+        "rate_limited",
+        "club_events_day",
+        comp.catalogue.create(spec(EventFields(two, created_by=ana.id), (two,))),
+    )
+    assert e.params == {"id": two, "max": 20}
     clock.advance(24 * 3600 + 1)
     assert (await comp.catalogue.create(spec(mine, (one,)))).club_id == one  # a day later
     await comp.accounts.delete(ana, "Ana")  # nobody left in One: its schedules cancelled
@@ -169,6 +181,10 @@ async def test_joining_a_club_event_a_code_and_a_battle(comp: Competition, clock
     await _refused(comp, "forbidden", "entry_code_needed", join(bo, ours.id))
     await _refused(comp, "forbidden", "entry_code_wrong", join(bo, ours.id, "fr-1_x"), counted=1)
     assert (await join(bo, ours.id, "Fr-1_x")).seq == 0
+    comp.games.forget_tournament(ours.id)  # as on another node or after a restart
+    guesses = await _guesses(comp.store)
+    assert (await join(bo, ours.id, "wrong")).seq == 0  # resuming: no code checked nor counted
+    assert await _guesses(comp.store) == guesses
     await comp.clubs.leave(bo, one)
     assert (await join(bo, ours.id)).seq == 0  # resuming: no code, no membership needed
     for i in range(10):  # ten wrong codes in a minute: `codes` holds

@@ -127,7 +127,7 @@ async def test_every_entry_of_a_closed_gaps_tournament_gets_its_par(
         record = await competition.exports.record(t.id, row["player"])
         assert row["par"] == {k: record["par"][k] for k in ("progress", "resets")}
     window = await competition.standings.window(t.id, 3, 1, "p05")
-    assert all(protocol.standing_row(r, window.par)["par"] for r in window.rows)
+    assert all(protocol.standing_row(r, window.par, None)["par"] for r in window.rows)
 
     built = await cache.get(t.id)
     bundle = orjson.loads(built.plain)

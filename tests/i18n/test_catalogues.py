@@ -141,7 +141,7 @@ def test_every_key_the_python_side_names_is_in_english() -> None:
     english = i18n.catalogue("en")
     named: set[str] = set()
     pattern = re.compile(
-        r'\b(?:t|tn|translate|translate_plural)\(\s*(?:[a-z_.\[\]0-9]+,\s*)?"'
+        r'\b(?:t|tn|translate|translate_plural|said)\(\s*(?:[a-z_.\[\]0-9]+,\s*)?"'
         r'([a-z][a-zA-Z0-9_.\-]+)"'
     )
     for folder in ("server", "client_cli"):
@@ -170,6 +170,7 @@ def test_every_key_the_python_side_names_is_in_english() -> None:
         "cli.describe.": ("draw", "auto"),
         "cli.unit.": ("days", "hours", "minutes", "seconds"),
         "card.": tuple(r + s for s in "CDHS" for r in "A23456789TJQK"),
+        "audit.status.": ("won", "lost", "resigned", "timed_out"),
     }
     for prefix, names in families.items():
         assert not [n for n in names if prefix + n not in english], prefix

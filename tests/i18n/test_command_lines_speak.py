@@ -122,7 +122,9 @@ async def test_the_players_command_line_in_spanish_and_portuguese(
         assert taken.returncode == 1
         assert taken.stderr.strip() == "samedeal: El nombre josé ya está en uso."
         bad = await samedeal("--lang", "pt-BR", "register", "a b", "--replace")
-        assert "Um nome tem de 1 a 32 letras" in bad.stderr
+        assert (
+            "Um nome tem só letras (de um só alfabeto), algarismos, _ ou -: ' ' não" in bad.stderr
+        )
         missing = await samedeal("play", "999", LANG="pt_PT.UTF-8")
         assert missing.stderr.strip() == "samedeal: Não existe o torneio 999."
         english = await samedeal("play", "999", LANG="C.UTF-8")

@@ -43,6 +43,7 @@ async def test_error_replies_carry_reason_and_params(sqlite_url: str) -> None:
         assert (reply["code"], reply["reason"], reply["params"]) == ("bad_request", "not_json", {})
         reply = await c.err("bad_request", type="register", name="a b")
         assert reply["reason"] == "bad_name" and reply["message"]
+        assert reply["params"] == {"why": "character", "character": "' '"}
         await c.ok(type="register", name="João")
         reply = await c.err("name_taken", type="register", name="joão")
         assert reply["reason"] == "name_taken" and reply["params"] == {"name": "joão"}
@@ -66,3 +67,32 @@ async def test_error_replies_carry_reason_and_params(sqlite_url: str) -> None:
         reply = await c.err("out_of_sync", type="act", tournament=tid, seq=5, action=resign)
         assert reply["reason"] == "out_of_sync" and reply["params"] == {"seq": 1}
         assert reply["seq"] == 1  # the contract's field stays
+
+
+def test_a_bad_name_says_what_is_wrong_with_it_in_every_language() -> None:
+    """`bad_name`'s params name what is wrong (the length, the character, the alphabets
+    mixed) and each language says it through `reason.bad_name.<why>`, as much as the
+    English message says."""
+    from server.domain import names
+    from server.i18n import terminal
+
+    cases = {
+        "x" * 40: ({"why": "length", "length": 40, "max": 32}, "40"),
+        "ana@b": ({"why": "character", "character": "'@'"}, "'@'"),
+        "pаvel": ({"why": "scripts", "scripts": "Cyrillic + Latin"}, "Cyrillic + Latin"),
+    }
+    for name, (params, shown) in cases.items():
+        try:
+            names.normalise(name)
+        except names.BadName as exc:
+            assert exc.params == params, name
+            reply = {"reason": "bad_name", "params": exc.params, "message": str(exc)}
+        else:
+            raise AssertionError(f"{name!r} passed")
+        for lang in ("pt-BR", "pt-PT", "es"):
+            terminal.choose(lang)
+            try:
+                said = terminal.error_text(reply)
+            finally:
+                terminal.choose("en")
+            assert shown in said and said != i18n.translate(lang, "reason.bad_name"), said

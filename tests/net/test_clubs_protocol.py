@@ -57,8 +57,10 @@ async def test_club_messages_over_the_wire(sqlite_url: str) -> None:
         )
         await ana.err("bad_request", type="create_club", name="Five", extra=1)
         await ana.err("bad_request", type="clubs", limit=101)
-        for i in range(10):
-            assert (await bo.req(type="join_club", code=f"nope{i}"))["code"] == "not_found"
+        assert (await bo.req(type="join_club", code=12))["code"] == "bad_request"  # not counted
+        for i in range(10):  # a code of any length is a wrong code like any other
+            code = f"nope{i}" if i else "x" * 500
+            assert (await bo.req(type="join_club", code=code))["code"] == "not_found"
         err = await bo.req(type="join_club", code=fresh["invite"])
         assert err["code"] == "rate_limited"
         assert err["limit"] == "codes" and err["reason"] == "code_guesses"

@@ -4,7 +4,9 @@ removes a member, the new leader sees the code and makes a new one (the old one 
 and nothing scrolls sideways; at 1280×900 a fourth club is refused
 as the quota it is (its words, not "slow down") and the page does not send it again, the
 page's clock run on by Playwright, not slept on; the pages in the pseudo-language speak
-only through the catalogue. One server and one browser for the module."""
+only through the catalogue; a member's lobby lists the club's unlisted event, entered
+with its code; a battle's club table stands beside the players' rows. One server and one
+browser for the module."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from tests.web.conftest import RealClock, shot
 from tests.web.support import CHROMIUM_ARGS, require_chromium
 from tests.web.test_first_contact import page_at, sideways
 from tests.web.test_i18n_browser import untranslated
+from tests.web.test_phone_routes import cut_cells
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -207,4 +210,78 @@ async def test_a_members_lobby_shows_the_club_event_joined_with_its_code(
     await member.click("button.join")
     await member.wait_for_function("() => window.samedeal.state && window.samedeal.state.seq >= 0")
     assert await sideways(member) == 0
+    assert not errors, errors
+    await leaders_close_and_cancel(server, leader, member, club, tid, errors)
+
+
+async def leaders_close_and_cancel(
+    server: Running, leader: Any, member: Any, club: dict[str, Any], tid: int, errors: list[str]
+) -> None:
+    """On the club page its leader (not a member) closes its event and cancels its
+    schedule, each asked first; the server's records say so."""
+    async with server.client() as c:
+        await c.ok(type="auth", token=await token_of(leader))
+        weekly = (
+            await c.ok(
+                type="create_schedule", name="Semanal", game="gaps", options={},
+                first_starts_at=(datetime.now(UTC) + timedelta(days=2)).isoformat(),
+                every_s=7 * 86400, duration_s=3600, club=club["id"],
+            )
+        )["schedule"]  # fmt: skip
+    await member.goto(server.http + f"/clubs/{club['id']}")
+    await member.locator(f"section.club-events li.club-event[data-id='{tid}']").wait_for()
+    assert await member.locator("button.close-event, button.cancel-schedule").count() == 0
+    await leader.goto(server.http + f"/clubs/{club['id']}")
+    row = leader.locator(f"section.club-events li.club-event[data-id='{tid}']")
+    await row.locator("button.close-event").click()
+    await row.locator("button.close-event-yes").click()
+    await row.wait_for(state="detached")
+    planned = leader.locator(f"li.club-schedule[data-schedule='{weekly['id']}']")
+    await planned.locator("button.cancel-schedule").click()
+    await planned.locator("button.cancel-schedule-yes").click()
+    await planned.wait_for(state="detached")
+    assert await sideways(leader) == 0
+    async with server.client() as c:
+        await c.ok(type="auth", token=await token_of(leader))
+        listed = (await c.ok(type="tournaments"))["items"]
+        assert [t["status"] for t in listed if t["id"] == tid] == ["closed"]
+        schedules = (await c.ok(type="schedules"))["items"]
+        assert [s["cancelled"] for s in schedules if s["id"] == weekly["id"]] == [True]
+    assert not errors, errors
+
+
+async def test_a_battle_shows_its_club_table_beside_the_players(env: tuple[Running, Any]) -> None:
+    server, browser = env
+    op = await server.admin("op_batalha")
+    clubs = [(await op.ok(type="create_club", name=n))["club"] for n in ("Norte_FC", "Sul_FC")]
+    now = datetime.now(UTC)
+    made = await op.ok(
+        type="create_tournament", name="Batalha", game="gaps", options={},
+        starts_at=(now - timedelta(seconds=1)).isoformat(),
+        ends_at=(now + timedelta(hours=1)).isoformat(),
+        battle={"clubs": [c["id"] for c in clubs], "counted": 1},
+    )  # fmt: skip
+    battle = made["tournament"]
+    for name, club in (("Ana_Norte", clubs[0]), ("Bia_Sul", clubs[1]), ("Caio_Sul", clubs[1])):
+        async with server.client() as c:
+            await c.ok(type="register", name=name)
+            await c.ok(type="join_club", code=club["invite"])
+            await c.ok(type="join", tournament=battle["id"])
+    async with server.client() as c:
+        table = (await c.ok(type="subscribe", tournament=battle["id"]))["clubs"]
+    errors: list[str] = []
+    page = await page_at(browser, "phone", errors)
+    await page.goto(server.http + f"/t/{battle['id']}")
+    await page.locator("section.standings tbody tr[data-player]").first.wait_for()
+    rows = page.locator("section.club-standings tbody tr")
+    assert [await r.get_attribute("data-club") for r in await rows.all()] == [
+        str(c["club"]) for c in table
+    ]
+    assert [await r.locator(".club-score").inner_text() for r in await rows.all()] == [
+        str(c["score"]) for c in table
+    ]
+    assert "Norte_FC" in await page.locator("section.club-standings").inner_text()
+    assert await sideways(page) == 0
+    assert not await cut_cells(page)  # the clubs' headings are not the players' columns
+    await shot(page, "battle-phone")
     assert not errors, errors

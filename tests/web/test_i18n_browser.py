@@ -3,23 +3,59 @@ chosen by the header's selector (remembered) over `?lang=` over the browser's la
 plurals by CLDR (pt-BR says "0 participante", pt-PT "0 participantes"); every page walked
 in the pseudo-language en-XA with no visible text left outside the catalogue; and, with
 SAMEDEAL_I18N_SHOTS=FOLDER, the main pages' screenshots in pt-BR (390×844) and es
-(1280×900)."""
+(1280×900). One server, one played tournament and one Chromium serve every test of the
+module (`shared`): playing it is most of the time."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+import pytest_asyncio
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from tests.support.harness import Running
-from tests.web.conftest import create
+from tests.support.harness import Running, running_server
+from tests.web.conftest import RealClock, create
+from tests.web.support import CHROMIUM_ARGS, require_chromium
 from tests.web.test_phone_routes import NAMES, routes, settled_sideways
 
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 SHOTS = os.environ.get("SAMEDEAL_I18N_SHOTS")  # e.g. docs/screenshots
+
+
+@dataclass
+class Shared:
+    """The module's server (its tournaments played once by `routes`) and Chromium."""
+
+    server: Running
+    browser: Any
+    paths: list[str]
+    winner: str
+    token: str
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Shared]:
+    executable = require_chromium()
+    from playwright.async_api import async_playwright
+
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('i18n') / 'samedeal.db'}"
+    async with running_server(url, RealClock(), tick=True) as server:  # type: ignore[arg-type]
+        paths, winner, token = await routes(server)
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            try:
+                yield Shared(server, browser, paths, winner, token)
+            finally:
+                await browser.close()
 
 
 async def context_page(
@@ -47,13 +83,30 @@ async def ready(page: Any, url: str) -> None:
         raise AssertionError(f"{url} never ready: {page.errors}") from exc
 
 
+IN_APP = """(path) => { document.body.dataset.ready = '';
+  history.pushState(null, '', path); dispatchEvent(new PopStateEvent('popstate')); }"""
+
+
+async def visit(page: Any, base: str, path: str, load: bool = False) -> None:
+    """The app's page at `path`, as a click on one of its links shows it (history.pushState
+    and the app's router: the modules, the catalogue and the connection stay), or loaded
+    anew when `load` (after localStorage changed) or when the page is elsewhere."""
+    here = await page.evaluate("location.pathname") if page.url.startswith(base) else None
+    if load or here is None or here == path.split("?")[0]:
+        return await ready(page, base + path)
+    await page.evaluate(IN_APP, path)
+    try:
+        await page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=30_000)
+    except PlaywrightTimeout as exc:
+        raise AssertionError(f"{path} never ready: {page.errors}") from exc
+
+
 async def html_lang(page: Any) -> str:
     return str(await page.evaluate("document.documentElement.lang"))
 
 
-async def test_the_selector_wins_over_the_address_and_is_remembered(
-    server: Running, browser: Any
-) -> None:
+async def test_the_selector_wins_over_the_address_and_is_remembered(shared: Shared) -> None:
+    server, browser = shared.server, shared.browser
     page = await context_page(browser, locale="pt-BR")
     await ready(page, server.http + "/")
     assert await html_lang(page) == "pt-BR"  # the browser's language
@@ -78,9 +131,8 @@ async def test_the_selector_wins_over_the_address_and_is_remembered(
     assert not page.errors and not other.errors, page.errors + other.errors
 
 
-async def test_zero_is_singular_in_brazil_and_plural_in_portugal(
-    server: Running, browser: Any
-) -> None:
+async def test_zero_is_singular_in_brazil_and_plural_in_portugal(shared: Shared) -> None:
+    server, browser = shared.server, shared.browser
     now = datetime.now(UTC)
     await create(
         server,
@@ -94,10 +146,11 @@ async def test_zero_is_singular_in_brazil_and_plural_in_portugal(
     await page.fill("#reg-name", "zero")  # one player, who then switches languages
     await page.click("form.register button")
     await page.wait_for_selector(".tcard")
+    empty = ".tcard:has-text('Vazio') .meta"  # the module's other tournaments have entrants
     for lang in ("pt-BR", "pt-PT", "es", "en"):
         await ready(page, server.http + f"/?lang={lang}")
-        await page.wait_for_selector(".tcard")
-        texts[lang] = await page.inner_text(".tcard .meta")
+        await page.wait_for_selector(empty)
+        texts[lang] = await page.inner_text(empty)
     assert "0 participante" in texts["pt-BR"] and "0 participantes" not in texts["pt-BR"]
     assert "0 participantes" in texts["pt-PT"]
     assert "0 participantes" in texts["es"]
@@ -121,9 +174,10 @@ async def untranslated(page: Any, names: list[str]) -> list[str]:
 
 
 async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalogue(
-    server: Running, browser: Any
+    shared: Shared,
 ) -> None:
-    paths, winner, token = await routes(server)
+    server, browser = shared.server, shared.browser
+    paths, winner, token = shared.paths, shared.winner, shared.token
     names = sorted(
         {
             *NAMES,
@@ -140,32 +194,42 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
         key=len,
         reverse=True,
     )
-    page = await context_page(browser)
-    await ready(page, server.http + "/?lang=en-XA")
-    assert await html_lang(page) == "en-XA"
-    await page.evaluate("() => localStorage.setItem('samedeal.lang', 'en-XA')")  # as chosen
     found: dict[str, list[str]] = {}
-    for path in [
+    pages: list[Any] = []
+
+    async def walk(paths: list[str], signed_in: str = "") -> Any:
+        """The pages at `paths` in a page of its own, chosen en-XA (and signed in)."""
+        page = await context_page(browser)
+        pages.append(page)
+        await ready(page, server.http + "/?lang=en-XA")
+        assert await html_lang(page) == "en-XA"
+        await page.evaluate("() => localStorage.setItem('samedeal.lang', 'en-XA')")  # chosen
+        if signed_in:
+            script = "(t) => localStorage.setItem('samedeal.token', JSON.stringify(t))"
+            await page.evaluate(script, token)
+        for i, path in enumerate(paths):
+            await visit(page, server.http, path, load=i == 0)
+            await page.wait_for_timeout(300)  # pushes and fetches after the first paint
+            left = await untranslated(page, names)
+            if left:
+                found[path + signed_in] = left
+        return page
+
+    anonymous = [
         *paths,
         "/rules/gaps",
         "/rules/klondike",
         "/leaderboard/klondike",
         "/account",
         "/leaderboard/chess",  # the not-found page
-    ]:
-        await ready(page, server.http + path)
-        await page.wait_for_timeout(300)  # pushes and fetches after the first paint
-        left = await untranslated(page, names)
-        if left:
-            found[path] = left
-    # signed in: the lobby's account box, the account page, a game being played
-    await page.evaluate("(t) => localStorage.setItem('samedeal.token', JSON.stringify(t))", token)
-    for path in ["/", paths[1], "/account", "/operator"]:
-        await ready(page, server.http + path)
-        await page.wait_for_timeout(300)
-        left = await untranslated(page, names)
-        if left:
-            found[f"{path} (signed in)"] = left
+    ]
+    # three pages walk at once (the same pages as one after the other, in a third of the
+    # time); the fourth, signed in: the lobby's account box, the account page, a game
+    # being played, then the resign question and a Klondike game below
+    *_, page = await asyncio.gather(
+        *(walk(anonymous[i::3]) for i in range(3)),
+        walk(["/", paths[1], "/account", "/operator"], " (signed in)"),
+    )
     # a question asked before what cannot be undone
     await ready(page, server.http + paths[1])
     await page.click("button.resign")
@@ -187,16 +251,15 @@ async def test_every_page_in_the_pseudo_language_speaks_only_through_the_catalog
     if left:
         found["Klondike game"] = left
     assert not found, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in found.items())
-    assert not page.errors, page.errors
+    assert not [e for p in pages for e in p.errors], [e for p in pages for e in p.errors]
 
 
-async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(
-    server: Running, browser: Any
-) -> None:
+async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(shared: Shared) -> None:
     """The main pages in pt-BR on a phone (longer words than English) and in es on a
     desktop, in the browser's language and zone: none scrolls sideways; with
     SAMEDEAL_I18N_SHOTS=docs/screenshots each is saved there."""
-    paths, _, token = await routes(server)
+    server, browser = shared.server, shared.browser
+    paths, token = shared.paths, shared.token
     replay = next(p for p in paths if "/replay/" in p)
     analysis = next(p for p in paths if p.endswith("/analysis"))
     main = {
@@ -218,7 +281,9 @@ async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(
         ("es", (390, 844), "America/Mexico_City"),  # checked, not saved
     )
     narrow = {"lobby", "play", "leaderboard", "player", "rules-gaps"}  # es's widest words
-    for lang, (width, height), zone in seen:  # a browser set to the language, in its zone
+
+    async def look(lang: str, width: int, height: int, zone: str) -> None:
+        """A browser set to the language, in its zone, through the main pages."""
         page = await context_page(browser, locale=lang, width=width, height=height, zone=zone)
         await ready(page, server.http + "/")
         await page.evaluate(
@@ -227,10 +292,10 @@ async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(
         await page.evaluate(
             "(n) => localStorage.setItem('samedeal.name', JSON.stringify(n))", NAMES[0]
         )
-        for name, path in main.items():
+        for i, (name, path) in enumerate(main.items()):
             if (lang, width) == ("es", 390) and name not in narrow:
                 continue
-            await ready(page, server.http + path)
+            await visit(page, server.http, path, load=i == 0)
             if name == "closed":
                 await page.wait_for_selector(".replays li a", timeout=30_000)
             await page.wait_for_timeout(500 if SHOTS else 100)
@@ -242,5 +307,29 @@ async def test_the_main_pages_in_pt_br_on_a_phone_and_es_on_a_desktop(
                     path=str(Path(SHOTS) / f"{lang}-{width}-{name}.png"), full_page=True
                 )
         assert not page.errors, page.errors
+
+    # the three at once, each in its own page
+    await asyncio.gather(*(look(lang, w, h, zone) for lang, (w, h), zone in seen))
+    assert len(overflow) == 10 + 10 + len(narrow)
     assert {k: v for k, v in overflow.items() if v} == {}
     assert re.match(r"^/t/\d+$", paths[1])
+
+
+async def test_the_verify_page_says_its_check_lines_in_the_pages_language(
+    shared: Shared,
+) -> None:
+    """The closed tournament's bundle verified in the page in pt-BR: every line said as
+    `samedeal verify --lang pt-BR` says it (server/web/said.js), none left in English."""
+    closed = next(p for p in shared.paths if p.endswith("/analysis")).removesuffix("/analysis")
+    page = await context_page(shared.browser, locale="pt-BR")
+    await ready(page, shared.server.http + closed)
+    await page.click("button.verify-here")
+    await page.locator(".verdict").wait_for(timeout=30_000)
+    assert await page.locator(".verdict").get_attribute("data-verdict") == "ok"
+    lines = (await page.locator(".lines").inner_text()).splitlines()
+    assert lines[0].startswith("ok   torneio ") and "é igual ao compromisso" in lines[0]
+    assert any("ações se repetem legalmente; resultado: " in line for line in lines)
+    assert lines[-1].startswith("verificado: pacote do torneio ")
+    for english in ("replay legally", "equals the commitment", "rows follow", "verified:"):
+        assert not [line for line in lines if english in line], english
+    assert not page.errors, page.errors

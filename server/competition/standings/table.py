@@ -9,10 +9,11 @@ starts above any an earlier process reached, so a client can order what it recei
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from server.competition import battles
 from server.competition.standings.disqualified import adjust
 from server.competition.standings.leaderboard import EntryRow, Leaderboard
 from server.domain.model import EntryInfo, Figures, Status
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from server.competition.live_game import LiveGame
 
 PLAYING = Status.PLAYING
+_PAGE, _PAGE_MAX = 32, 1024  # rows a battle's club table reads first, and at most at a time
 WindowKey = tuple[int, int, str | None]  # (top, around, player)
 
 
@@ -41,6 +43,10 @@ class View(NamedTuple):
     # after the close: each player's par (progress, resets) as far as computed (rows
     # carry `par`, null for one not computed yet); None before the close
     par: Mapping[str, tuple[int, int]] | None = None
+    # v1.4, a team battle only: each player's club (rows carry `club`) and the clubs'
+    # table (the message's `clubs`); None for a tournament that is no battle
+    club_of: Mapping[str, int | None] | None = None
+    clubs: list[dict[str, Any]] | None = None
 
 
 def entry_row(e: EntryInfo, figures: Figures) -> EntryRow:
@@ -52,8 +58,18 @@ def entry_row(e: EntryInfo, figures: Figures) -> EntryRow:
 class Table:
     """One tournament's leaderboard and what a load in progress must not miss."""
 
-    def __init__(self, tournament_id: int, store: Store, now: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        tournament_id: int,
+        store: Store,
+        now: Callable[[], datetime],
+        battle: Mapping[str, Any] | None = None,
+    ) -> None:
         self.tournament_id = tournament_id
+        self.battle = battle  # v1.4: a team battle's {"clubs", "counted"}
+        self.named: battles.Named | None = None  # its clubs and their names, as read
+        self.club_of: dict[str, int | None] = {}  # a battle's: player name -> club
+        self._clubs: tuple[int, list[dict[str, Any]]] | None = None  # (version, table)
         self.store = store
         self.now = now
         self.board: Leaderboard | None = None
@@ -76,6 +92,8 @@ class Table:
         if not self.watched:
             return False
         self._progress[entry.id] = (entry.seq, entry.figures.status != PLAYING)
+        if self.battle is not None:
+            self.club_of[entry.player_name] = entry.club_id
         return self._upsert(entry.id, entry_row(entry, entry.figures))
 
     def game_moved(self, live: LiveGame) -> bool:
@@ -132,7 +150,34 @@ class Table:
     ) -> View:
         shown, gap = adjust(self.disqualified, board, rows, gap)  # fair play
         par = self.par if final else None
-        return View(shown, board.total, self.base + board.version, final, board.now, gap, par)
+        version = self.base + board.version
+        if self.named is None:
+            return View(shown, board.total, version, final, board.now, gap, par)
+        clubs = self._club_table(board, version)
+        return View(shown, board.total, version, final, board.now, gap, par, self.club_of, clubs)
+
+    def _club_table(self, board: Leaderboard, version: int) -> list[dict[str, Any]]:
+        """A battle's clubs' table, made once per version of the standings (ranks change
+        only with it): the rows read best first a page at a time (pages doubling) until
+        every club has its counted ranks (club_score.table), each page's ranks without
+        the disqualified (`adjust`)."""
+        if self._clubs is not None and self._clubs[0] == version:
+            return self._clubs[1]
+        assert self.battle is not None and self.named is not None
+        out = self.disqualified
+        ranked = board.total - sum(board.get(p) is not None for p in out)
+
+        def rows() -> Iterator[tuple[int | None, int | None]]:
+            offset, size = 0, _PAGE
+            while offset < board.total:
+                for r in adjust(out, board, board.page(offset, size))[0]:
+                    if r.rank is not None:
+                        yield r.rank, self.club_of.get(r.player)
+                offset, size = offset + size, min(2 * size, _PAGE_MAX)
+
+        table = battles.clubs_of(self.battle, self.named, rows(), ranked)
+        self._clubs = (version, table)
+        return table
 
     def rows(self, board: Leaderboard) -> list[Row]:
         """Every row as readers see them (the disqualified unranked, at the end)."""
@@ -165,6 +210,7 @@ class Table:
                 try:
                     entries = await self.store.entries(self.tournament_id)
                     reasons = await fair_store.reasons(self.store, self.tournament_id)
+                    named = await battles.named_of(self.store, self.battle)  # v1.4
                     pars = await par_store.figures(self.store, self.tournament_id)
                     board = Leaderboard(epoch_ms(self.now()))
                     for e in entries:
@@ -178,6 +224,9 @@ class Table:
                     self._loading = None
                 if not self._stale:
                     self.board, self.disqualified = board, dict(reasons)
+                    if named is not None:
+                        self.named, self._clubs = named, None
+                        self.club_of.update((e.player_name, e.club_id) for e in entries)
                     self.par = {e.player_name: pars[e.id] for e in entries if e.id in pars}
                     # Versions grow across reloads, and start above any an earlier process
                     # (another node, before a restart) reached: clients compare them.

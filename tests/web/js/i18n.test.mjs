@@ -48,6 +48,11 @@ test("placeholders, unknown keys, and error reasons with the English fallback", 
   assert.equal(i18n.errorText({ code: "illegal", reason: "dead_gap", params: { cell: "B3" }, message: "dead gap" }), "nada entra en el hueco de B3");
   assert.equal(i18n.errorText({ code: "illegal", reason: "brand_new", params: {}, message: "a new reason" }), "a new reason");
   assert.equal(i18n.errorText({ code: "bad_request", message: "no reason given" }), "no reason given");
+  // a `why` param names a finer sentence, when the catalogue has it (reason.bad_name.length)
+  i18n.setMessages("es", CATALOGUES.es, CATALOGUES.en);
+  const long = { code: "bad_request", reason: "bad_name", params: { why: "length", length: 40, max: 32 }, message: "a name is 1-32" };
+  assert.equal(i18n.errorText(long), "Un nombre tiene de 1 a 32 caracteres; este tiene 40.");
+  assert.equal(i18n.errorText({ ...long, params: { why: "unheard_of" } }), i18n.t("reason.bad_name"));
   i18n.setMessages("en", { "reason.bad_name": "A name is letters" });
   assert.equal(i18n.errorText({ code: "bad_request", reason: "bad_name", message: "A name …: this one mixes Cyrillic and Latin" }),
     "A name …: this one mixes Cyrillic and Latin"); // English: the server's own words

@@ -1,0 +1,94 @@
+"""The verifier's check lines in the reader's language (issue 37): `samedeal verify --lang`
+says every "ok" and "note" line through the catalogue (server/i18n/said.py), and the
+browser's verifier (server/web/said.js, node here) says the very same words in the same
+language; in English both stay the verifier's own words, word for word."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client_cli import verify as verify_cli
+from server import i18n
+from server.audit.verify import verify_document
+from server.i18n import terminal
+from server.i18n.said import Said, speak
+from tests.web.support import JS_TESTS, ROOT, require_node
+
+CASES = json.loads((ROOT / "tests" / "data" / "verify-cases-v1.json").read_text())["cases"]
+DOCS = {c["name"]: c["document"] for c in CASES if c["expect"] == "ok"}
+ENGLISH_WORDS = (
+    "replay legally",
+    "equals the commitment",
+    "carry no receipts",
+    "carries no receipts",
+    "record of",
+    "follow from the results",
+    "actions",
+)
+
+
+def _cli_lines(path: Path, lang: str) -> list[str]:
+    terminal.choose(lang)
+    try:
+        out = io.StringIO()
+        assert verify_cli.run(str(path), out) == verify_cli.EXIT_OK
+        return out.getvalue().splitlines()
+    finally:
+        terminal.choose("en")
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "pt-PT", "es"])
+def test_samedeal_verify_says_its_checks_in_the_language(tmp_path: Path, lang: str) -> None:
+    name = next(n for n, d in DOCS.items() if d.get("format") == "samedeal-bundle/1")
+    path = tmp_path / "bundle.json"
+    path.write_text(json.dumps(DOCS[name]))
+    report = verify_document(DOCS[name])
+    assert report.checked and report.notes
+    assert all(isinstance(line, Said) for line in [*report.checked, *report.notes])
+    english = _cli_lines(path, "en")
+    assert english[: len(report.checked)] == [f"ok   {line}" for line in report.checked]
+    lines = _cli_lines(path, lang)
+    checks = [line for line in lines if not line.startswith(("verified", "verificado"))]
+    assert len(checks) == len(report.checked) + len(report.notes)
+    for line in checks:
+        assert not any(w in line for w in ENGLISH_WORDS), (lang, line)
+    said = [speak(lang, line) for line in [*report.checked, *report.notes]]
+    assert [line.split(" ", 1)[1].strip() for line in checks] == said
+
+
+def test_the_browsers_verifier_says_the_same_words(tmp_path: Path) -> None:
+    node = require_node()
+    paths = []
+    for i, doc in enumerate(DOCS.values()):
+        paths.append(tmp_path / f"doc{i}.json")
+        paths[-1].write_text(json.dumps(doc))
+    for lang in ("pt-PT", "es"):
+        catalogue = tmp_path / f"{lang}.json"
+        catalogue.write_bytes(i18n.messages_json(lang))
+        run = subprocess.run(
+            [
+                node,
+                str(JS_TESTS / "verify_cli.mjs"),
+                "--catalogue",
+                str(catalogue),
+                *map(str, paths),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
+        assert run.returncode == 0, run.stderr[-2000:]
+        for doc, line in zip(DOCS.values(), run.stdout.splitlines(), strict=True):
+            js: dict[str, Any] = json.loads(line)
+            report = verify_document(doc)
+            assert js["checked"] == report.checked  # the English, word for word
+            want = [speak(lang, x) for x in [*report.checked, *report.notes]]
+            assert js["spoken"] == want, lang
+            assert want != [*report.checked, *report.notes]
