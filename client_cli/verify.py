@@ -22,7 +22,7 @@ from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_j
 from server.audit.verify import NotABundle, verify_bundle_file, verify_document
 from server.domain.names import name_key
 from server.i18n.said import speak
-from server.i18n.terminal import lang, t
+from server.i18n.terminal import lang, said_error, t
 
 EXIT_OK = 0  # every check holds
 EXIT_MISMATCH = 1  # a difference (or the receipt's log is not there unchanged)
@@ -134,7 +134,7 @@ def _verdict(
         lines.append(t("cli.verify.cannot_open", path=path, why=exc.strerror or exc))
         return EXIT_UNREADABLE
     except Unreadable as exc:
-        lines.append(t("cli.verify.unreadable", why=f"{path}: {exc}"))
+        lines.append(t("cli.verify.unreadable", why=f"{path}: {said_error(exc)}"))
         return EXIT_UNREADABLE
     _report_lines(report, lines)
     ok = report.ok
@@ -148,11 +148,11 @@ def _verdict(
 
 def _report_lines(report: Any, lines: list[str]) -> None:
     """What was checked, noted and found different, a line each, in the chosen language
-    (a difference stays in the verifier's English: docs/I18N.md)."""
+    (a difference too: the verifier's `Said`, naming the very field and value)."""
     lines.extend(t("cli.verify.ok_line", line=speak(lang(), line)) for line in report.checked)
     lines.extend(t("cli.verify.note_line", line=speak(lang(), line)) for line in report.notes)
     if report.error is not None:
-        lines.append(t("cli.verify.fail_line", line=report.error))
+        lines.append(t("cli.verify.fail_line", line=speak(lang(), report.error)))
 
 
 def _streamed(

@@ -19,6 +19,7 @@ from server.audit.records import Amendment, Disqualification, bundle_row
 from server.audit.untrusted import Unreadable, show
 from server.domain import timing
 from server.domain.ranking import Result, standings_without
+from server.i18n.said import said
 
 
 class Difference(Exception):
@@ -41,7 +42,7 @@ def _time(text: str, what: str) -> float:
     try:
         return timing.parse_iso(text).timestamp()
     except (ValueError, OverflowError) as exc:
-        raise Unreadable(f"{what}: its time cannot be read: {exc}") from None
+        raise Unreadable(said("audit.unreadable.time", what=what, why=str(exc))) from None
 
 
 def disqualified_of(
@@ -58,44 +59,57 @@ def disqualified_of(
         _readable(i, a)
         if a.kind == "erasure":
             assert a.player_id is not None
-            _erasure(f"amendment {i} (erasure of player {a.player_id})", a.player_id, by_id, erased)
-            at = _time(a.at, f"amendment {i}")
+            _erasure(
+                said("audit.amendment_erasure", i=i, id=a.player_id), a.player_id, by_id, erased
+            )
+            at = _time(a.at, said("audit.amendment", i=i))
             if at < last:
-                raise Difference(f"amendment {i}: out of order, before the amendment above it")
+                raise Difference(
+                    said("audit.diff.out_of_order", where=said("audit.amendment", i=i))
+                )
             last = at
             continue
         assert a.player is not None and a.reason is not None
-        where = f"amendment {i} ({show(a.player)})"
+        where = said("audit.amendment_of", i=i, name=show(a.player))
         mark = by_name.get(a.player)
         if mark is None:
-            raise Difference(f"{where}: the bundle has no record of that player")
+            raise Difference(said("audit.diff.no_such_player", where=where))
         if a.player in amended:
-            raise Difference(f"{where}: the player is amended twice")
+            raise Difference(said("audit.diff.amended_twice", where=where))
         amended.add(a.player)
         d = mark.disqualified
         if d is None:
-            raise Difference(f"{where}: the player's record carries no disqualification")
+            raise Difference(said("audit.diff.not_disqualified", where=where))
         if (d.reason, d.at) != (a.reason, a.at):
             raise Difference(
-                f"{where}: it says {show(a.reason)} at {show(a.at)}, "
-                f"the record {show(d.reason)} at {show(d.at)}"
+                said(
+                    "audit.diff.amendment_says",
+                    where=where,
+                    reason=show(a.reason),
+                    at=show(a.at),
+                    record_reason=show(d.reason),
+                    record_at=show(d.at),
+                )
             )
         at = _time(a.at, where)
         if at < last:
-            raise Difference(f"{where}: out of order, before the amendment above it")
+            raise Difference(said("audit.diff.out_of_order", where=where))
         last = at
     if closed_at:
-        closed = _time(closed_at, "the tournament's closed_at")
+        closed = _time(closed_at, said("audit.closed_at"))
         for m in marks:
             d = m.disqualified
             if (
                 d is not None
                 and m.player not in amended
-                and _time(d.at, f"record of {show(m.player)}") > closed
+                and _time(d.at, said("audit.record_of", name=show(m.player))) > closed
             ):
                 raise Difference(
-                    f"record of {show(m.player)}: disqualified at {show(d.at)}, after the "
-                    "close, but the bundle has no amendment for it"
+                    said(
+                        "audit.diff.no_amendment",
+                        who=said("audit.record_of", name=show(m.player)),
+                        at=show(d.at),
+                    )
                 )
     return {m.player: m.disqualified.reason for m in marks if m.disqualified is not None}
 
@@ -104,12 +118,12 @@ def _readable(i: int, a: Amendment) -> None:
     """An amendment of a known kind with the fields of its kind; Unreadable otherwise."""
     if a.kind == "erasure":
         if a.player_id is None:
-            raise Unreadable(f"amendment {i}: an erasure names its player_id")
+            raise Unreadable(said("audit.unreadable.erasure", i=i))
     elif a.kind == "disqualification":
         if a.player is None or a.reason is None:
-            raise Unreadable(f"amendment {i}: a disqualification names its player and reason")
+            raise Unreadable(said("audit.unreadable.disqualification", i=i))
     else:
-        raise Unreadable(f"amendment {i}: an amendment of unknown kind {show(a.kind)}")
+        raise Unreadable(said("audit.unreadable.amendment_kind", i=i, kind=show(a.kind)))
 
 
 def _erasure(where: str, player_id: int, by_id: dict[int | None, Mark], erased: set[int]) -> None:
@@ -117,11 +131,13 @@ def _erasure(where: str, player_id: int, by_id: dict[int | None, Mark], erased: 
     id is erased twice (RECORD.md "Additions (v1.4): deleted accounts")."""
     mark = by_id.get(player_id)
     if mark is None:
-        raise Difference(f"{where}: the bundle has no record of that player id")
+        raise Difference(said("audit.diff.no_such_id", where=where))
     if mark.player != f"deleted-{player_id}":
-        raise Difference(f"{where}: the record names {show(mark.player)}, not deleted-{player_id}")
+        raise Difference(
+            said("audit.diff.not_pseudonym", where=where, name=show(mark.player), id=player_id)
+        )
     if player_id in erased:
-        raise Difference(f"{where}: the player is erased twice")
+        raise Difference(said("audit.diff.erased_twice", where=where))
     erased.add(player_id)
 
 

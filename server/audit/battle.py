@@ -28,8 +28,12 @@ def club_of(t: RecordTournament, record: Record) -> int | None:
         return None
     if record.club is None or record.club not in t.battle.clubs:
         raise Mismatch(
-            f"{who_of(record)}: its club {show(record.club)} is not one of the battle's "
-            f"clubs {show(t.battle.clubs)}"
+            said(
+                "audit.diff.club",
+                who=who_of(record),
+                club=show(record.club),
+                clubs=show(t.battle.clubs),
+            )
         )
     return record.club
 
@@ -39,16 +43,14 @@ def check_clubs(bundle: Bundle, rows: Sequence[dict[str, Any]], report: Report) 
     battle = bundle.tournament.battle
     if battle is None:
         if bundle.clubs is not None:
-            raise Mismatch("bundle: it carries clubs, but the tournament is no battle")
+            raise Mismatch(said("audit.diff.clubs_no_battle"))
         return
     if bundle.clubs is None:
-        raise Mismatch("bundle: the tournament is a battle, but the bundle carries no clubs")
+        raise Mismatch(said("audit.diff.battle_no_clubs"))
     named = list(dict.fromkeys(battle.clubs))
     listed = [line.club for line in bundle.clubs]
     if sorted(listed) != sorted(named):
-        raise Mismatch(
-            f"bundle: clubs lists the clubs {show(listed)}, the battle names {show(named)}"
-        )
+        raise Mismatch(said("audit.diff.clubs_listed", listed=show(listed), named=show(named)))
     names = {line.club: line.name for line in bundle.clubs}
     ranked = sum(r["rank"] is not None for r in rows)
     want = club_score.table(
@@ -61,7 +63,7 @@ def check_clubs(bundle: Bundle, rows: Sequence[dict[str, Any]], report: Report) 
         expected = {"club": w.club, "score": w.score, "counted_ranks": w.counted_ranks}
         if _line(got) != expected:
             raise Mismatch(
-                f"clubs line {i} is {show(_line(got))}, the standings give {show(expected)}"
+                said("audit.diff.clubs_line", i=i, got=show(_line(got)), want=show(expected))
             )
     report.checked.append(said("audit.battle", n=len(named), counted=battle.counted))
 

@@ -42,32 +42,35 @@ def check_beacon(
     what = said("audit.beacon.round", id=t.id, round=b.round, network=show(b.network))
     net = networks.get(b.network)
     if net is None:
-        raise BeaconDifference(f"tournament {t.id}: unknown beacon network {show(b.network)}")
+        raise BeaconDifference(said("audit.diff.beacon_network", id=t.id, network=show(b.network)))
     if b.chain_hash.lower() != net.chain_hash:
         raise BeaconDifference(
-            f"{what}: chain_hash {_bare(b.chain_hash)} is not the network's {net.chain_hash}"
+            said(
+                "audit.diff.chain_hash",
+                what=what,
+                claimed=_bare(b.chain_hash),
+                chain=net.chain_hash,
+            )
         )
     if b.round < 1 or b.round >= 1 << 64:
-        raise BeaconDifference(f"{what}: not a round number (1 or more)")
+        raise BeaconDifference(said("audit.diff.round_number", what=what))
     try:
         start_ms = timing.epoch_ms(timing.parse_iso(t.starts_at))
     except (ValueError, OverflowError) as exc:
-        raise Unreadable(f"tournament {t.id}: its start cannot be read: {exc}") from None
+        raise Unreadable(said("audit.unreadable.start", id=t.id, why=str(exc))) from None
     if net.round_time(b.round) * 1000 < start_ms:
         first = net.first_round_at(start_ms / 1000)
-        raise BeaconDifference(
-            f"{what}: it comes before the start (the rule gives round {first} or later)"
-        )
+        raise BeaconDifference(said("audit.diff.round_early", what=what, first=first))
     if b.signature is None:
         if dealt:
-            raise BeaconDifference(f"{what}: no signature")
+            raise BeaconDifference(said("audit.diff.no_signature", what=what))
         notes.append(said("audit.beacon.void", what=what))
         return seed
     try:
         r = _beacon_round(net, b)
         drand.verify_round(net, r)
     except BeaconError as exc:
-        raise BeaconDifference(f"{what}: {exc}") from None
+        raise BeaconDifference(said("audit.diff.beacon", what=what, why=str(exc))) from None
     checked.append(said("audit.beacon.verified", what=what))
     return drand.deal_seed(seed, net, r)
 

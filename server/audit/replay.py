@@ -52,6 +52,10 @@ def who_of(record: Record) -> Said:
     return said("audit.who", name=show(record.player.name), id=record.player.id)
 
 
+def record_of(record: Record) -> Said:
+    return said("audit.record_of", name=show(record.player.name))
+
+
 def _entries(record: Record) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """The record's actions as (seq, at_ms, action): from the models, or straight from
     the raw entries of a record `_record` read (it checked every one's types)."""
@@ -72,28 +76,32 @@ def verify_tournament(
     """Seed against commitment, the beacon, game and options; returns the rules and
     options. `dealt`: games were dealt (false for a bundle with no records)."""
     if t.seed is None:
-        raise Mismatch(f"tournament {t.id}: the seed is not revealed")
+        raise Mismatch(said("audit.diff.seed_hidden", id=t.id))
     try:
         seed = rng.parse_seed(t.seed)
     except ValueError as exc:
-        raise Mismatch(f"tournament {t.id}: bad seed: {exc}") from None
+        raise Mismatch(said("audit.diff.bad_seed", id=t.id, why=str(exc))) from None
     if rng.commitment(seed) != t.commitment:
         raise Mismatch(
-            f"tournament {t.id}: sha256(seed) is {rng.commitment(seed)}, "
-            f"not the commitment {bare(t.commitment)}"
+            said(
+                "audit.diff.commitment",
+                id=t.id,
+                made=rng.commitment(seed),
+                claimed=bare(t.commitment),
+            )
         )
     report.checked.append(said("audit.commitment", id=t.id))
     try:
         seed = check_beacon(t, seed, report.checked, report.notes, networks, dealt)
     except BeaconDifference as exc:
-        raise Mismatch(str(exc)) from None
+        raise Mismatch(exc.args[0]) from None
     rules = RULES.get(t.game)
     if rules is None:
-        raise Mismatch(f"tournament {t.id}: unknown game {show(t.game)}")
+        raise Mismatch(said("audit.diff.unknown_game", id=t.id, game=show(t.game)))
     try:
         options = rules.parse_options(t.options)
     except ValueError as exc:
-        raise Mismatch(f"tournament {t.id}: {exc}") from None
+        raise Mismatch(said("audit.diff.options", id=t.id, why=str(exc))) from None
     if t.solution is not None:
         verify_solution(rules, seed, options, t, report)
     return rules, options
@@ -108,9 +116,11 @@ def verify_solution(
         try:
             state, _ = state.apply(rules.parse_action(raw))
         except ActionError as exc:
-            raise Mismatch(f"tournament {t.id}: solution step {i}: {exc.message}") from None
+            raise Mismatch(
+                said("audit.diff.solution_step", id=t.id, step=i, why=exc.message)
+            ) from None
     if state.status is not Status.WON:
-        raise Mismatch(f"tournament {t.id}: the stored solution does not win the deal")
+        raise Mismatch(said("audit.diff.solution_loses", id=t.id))
     report.checked.append(
         said("audit.solution", id=t.id, n=len(t.solution or []), attempt=t.deal_attempt)
     )
@@ -150,8 +160,7 @@ def verify_record_chain(
     _same(who, "time_ms", _expected_time_ms(record, expected_status, last_ms, who), result.time_ms)
     if record.log_hash is not None and record.log_hash.lower() != log_hash:
         raise Mismatch(
-            f"{who}: the log hash differs: its actions give {log_hash}, "
-            f"the record claims {bare(record.log_hash)}"
+            said("audit.diff.log_hash", who=who, made=log_hash, claimed=bare(record.log_hash))
         )
     report.checked.append(
         said(
@@ -183,17 +192,22 @@ def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report:
             state, _ = state.apply(rules.parse_action(raw))
         except ActionError as exc:
             raise Mismatch(
-                f"{who}: par line step {i}: illegal action {show(raw)}: {exc.message}"
+                said("audit.diff.par_step", who=who, step=i, action=show(raw), why=exc.message)
             ) from None
     if (state.progress, state.resets) != (par.progress, par.resets):
         raise Mismatch(
-            f"{who}: par claims progress {par.progress}, resets {par.resets}; its line "
-            f"reaches progress {state.progress}, resets {state.resets}"
+            said(
+                "audit.diff.par_reaches",
+                who=who,
+                progress=par.progress,
+                resets=par.resets,
+                reached=state.progress,
+                reached_resets=state.resets,
+            )
         )
     if (par.progress, -par.resets) < (record.result.progress, -record.result.resets):
         raise Mismatch(
-            f"{who}: par (progress {par.progress}, resets {par.resets}) is worse "
-            "than the entry's own result"
+            said("audit.diff.par_worse", who=who, progress=par.progress, resets=par.resets)
         )
     report.checked.append(
         said("audit.par", who=who, n=len(par.line), progress=par.progress, resets=par.resets)
@@ -211,16 +225,17 @@ def _replay(
     head = receipts.genesis(t.commitment, record.player.id)
     last_ms = 0
     for expected_seq, (seq, at_ms, action) in enumerate(_entries(record), start=1):
-        where = f"{who}, seq {seq}"
         if seq != expected_seq:
-            raise Mismatch(f"{who}: expected seq {expected_seq}, found seq {seq}")
+            raise Mismatch(said("audit.diff.seq", who=who, expected=expected_seq, seq=seq))
         if at_ms < last_ms:
-            raise Mismatch(f"{where}: at_ms {at_ms} is before the previous {last_ms}")
+            raise Mismatch(said("audit.diff.at_ms", who=who, seq=seq, at_ms=at_ms, last=last_ms))
         last_ms = at_ms
         try:
             state, _ = state.apply(rules.parse_action(action))
         except ActionError as exc:
-            raise Mismatch(f"{where}: illegal action {show(action)}: {exc.message}") from None
+            raise Mismatch(
+                said("audit.diff.illegal", who=who, seq=seq, action=show(action), why=exc.message)
+            ) from None
         head = receipts.step(head, seq, at_ms, receipts.action_text(action))
     return state, last_ms, head.hex()
 
@@ -237,11 +252,17 @@ def _expected_time_ms(record: Record, status: Status, last_ms: int, who: str) ->
             end = min(end, timing.parse_iso(t.closed_at))
         return timing.ms_between(started, timing.deadline(started, t.time_limit_s, end))
     except (ValueError, OverflowError) as exc:
-        raise Unreadable(f"{who}: its times cannot be read: {exc}") from None
+        raise Unreadable(said("audit.unreadable.times", who=who, why=str(exc))) from None
 
 
 def _same(who: str, what: str, expected: object, claimed: object) -> None:
     if expected != claimed:
         raise Mismatch(
-            f"{who}: result {what} is {show(claimed)}, the replay gives {show(expected)}"
+            said(
+                "audit.diff.result",
+                who=who,
+                field=what,
+                claimed=show(claimed),
+                expected=show(expected),
+            )
         )

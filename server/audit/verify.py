@@ -31,6 +31,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from server.audit import amended, battle, receipts
 from server.audit.drand import Network
+from server.audit.oneline import said_line
 from server.audit.records import (
     BUNDLE_FORMAT,
     RECORD_FORMAT,
@@ -45,6 +46,7 @@ from server.audit.replay import (
     Mismatch,
     Report,
     bare,
+    record_of,
     verify_record,
     verify_record_chain,
     verify_tournament,
@@ -56,7 +58,6 @@ from server.audit.untrusted import (
     Limits,
     NotAnObject,
     Unreadable,
-    one_line,
     show,
 )
 from server.domain.names import name_key
@@ -82,11 +83,11 @@ def verify_document(
         elif fmt == BUNDLE_FORMAT:
             verify_bundle(_bundle(data, limits), report, limits, networks)
         else:
-            raise Unreadable(f"not a samedeal record or bundle (format {show(fmt)})")
+            raise Unreadable(said("audit.unreadable.format", format=show(fmt)))
     except Mismatch as exc:
-        report.error = one_line(str(exc))
+        report.error = said_line(exc)
     except Unreadable as exc:
-        raise Unreadable(one_line(str(exc))) from None
+        raise Unreadable(said_line(exc)) from None
     return report
 
 
@@ -226,19 +227,15 @@ class _BundleCheck:
             else _record(raw, self.limits, "bundle", f"records.{i}", actions_checked)
         )
         if record.tournament.model_dump() != self.tournament:
-            raise Mismatch(
-                f"record of {show(record.player.name)}: its tournament differs from the bundle's"
-            )
-        b = record.tournament.beacon
+            raise Mismatch(said("audit.diff.tournament_differs", who=record_of(record)))
+        b, b_id = record.tournament.beacon, record.tournament.id
         if b is not None and b.signature is None:  # void: no game may have been dealt
-            raise Mismatch(
-                f"tournament {record.tournament.id}: beacon round {b.round} of "
-                f"{show(b.network)}: no signature"
-            )
+            what = said("audit.beacon.round", id=b_id, round=b.round, network=show(b.network))
+            raise Mismatch(said("audit.diff.no_signature", what=what))
         if name_key(record.player.name) in self.seen:
-            raise Mismatch(f"record of {show(record.player.name)}: the player appears twice")
+            raise Mismatch(said("audit.diff.player_twice", who=record_of(record)))
         if record.player.id in self.seen_ids:
-            raise Mismatch(f"{who_of(record)}: the player id appears twice")
+            raise Mismatch(said("audit.diff.player_id_twice", who=who_of(record)))
         self.seen.add(name_key(record.player.name))
         self.seen_ids.add(record.player.id)
         result, log_hash = verify_record_chain(record, self.report, checked_tournament=True)
@@ -280,7 +277,7 @@ class _BundleCheck:
         for i, raw in enumerate(rows):
             got = _dump(_parse(StandingRow, raw, "bundle", f"standings.{i}"), fought)
             if first is None and i < len(expected) and (want := expected[i]) != got:
-                first = f"standings row {i + 1} is {_row(got)}, the records give {_row(want)}"
+                first = said("audit.diff.row", i=i + 1, got=_row(got), want=_row(want))
             count += 1
         return count, first
 
@@ -303,10 +300,7 @@ def _finish_bundle(
     if bundle.log_root is None:
         report.notes.append(said("audit.bundle_no_receipts"))
     elif bundle.log_root.lower() != root:
-        raise Mismatch(
-            f"bundle: the log root differs: its records give {root}, "
-            f"the bundle claims {bare(bundle.log_root)}"
-        )
+        raise Mismatch(said("audit.diff.log_root", made=root, claimed=bare(bundle.log_root)))
     else:
         report.checked.append(said("audit.log_root", n=len(chains)))
     if rows is not None and kept is None:
@@ -314,7 +308,7 @@ def _finish_bundle(
         expected = _fair_standings(bundle, results, marks, report)
         count, first = rows
         if count != len(results):
-            raise Mismatch(f"standings have {count} rows, the records give {len(results)}")
+            raise Mismatch(said("audit.diff.rows", n=count, want=len(results)))
         if first is not None:
             raise Mismatch(first)
         report.checked.append(said("audit.standings", n=count))
@@ -323,11 +317,11 @@ def _finish_bundle(
     claimed = bundle.standings if kept is None else kept
     expected = _fair_standings(bundle, results, marks, report)
     if len(expected) != len(claimed):
-        raise Mismatch(f"standings have {len(claimed)} rows, the records give {len(expected)}")
+        raise Mismatch(said("audit.diff.rows", n=len(claimed), want=len(expected)))
     for i, (want, got_row) in enumerate(zip(expected, claimed, strict=True), 1):
         got = _dump(got_row, bundle.tournament.battle is not None)  # a row at a time
         if want != got:
-            raise Mismatch(f"standings row {i} is {_row(got)}, the records give {_row(want)}")
+            raise Mismatch(said("audit.diff.row", i=i, got=_row(got), want=_row(want)))
     report.checked.append(said("audit.standings", n=len(claimed)))
     battle.check_clubs(bundle, expected, report)
 
@@ -374,11 +368,11 @@ def verify_bundle_file(
                     kept = _stream_records(check, value, player)
         check.finish(bundle, rows)
     except Mismatch as exc:
-        report.error = one_line(str(exc))
+        report.error = said_line(exc)
     except NotAnObject:
         raise NotABundle() from None
     except Unreadable as exc:
-        raise Unreadable(one_line(str(exc))) from None
+        raise Unreadable(said_line(exc)) from None
     return report, kept
 
 
@@ -428,7 +422,7 @@ def _fair_standings(
             bundle.tournament.battle is not None,
         )
     except amended.Difference as exc:
-        raise Mismatch(str(exc)) from None
+        raise Mismatch(exc.args[0]) from None
     late = sum(a.kind == "disqualification" for a in bundle.amendments)
     if disqualified:
         report.checked.append(said("audit.fair_play", n=disqualified, late=late))

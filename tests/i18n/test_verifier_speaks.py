@@ -92,3 +92,38 @@ def test_the_browsers_verifier_says_the_same_words(tmp_path: Path) -> None:
             want = [speak(lang, x) for x in [*report.checked, *report.notes]]
             assert js["spoken"] == want, lang
             assert want != [*report.checked, *report.notes]
+
+
+TAMPERED = next(c["document"] for c in CASES if c["name"].startswith("bundle standings with two"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "fail", "words"),
+    [
+        ("es", "FALLO ", ("de la clasificación es", "los registros dan")),
+        ("pt-BR", "FALHA ", ("da classificação é", "os registros dão")),
+    ],
+)
+def test_samedeal_verify_says_the_difference_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, fail: str, words: tuple[str, ...]
+) -> None:
+    """A tampered bundle (two standings rows swapped): `samedeal verify --lang` says its
+    FAIL line, naming the very row and values, in the language; English stays the
+    verifier's own words."""
+    from client_cli.__main__ import main
+
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(TAMPERED))
+    report = verify_document(TAMPERED)
+    assert isinstance(report.error, Said) and report.error.startswith("standings row ")
+    try:
+        assert main(["--lang", lang, "verify", str(path)]) == verify_cli.EXIT_MISMATCH
+        said_line = [x for x in capsys.readouterr().out.splitlines() if x.startswith(fail)]
+        assert main(["--lang", "en", "verify", str(path)]) == verify_cli.EXIT_MISMATCH
+        english = [x for x in capsys.readouterr().out.splitlines() if x.startswith("FAIL ")]
+    finally:
+        terminal.choose("en")
+    assert english == [f"FAIL {report.error}"]
+    assert said_line == [fail + speak(lang, report.error)]
+    assert all(w in said_line[0] for w in words), said_line
+    assert "standings row" not in said_line[0] and "the records give" not in said_line[0]
