@@ -24,7 +24,7 @@ player receives per second (pushes only); the largest standings frame (subscribe
 included), and after the measured window the widest a client may ask for (top 100,
 around 50, and a page of 100); push rounds and frames sent (`Fanout.pushes`,
 `Fanout.frames`) and the event loop thread's CPU and wall time inside `Fanout._push`
-(and `Standings.windows`, `Standings.advance`), read through /metrics, where the `serve`
+(and `Standings.windows`, `Table.advance`), read through /metrics, where the `serve`
 wrapper adds them (nothing else differs from `python -m server serve`); the CPU time of
 the server process with its SQLite writer process, of the load generator, and of
 everything else on the machine over the measured window.
@@ -140,7 +140,7 @@ COUNTERS = (
     "bench_push_cpu_seconds",  # loop-thread CPU of the rounds' own work (windows, frames, sends)
     "bench_push_held_seconds",  # wall time the rounds' slices held the loop (Fanout._push)
     "bench_windows_cpu_seconds",  # of which Standings.windows (the rows of every window)
-    "bench_advance_cpu_seconds",  # Standings.advance (the running clocks, every tick)
+    "bench_advance_cpu_seconds",  # Table.advance (the running clocks, every tick)
 )
 GAUGES = (  # since the last scrape
     "bench_push_cpu_max_seconds",  # the most CPU one round took
@@ -151,7 +151,7 @@ GAUGES = (  # since the last scrape
 
 def serve(argv: list[str]) -> int:
     """`python -m server serve`, with Fanout's counters and the time spent in push rounds
-    in /metrics (wrappers around Fanout._push, Standings.windows and Standings.advance,
+    in /metrics (wrappers around Fanout._push, Standings.windows and Table.advance,
     timed with the event loop thread's CPU clock; nothing else changes)."""
     from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily
     from prometheus_client.registry import Collector
@@ -159,6 +159,7 @@ def serve(argv: list[str]) -> int:
     import server.net.app as app_module
     from server.__main__ import main as server_main
     from server.competition.standings.reading import Standings
+    from server.competition.standings.table import Table
     from server.net.fanout import Fanout, _Frames
 
     sums = dict.fromkeys(COUNTERS[3:], 0.0)
@@ -181,7 +182,7 @@ def serve(argv: list[str]) -> int:
                 yield GaugeMetricFamily(f"samedeal_{name}", name, value=value)
                 peaks[name] = 0.0
 
-    push, windows, advance = Fanout._push, Standings.windows, Standings.advance
+    push, windows, advance = Fanout._push, Standings.windows, Table.advance
     windows_now = Standings.windows_now
     add, send = _Frames.add, Fanout._send
 
@@ -240,7 +241,7 @@ def serve(argv: list[str]) -> int:
     Fanout._send = timed_send  # type: ignore[method-assign]
     Standings.windows = timed_windows  # type: ignore[method-assign]
     Standings.windows_now = timed_windows_now  # type: ignore[method-assign]
-    Standings.advance = timed_advance  # type: ignore[method-assign]
+    Table.advance = timed_advance  # type: ignore[method-assign]
     built = app_module.build_app
 
     async def build_app(*args: Any, **kwargs: Any) -> Any:
@@ -451,11 +452,13 @@ def pct(xs: list[float], q: float) -> float:
 
 async def client(args: argparse.Namespace) -> None:
     stats = Stats()
-    players = [Live(i, args, stats) for i in range(args.players)]
+    players = [Live(args.offset + i, args, stats) for i in range(args.players)]
     t0 = time.perf_counter()
     sem = asyncio.Semaphore(50)
     await asyncio.gather(*(p.connect(sem) for p in players))
     print(json.dumps({"ready": True, "setup_s": time.perf_counter() - t0}), flush=True)
+    if args.go:  # one of a fleet: every process starts when the bench says go
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     start = time.perf_counter() + 0.2
     measure = start + args.warmup
     end = measure + args.seconds
@@ -498,6 +501,7 @@ async def client(args: argparse.Namespace) -> None:
                 "widest": widest,
                 "versions": len(stats.versions),
                 "games_ended": stats.games_ended,
+                **({"latencies": lat} if args.go else {}),
             }
         ),
         flush=True,
@@ -515,6 +519,8 @@ def client_main(argv: list[str]) -> None:
     ap.add_argument("--warmup", type=float, default=5)
     ap.add_argument("--subscribe", action="store_true")
     ap.add_argument("--prefix", default="live")
+    ap.add_argument("--offset", type=int, default=0, help="the first player's number")
+    ap.add_argument("--go", action="store_true", help="start on a line on stdin (a fleet)")
     run_loop(client(ap.parse_args(argv)))
 
 
@@ -530,44 +536,62 @@ def one_run(
     db: Path, tid: int, entrants: int, subscribe: bool, args: argparse.Namespace, work: Path
 ) -> dict[str, Any]:
     server = Server(fresh_copy(db, work), work)
-    gen = None
+    gens: list[subprocess.Popen[str]] = []
+    load = os.getloadavg()[0]
+    fleet = args.procs > 1
     try:
-        gen = subprocess.Popen(
-            [
-                *SELF,
-                "client",
-                *("--url", server.ws, "--tournament", str(tid), "--players", str(args.live)),
-                *("--seconds", str(args.seconds), "--warmup", str(args.warmup)),
-                *("--prefix", f"l{uuid.uuid4().hex[:4]}"),
-                *(["--subscribe"] if subscribe else []),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=(work / f"client-{uuid.uuid4().hex[:6]}.log").open("w"),
-            text=True,
-        )
-        assert gen.stdout is not None
-        marks: dict[str, Any] = {}
-        for line in gen.stdout:
-            msg = json.loads(line)
-            if msg.get("ready"):
-                marks["setup_s"] = msg["setup_s"]
-            elif msg.get("phase") in ("measure", "done"):
-                marks[msg["phase"]] = (
-                    time.perf_counter(),
-                    cpu_seconds(server.proc.pid),
-                    cpu_seconds(gen.pid),
-                    machine_busy(),
-                    server.counters(),
+        for k in range(args.procs):
+            share = args.live // args.procs + (k < args.live % args.procs)
+            gens.append(
+                subprocess.Popen(
+                    [
+                        *SELF,
+                        "client",
+                        *("--url", server.ws, "--tournament", str(tid), "--players", str(share)),
+                        *("--seconds", str(args.seconds), "--warmup", str(args.warmup)),
+                        *("--prefix", f"l{uuid.uuid4().hex[:4]}", "--offset", str(k * 100_000)),
+                        *(["--subscribe"] if subscribe else []),
+                        *(["--go"] if fleet else []),
+                    ],
+                    stdin=subprocess.PIPE if fleet else subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=(work / f"client-{uuid.uuid4().hex[:6]}.log").open("w"),
+                    text=True,
                 )
-            elif "p99_ms" in msg:
-                marks["result"] = msg
-        if gen.wait() != 0 or "result" not in marks:
+            )
+        marks: dict[str, Any] = {"results": []}
+        for gen in gens:  # every process connected its players
+            assert gen.stdout is not None
+            ready = json.loads(gen.stdout.readline() or "{}")
+            if not ready.get("ready"):
+                raise RuntimeError(f"load generator failed (see {work})")
+            marks["setup_s"] = max(marks.get("setup_s", 0.0), ready["setup_s"])
+        for gen in gens if fleet else ():
+            assert gen.stdin is not None
+            gen.stdin.write("go\n")
+            gen.stdin.flush()
+        for i, gen in enumerate(gens):  # the first process's phases time the window
+            assert gen.stdout is not None
+            for line in gen.stdout:
+                msg = json.loads(line)
+                if msg.get("phase") in ("measure", "done") and i == 0:
+                    marks[msg["phase"]] = (
+                        time.perf_counter(),
+                        cpu_seconds(server.proc.pid),
+                        sum(cpu_seconds(g.pid) for g in gens),
+                        machine_busy(),
+                        server.counters(),
+                    )
+                elif "p99_ms" in msg:
+                    marks["results"].append(msg)
+        if any(gen.wait() != 0 for gen in gens) or len(marks["results"]) != len(gens):
             raise RuntimeError(f"load generator failed (see {work})")
     finally:
-        if gen is not None and gen.poll() is None:
-            gen.kill()
+        for gen in gens:
+            if gen.poll() is None:
+                gen.kill()
         server.stop()
-    r = marks["result"]
+    r = merged(marks["results"]) if fleet else marks["results"][0]
     (t0, s0, c0, m0, k0), (t1, s1, c1, m1, k1) = marks["measure"], marks["done"]
     wall = t1 - t0
     d = {name: k1[name] - k0[name] for name in COUNTERS}
@@ -577,6 +601,8 @@ def one_run(
     busy = (m1[0] - m0[0]) / max(1, m1[1] - m0[1])  # share of all the machine's cores
     return {
         **r,
+        "players": args.live,
+        "load": load,
         "entrants": entrants,
         "setup_s": marks["setup_s"],
         "wall": wall,
@@ -605,6 +631,18 @@ def one_run(
     }
 
 
+def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A fleet's figures: its processes' counts summed, their act latencies pooled."""
+    lat = [x for r in results for x in r.pop("latencies")]
+    out = dict(results[0])
+    for key in ("acts", "errors", "push_frames", "push_bytes", "games_ended"):
+        out[key] = sum(r[key] for r in results)
+    for key in ("largest", "widest", "versions"):
+        out[key] = max(r[key] for r in results)
+    out["p50_ms"], out["p99_ms"] = 1000 * pct(lat, 0.5), 1000 * pct(lat, 0.99)
+    return out
+
+
 # -- the whole bench ---------------------------------------------------------------
 def med(rows: list[dict[str, Any]], key: str) -> float:
     return float(statistics.median(r[key] for r in rows))
@@ -622,6 +660,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--warmup", type=float, default=5)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument(
+        "--procs",
+        type=int,
+        default=1,
+        help="client processes sharing the live players (a fleet: each its own event loop)",
+    )
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--save", type=Path, help="write every run's figures to this JSON file")
     ap.add_argument("--render", type=Path, help="report the runs saved in this file only")
@@ -672,7 +716,8 @@ def main() -> None:
         if os.environ.get("SAMEDEAL_KEEP_BENCH") is None:
             shutil.rmtree(work, ignore_errors=True)
     if args.save is not None:
-        kept = {k: getattr(args, k) for k in ("sizes", "live", "seconds", "warmup", "rounds")}
+        names = ("sizes", "live", "seconds", "warmup", "rounds", "procs")
+        kept = {k: getattr(args, k) for k in names}
         everything = [r for rows in runs.values() for r in rows]
         args.save.write_text(
             json.dumps({"args": kept, "templates": templates, "runs": everything}, indent=1)
@@ -688,7 +733,12 @@ def finish(
     body = report(runs, templates, args)
     print(body)
     if not args.no_write:
-        write_section("standings", "python -m bench.standings", body)
+        if args.procs > 1:  # (its own section: the one-process bench's stays)
+            sizes = " ".join(map(str, args.sizes))
+            command = f"python -m bench.standings --procs {args.procs} --sizes {sizes}"
+            write_section("standings_fleet", command, body)
+        else:
+            write_section("standings", "python -m bench.standings", body)
 
 
 def report(
@@ -697,13 +747,24 @@ def report(
     args: argparse.Namespace,
 ) -> str:
     others = statistics.median(r["others_cpu"] for rows in runs.values() for r in rows)
+    loads = [r.get("load", float("nan")) for rows in runs.values() for r in rows]
+    procs = getattr(args, "procs", 1)
+    fleet = (
+        f" The live players are a fleet: {procs} client processes of about "
+        f"{args.live // procs:,} connections each, every connection reading its pushes; "
+        "latencies pooled over the processes."
+        if procs > 1
+        else ""
+    )
     lines = [
         f"One Gaps tournament; {args.live:,} live players over WebSocket, each acting about "
         "once a second, subscribed to the default window (top 10, around 5) or not; the "
         "other entries played through the store before the server starts. Fresh SQLite "
         f"database per run (the default backend). Medians of {args.rounds} rounds (a "
         f"different deal each) of {args.seconds:g} s measured after {args.warmup:g} s of "
-        "warm-up.",
+        f"warm-up.{fleet} Load average (1 min) at the start of each run: "
+        + ", ".join(f"{x:.1f}" for x in loads)
+        + ".",
         "",
         "| entrants | subscribed | acts/s | act p50 ms | act p99 ms | p99 vs unsubscribed "
         "| standings KiB/s per player | frames/s per player | mean frame B | largest frame B "
@@ -717,7 +778,7 @@ def report(
         "",
         "| entrants | frames per round | loop CPU per round ms (max) | of which windows ms "
         "| loop held per round ms (max) | longest slice ms | CPU per frame µs "
-        f"| KiB/s per player at {MAX_ROUNDS_S:.1f} rounds/s | Standings.advance ms/s |",
+        f"| KiB/s per player at {MAX_ROUNDS_S:.1f} rounds/s | Table.advance ms/s |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     verdicts, wholes = [], []

@@ -80,14 +80,21 @@ class Devices:
             raise CompetitionError("unauthorized", TEXTS["unknown_token"], reason="unknown_token")
         return found
 
-    async def hold(self, device: DeviceInfo, conn: Hashable, sign_out: SignOut) -> bool:
+    async def hold(
+        self, device: DeviceInfo, conn: Hashable, sign_out: SignOut, fresh: bool = False
+    ) -> bool:
         """Sign `conn` in with `device` unless it was revoked meanwhile (False).
 
         The connection is attached first, then the device is marked seen by an update
         conditional on its being in force: a revocation committed before that update
         fails it, one committed after it reaches the attached connection (here at once,
-        on another node by its notice), so a revoked device never stays signed in."""
+        on another node by its notice), so a revoked device never stays signed in.
+        `fresh`: the device was just made by `register`, seen at its creation; its token
+        is not given out yet and its player has no other device, so nothing can have
+        revoked it: no update (a write and its fsync less per registration)."""
         self.attach(device.id, conn, sign_out)
+        if fresh:
+            return True
         in_force = await stored.seen(self.store, device.id, self.now())
         if in_force and self._device_of.get(conn) == device.id:
             return True  # (else signed out while the update was in flight)

@@ -23,7 +23,7 @@ from server.competition.admission import admit
 from server.competition.catalogue import Catalogue
 from server.competition.club_events import ClubEvents
 from server.competition.errors import CompetitionError
-from server.competition.live_game import LiveGame, Snapshot, Step, snapshot, summary_of
+from server.competition.live_game import LiveGame, Snapshot, snapshot, summary_of
 from server.competition.live_games import LiveGames
 from server.competition.tournament import EntryChanged, Joined, Moved
 from server.domain import timing
@@ -164,7 +164,13 @@ class Play:
             self.catalogue.check_playable(runtime)
             now = self.now()
             step = live.judge(action, canonical, now)
-            stored = await self._store(t, live, step)
+            try:  # (inline, not a coroutine of its own: every action passes here)
+                await self.store.append(
+                    t.id, live.entry.id, step.seq, step.at_ms, step.canonical, step.summary
+                )
+                stored = True
+            except Exception as exc:
+                stored = await self._unstored(t, live, exc)
             if stored:
                 live.advance(step)
         if not stored:  # another node stored this seq first: judge it again
@@ -174,14 +180,14 @@ class Play:
         runtime.receive(Moved(live))
         return snapshot(t, live, step.events, now)
 
-    async def _store(self, t: TournamentInfo, live: LiveGame, step: Step) -> bool:
-        """Append the step durably; False when another node stored that seq first."""
-        try:
-            await self.store.append(
-                t.id, live.entry.id, step.seq, step.at_ms, step.canonical, step.summary
-            )
-        except TournamentClosed:  # closed by another process: learn it now; the games
-            await self.catalogue.reload(t.id)  # are rebuilt with their final status
+    async def _unstored(self, t: TournamentInfo, live: LiveGame, exc: Exception) -> bool:
+        """The step's append failed with `exc`: False when another node stored that seq
+        first; `closed` when the tournament closed meanwhile; else `exc` again, the game
+        forgotten (stored or not is unknown: rebuilt from the log when next asked)."""
+        if isinstance(exc, DuplicateAction):
+            return False
+        if isinstance(exc, TournamentClosed):  # closed by another process: learn it now;
+            await self.catalogue.reload(t.id)  # the games are rebuilt with their final status
             self.games.forget_tournament(t.id)
             raise CompetitionError(
                 "closed",
@@ -189,12 +195,8 @@ class Play:
                 reason="tournament_closed",
                 params={"id": t.id},
             ) from None
-        except DuplicateAction:
-            return False
-        except Exception:  # stored or not is unknown: rebuild from the log when next asked
-            self.games.forget(live)
-            raise
-        return True
+        self.games.forget(live)
+        raise exc
 
     async def _reloaded(self, live: LiveGame) -> LiveGame:
         self.games.forget(live)

@@ -107,7 +107,7 @@ WIN_NODES = 5_000  # winnable: positions per attempt (least CPU per proven deal)
 
 
 _CARD_OF = {code: i for i, code in enumerate(cards.CODES)}
-_ROW_STARTS = range(0, ROWS * COLS, COLS)
+_TWO_MOVES = {g: tuple((two, g) for two in TWOS) for g in range(0, ROWS * COLS, COLS)}
 _CELL_CODE: tuple[str | None, ...] = (*cards.CODES, None)  # index = cell value (GAP = -1: last)
 
 
@@ -115,6 +115,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
     """A Gaps position. Never mutated; apply() builds the next one."""
 
     __slots__ = (
+        "_codes",
         "_status",
         "cards_in_place",
         "gaps",
@@ -151,6 +152,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         self.runs: tuple[int, ...] = tuple(run_length(grid, r) for r in range(ROWS))
         self.cards_in_place: int = sum(self.runs)  # the preserved runs' cards
         self._status = status or self._natural_status()
+        self._codes: list[str | None] | None = None  # the grid's codes, once viewed
 
     def _next(
         self, grid: tuple[int, ...], gaps: tuple[int, ...], runs: tuple[int, ...]
@@ -163,6 +165,7 @@ class GapsState(GameState[Move | Redeal | Resign]):
         state.grid, state.gaps, state.runs = grid, gaps, runs
         state.cards_in_place = sum(runs)
         state._status = state._natural_status()
+        state._codes = None
         return state
 
     def _natural_status(self) -> Status:
@@ -197,15 +200,16 @@ class GapsState(GameState[Move | Redeal | Resign]):
     def legal_moves(self) -> list[tuple[int, int]]:
         """Every legal (card, target cell), gaps in cell order, 2s in deck order."""
         moves: list[tuple[int, int]] = []
+        grid, right = self.grid, self.variant.right_neighbour
         for g in self.gaps:
             if g % COLS == 0:
-                moves.extend((two, g) for two in TWOS)
-            elif self.variant.right_neighbour:
-                moves.extend((card, g) for card in accepted_cards(self.grid, g, True))
-            else:
-                need = needed_card(self.grid, g)
-                if need is not None:
-                    moves.append((need, g))
+                moves.extend(_TWO_MOVES[g])
+            elif right:
+                moves.extend((card, g) for card in accepted_cards(grid, g, True))
+            else:  # (needed_card, inline: the view lists the moves with every action)
+                left = grid[g - 1]
+                if left != GAP and left % 13 != cards.KING:
+                    moves.append((left + 1, g))
         return moves
 
     # -- actions ---------------------------------------------------------
@@ -253,6 +257,10 @@ class GapsState(GameState[Move | Redeal | Resign]):
             changed[src_row] = run_length(new_grid, src_row)
             runs = tuple(changed)
         state = self._next(new_grid, tuple(gaps), runs)
+        codes = self._codes
+        if codes is not None:  # a viewed game: its next view changes two cells of this one
+            codes = state._codes = codes.copy()
+            codes[target], codes[source] = action.card, None
         events: list[Event] = [
             {"type": "moved", "card": action.card, "from": [src_row, src_col], "to": [row, col]}
         ]
@@ -318,8 +326,10 @@ class GapsState(GameState[Move | Redeal | Resign]):
         }
 
     def view(self) -> dict[str, Any]:
-        cells = [_CELL_CODE[c] for c in self.grid]
-        rows = [cells[start : start + COLS] for start in _ROW_STARTS]
+        cells = self._codes
+        if cells is None:  # (a move keeps its parent's codes up to date: `_move`)
+            cells = self._codes = [_CELL_CODE[c] for c in self.grid]
+        rows = [cells[0:13], cells[13:26], cells[26:39], cells[39:52]]  # ROWS x COLS
         moves = self.legal_moves()  # none exactly when blocked
         legal = (
             [{"card": _CELL_CODE[c], "to": [g // COLS, g % COLS]} for c, g in moves]

@@ -186,6 +186,10 @@ class WsConnection(asyncio.Protocol):
         self._feed()
 
     def _receive(self, data: bytes) -> None:
+        payload = self.ws.whole_text(data)
+        if payload is not None:  # one whole text frame: the parser's work, done at once
+            self._message(Opcode.TEXT, payload)
+            return
         self.ws.receive_data(data)
         events = self.ws.events_received()
         self._flush()

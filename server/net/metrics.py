@@ -38,20 +38,18 @@ class Histogram:
 
     def __init__(self, buckets: tuple[float, ...]) -> None:
         self.buckets = buckets
-        self.counts = [0] * len(buckets)
+        self.counts = [0] * (len(buckets) + 1)  # (the last: above every bound)
         self.total = 0
         self.sum = 0.0
 
     def observe(self, value: float) -> None:
-        i = bisect.bisect_left(self.buckets, value)
-        if i < len(self.counts):
-            self.counts[i] += 1
+        self.counts[bisect.bisect_left(self.buckets, value)] += 1
         self.total += 1
         self.sum += value
 
     def family(self, name: str, documentation: str) -> HistogramMetricFamily:
         cumulative, running = [], 0
-        for bound, n in zip(self.buckets, self.counts, strict=True):
+        for bound, n in zip(self.buckets, self.counts[:-1], strict=True):
             running += n
             cumulative.append((f"{bound:g}", float(running)))
         cumulative.append(("+Inf", float(self.total)))

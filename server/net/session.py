@@ -80,73 +80,70 @@ class Session:
 
     async def handle(self, frame: str | bytes) -> dict[str, Any]:
         """The reply to one frame; raises Abuse when the connection must close. A
-        `signed_out` owed meanwhile (v1.4) follows the reply."""
+        `signed_out` owed meanwhile (v1.4) follows the reply. (One coroutine: every
+        message passes here.)"""
         self._busy = True
         try:
-            return await self._answer(frame)
+            re = None
+            data: Any = None
+            if isinstance(frame, str):
+                try:
+                    data = orjson.loads(frame)
+                except (orjson.JSONDecodeError, RecursionError):
+                    data = _NOT_JSON
+            if isinstance(data, dict) and _valid_id(data.get("id")):
+                re = data["id"]
+            if not self.bucket.take():
+                self.strikes += 1
+                if self.strikes >= ABUSE_STRIKES:
+                    raise Abuse()
+                return protocol.error(
+                    re, "rate_limited", "too many messages: slow down", reason="too_many_messages"
+                )
+            self.strikes = 0
+            if isinstance(frame, bytes):
+                return protocol.error(
+                    None, "bad_request", "binary frames are not supported", reason="binary_frame"
+                )
+            if data is _NOT_JSON:
+                return protocol.error(None, "bad_request", "not JSON", reason="not_json")
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                why = _shape_error(data, None)
+                return protocol.error(re, "bad_request", why, reason="bad_shape")
+            try:
+                message = protocol.CLIENT_MESSAGE.validator.validate_python(data)
+            except ValidationError as exc:
+                why = _shape_error(data, exc)
+                return protocol.error(re, "bad_request", why, reason="bad_shape")
+            started = time.perf_counter()
+            try:
+                access.check(message.type, self.player)  # the one check of who may send what
+                reply = await _HANDLERS[message.type](self, message)
+            except CompetitionError as exc:
+                if message.type == "act":
+                    self.metrics.actions_rejected[exc.code] += 1
+                return protocol.error(
+                    re, exc.code, exc.message, reason=exc.reason, params=exc.params, **exc.extra
+                )
+            except Exception as exc:
+                if not faults.report(exc, message.type):  # a traceback means a bug
+                    log.exception("internal error on %s", message.type)
+                if message.type == "act":
+                    self.metrics.actions_rejected["internal"] += 1
+                    return protocol.error(
+                        re, "internal", ACT_NOT_ACKNOWLEDGED, reason="act_not_acknowledged"
+                    )
+                return protocol.error(re, "internal", "internal error; nothing was changed")
+            if message.type == "act":
+                self.metrics.actions_accepted += 1
+                self.metrics.action_seconds.observe(time.perf_counter() - started)
+            reply["re"] = re
+            return reply
         finally:
             self._busy = False
             if self._owed_signed_out:
                 self._owed_signed_out = False
                 self._send_soon(SIGNED_OUT)
-
-    async def _answer(self, frame: str | bytes) -> dict[str, Any]:
-        re = None
-        data: Any = None
-        if isinstance(frame, str):
-            try:
-                data = orjson.loads(frame)
-            except (orjson.JSONDecodeError, RecursionError):
-                data = _NOT_JSON
-        if isinstance(data, dict) and _valid_id(data.get("id")):
-            re = data["id"]
-        if not self.bucket.take():
-            self.strikes += 1
-            if self.strikes >= ABUSE_STRIKES:
-                raise Abuse()
-            return protocol.error(
-                re, "rate_limited", "too many messages: slow down", reason="too_many_messages"
-            )
-        self.strikes = 0
-        if isinstance(frame, bytes):
-            return protocol.error(
-                None, "bad_request", "binary frames are not supported", reason="binary_frame"
-            )
-        if data is _NOT_JSON:
-            return protocol.error(None, "bad_request", "not JSON", reason="not_json")
-        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            return protocol.error(re, "bad_request", _shape_error(data, None), reason="bad_shape")
-        try:
-            message = protocol.CLIENT_MESSAGE.validator.validate_python(data)
-        except ValidationError as exc:
-            return protocol.error(re, "bad_request", _shape_error(data, exc), reason="bad_shape")
-        started = time.perf_counter()
-        try:
-            reply = await self._dispatch(message)
-        except CompetitionError as exc:
-            if message.type == "act":
-                self.metrics.actions_rejected[exc.code] += 1
-            return protocol.error(
-                re, exc.code, exc.message, reason=exc.reason, params=exc.params, **exc.extra
-            )
-        except Exception as exc:
-            if not faults.report(exc, message.type):  # a traceback means a bug
-                log.exception("internal error on %s", message.type)
-            if message.type == "act":
-                self.metrics.actions_rejected["internal"] += 1
-                return protocol.error(
-                    re, "internal", ACT_NOT_ACKNOWLEDGED, reason="act_not_acknowledged"
-                )
-            return protocol.error(re, "internal", "internal error; nothing was changed")
-        if message.type == "act":
-            self.metrics.actions_accepted += 1
-            self.metrics.action_seconds.observe(time.perf_counter() - started)
-        reply["re"] = re
-        return reply
-
-    async def _dispatch(self, m: Any) -> dict[str, Any]:
-        access.check(m.type, self.player)  # the one check of who may send what
-        return await _HANDLERS[m.type](self, m)
 
     # -- handlers ----------------------------------------------------------
     async def _on_ping(self, m: protocol.Ping) -> dict[str, Any]:
@@ -161,7 +158,7 @@ class Session:
                 reason="too_many_registrations",
             )
         player, device, token = await self.competition.devices.register(m.name, m.device, m.bot)
-        await self.sign_in(player, device)
+        await self.sign_in(player, device, fresh=True)
         return {
             "type": "registered",
             "player": {"id": player.id, "name": player.name, **_bot(player)},
@@ -178,10 +175,12 @@ class Session:
             "device": device_brief(device),
         }
 
-    async def sign_in(self, player: PlayerInfo, device: DeviceInfo) -> None:
+    async def sign_in(self, player: PlayerInfo, device: DeviceInfo, fresh: bool = False) -> None:
         """This connection is now `player`'s, with `device` (v1.4: until it is revoked);
-        `unauthorized` when the device was revoked meanwhile (then signed in as nobody)."""
-        if not await self.competition.devices.hold(device, self.conn, self._signed_out):
+        `unauthorized` when the device was revoked meanwhile (then signed in as nobody).
+        `fresh`: the device was made by this registration (`Devices.hold`)."""
+        devices = self.competition.devices
+        if not await devices.hold(device, self.conn, self._signed_out, fresh):
             self.player = self.device = None
             raise CompetitionError("unauthorized", TEXTS["revoked"])
         self.player, self.device = player, device

@@ -33,9 +33,9 @@ from server.store import pg_coordination
 from server.store.rows import summary_columns
 from server.store.writer import (
     ActionJob,
+    CommitLoop,
     Conflict,
     EntryJob,
-    GroupCommit,
     Job,
     PlayerJob,
     WriterFailed,
@@ -79,7 +79,7 @@ _SHARE = (  # the batch's tournaments, share-locked in id order; the closed ones
 )
 
 
-class PgWriter(GroupCommit):
+class PgWriter(CommitLoop):
     """Queues writes and commits them in batches on the engine (asyncpg only)."""
 
     def __init__(self, engine: AsyncEngine, on_batch: Callable[[int], None] | None = None) -> None:

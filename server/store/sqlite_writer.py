@@ -29,6 +29,7 @@ from server.store.writer import (
     Conflict,
     GroupCommit,
     Job,
+    Pending,
     PlayerJob,
     WriterFailed,
 )
@@ -68,48 +69,167 @@ def wire(job: Job) -> list[Any]:
 _TIME = _time_text()
 
 
+class _Pipes(asyncio.SubprocessProtocol):
+    """The writer process's pipes: each reply frame read from its output goes to
+    `on_reply`; `on_gone` once its output closes (the process stopped or died)."""
+
+    stdin = stdout = stderr = None  # (for asyncio.subprocess.Process: no streams)
+
+    def __init__(self, on_reply: Callable[[Any], None], on_gone: Callable[[], None]) -> None:
+        self.on_reply = on_reply
+        self.on_gone = on_gone
+        self.gone = False
+        self._buffer = b""
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        buffer = self._buffer + data if self._buffer else data
+        size = HEADER.size
+        while len(buffer) >= size:
+            end = size + int.from_bytes(buffer[:size], "big")
+            if len(buffer) < end:
+                break
+            self.on_reply(orjson.loads(buffer[size:end]))
+            buffer = buffer[end:]
+        self._buffer = buffer
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1 and not self.gone:
+            self.gone = True
+            self.on_gone()
+
+
 class SqliteWriter(GroupCommit):
-    """Queues writes and commits them in batches through the writer process."""
+    """Queues writes and commits them in batches through the writer process: a batch is
+    sent when the one in flight is answered (or, idle, on the next turn of the event
+    loop, so that the writes of one turn share it), and settled from the reply's
+    callback (no task between the callers and the pipe)."""
 
     def __init__(self, path: str, on_batch: Callable[[int], None] | None = None) -> None:
         super().__init__(on_batch)
         self._path = path
         self._proc: asyncio.subprocess.Process | None = None
+        self._pipes: _Pipes | None = None
+        self._stdin: Any = None  # the process's input (uvloop's is no asyncio.Transport)
+        self._flight: list[Pending] | None = None  # the batch the process is committing
+        self._soon = False  # a send is scheduled
+        self._starting: asyncio.Task[None] | None = None
+        self._drained: asyncio.Future[None] | None = None  # `close` waits on it
 
-    # -- internals -------------------------------------------------------
-    async def _commit(self, jobs: list[Job]) -> list[object]:
+    def _submit(self, job: Job) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._queued.append((job, done))
+        if self._flight is None and not self._soon:
+            self._soon = True
+            loop.call_soon(self._send)
+        return done
+
+    def _send(self) -> None:
+        """Send the next batch, unless one is in flight (starting the process first if
+        there is none)."""
+        self._soon = False
+        if self._flight is not None or self._starting is not None:
+            return
+        if not self._queued:
+            self._wake_close()
+            return
+        if self._pipes is None or self._pipes.gone or self._stdin is None:
+            self._starting = asyncio.get_running_loop().create_task(self._start())
+            return
+        batch = self._next_batch()
         try:
-            outcomes = await self._exchange(jobs)
-        except Exception as exc:  # the process died: this batch's fate is unknown
-            await self._stop()  # the next batch starts a new one
-            raise WriterFailed(f"the SQLite writer process failed: {exc!r}") from exc
-        return [_REFUSALS[o[0]](o[1]) if isinstance(o, list) else o for o in outcomes]
+            data = frame([wire(job) for job, _ in batch])
+        except Exception as exc:  # a value the wire cannot carry: this batch alone fails
+            self._failed(batch, WriterFailed(f"the batch could not be sent: {exc!r}"))
+            self._send()
+            return
+        self._flight = batch
+        self._stdin.write(data)
 
-    async def _exchange(self, jobs: list[Job]) -> list[Any]:
-        proc = self._proc
-        if proc is None or proc.returncode is not None:
-            proc = self._proc = await asyncio.create_subprocess_exec(
+    async def _start(self) -> None:
+        """A new writer process (the first, or one to replace a dead one)."""
+        loop = asyncio.get_running_loop()
+        try:
+            pipes = _Pipes(self._replied, lambda: self._gone(pipes))
+            transport, _ = await loop.subprocess_exec(
+                lambda: pipes,
                 sys.executable,
                 "-m",
                 "server.store.sqlite_process",
                 self._path,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
+                stderr=None,
             )
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(frame([wire(job) for job in jobs]))
-        await proc.stdin.drain()
-        header = await proc.stdout.readexactly(HEADER.size)
-        outcomes: list[Any] = orjson.loads(await proc.stdout.readexactly(HEADER.unpack(header)[0]))
-        return outcomes
+        except Exception as exc:  # no process: what is queued fails
+            batch, self._queued = self._queued, []
+            self._failed(batch, WriterFailed(f"the SQLite writer process failed: {exc!r}"))
+            return
+        finally:
+            self._starting = None
+        self._proc = asyncio.subprocess.Process(transport, pipes, loop)
+        if pipes.gone:  # it died at once: the next batch fails (the one after tries again)
+            self._failed(self._next_batch(), WriterFailed("the SQLite writer process exited"))
+            self._schedule()
+            return
+        self._pipes, self._stdin = pipes, transport.get_pipe_transport(0)
+        self._send()
+
+    def _replied(self, outcomes: list[Any]) -> None:
+        batch, self._flight = self._flight, None
+        if batch is None:  # (never: one reply per batch)
+            return
+        self._settle(batch, [_REFUSALS[o[0]](o[1]) if type(o) is list else o for o in outcomes])
+        if self._queued:
+            self._send()
+        elif self._drained is not None:
+            self._wake_close()
+
+    def _gone(self, pipes: _Pipes) -> None:
+        """The process's output closed: the batch in flight has an unknown fate; the
+        next batch starts a new process."""
+        if pipes is not self._pipes:
+            return
+        self._pipes = self._stdin = None
+        batch, self._flight = self._flight, None
+        if batch is not None:
+            self._failed(batch, WriterFailed("the SQLite writer process failed: it went away"))
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._soon:
+            self._soon = True
+            asyncio.get_running_loop().call_soon(self._send)
+
+    def _wake_close(self) -> None:
+        drained, self._drained = self._drained, None
+        if drained is not None and not drained.done():
+            drained.set_result(None)
+
+    async def close(self) -> None:
+        """Commit what is queued, then stop the process (it finishes the batch in hand
+        and exits); a write queued afterwards starts a new one."""
+        while self._queued or self._flight is not None or self._starting is not None:
+            self._drained = asyncio.get_running_loop().create_future()
+            if not self._soon and self._flight is None and self._starting is None:
+                self._send()
+            if self._queued or self._flight is not None or self._starting is not None:
+                await self._drained
+        await self._stop()
 
     async def _stop(self) -> None:
         """Stop the writer process (it finishes the batch in hand and exits)."""
-        proc, self._proc = self._proc, None
+        proc, stdin, self._proc, self._pipes, self._stdin = (
+            self._proc,
+            self._stdin,
+            None,
+            None,
+            None,
+        )
         if proc is None or proc.returncode is not None:
             return
-        assert proc.stdin is not None
-        proc.stdin.close()
+        if stdin is not None:
+            stdin.close()
         try:
             await asyncio.wait_for(proc.wait(), timeout=30)
         except TimeoutError:

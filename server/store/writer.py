@@ -1,5 +1,6 @@
 """Group commit: the one interface of the hot-path writers (`Writer`), what they report,
-and the queue both implementations share (`GroupCommit`).
+the queue both implementations share (`GroupCommit`), and the task that commits
+PgWriter's batches (`CommitLoop`; the SQLite writer is driven by its pipe's replies).
 
 Every hot-path write (an action with its entry's new summary, a new player, a new entry)
 is queued. One batch at a time is committed in one transaction (one fsync); while it
@@ -138,8 +139,9 @@ Pending = tuple[Job, asyncio.Future[Any]]
 
 
 class GroupCommit(ABC):
-    """The queue and batching loop of a `Writer`: its calls become typed jobs, and a
-    subclass commits a batch of jobs (`_commit`)."""
+    """The queue of a `Writer`: its calls become typed jobs; a subclass sends the queue
+    to its database a batch at a time (`_submit`, `close`) and settles each batch's
+    callers (`_settle`)."""
 
     def __init__(self, on_batch: Callable[[int], None] | None = None) -> None:
         self.on_batch = on_batch
@@ -147,9 +149,6 @@ class GroupCommit(ABC):
         self.appended = 0
         self.largest_batch = 0
         self._queued: list[Pending] = []
-        self._wake: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._closing = False
 
     def append(
         self,
@@ -184,6 +183,53 @@ class GroupCommit(ABC):
     ) -> asyncio.Future[int]:
         started, ends = utc_naive(started_at), utc_naive(deadline)
         return self._submit(EntryJob(tournament_id, player_id, started, ends, summary, club_id))
+
+    @abstractmethod
+    def _submit(self, job: Job) -> asyncio.Future[Any]:
+        """Queue the job; its caller's future."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Commit what is queued, then release what the writer holds."""
+
+    def _next_batch(self) -> list[Pending]:
+        batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
+        return batch
+
+    def _settle(self, batch: list[Pending], outcomes: list[object]) -> None:
+        appended = 0
+        for (job, done), outcome in zip(batch, outcomes, strict=True):
+            if done.done():  # its caller went away
+                appended += type(job) is ActionJob and not isinstance(outcome, Exception)
+            elif isinstance(outcome, Exception):
+                done.set_exception(outcome)
+            else:
+                done.set_result(outcome)
+                appended += type(job) is ActionJob
+        self.appended += appended
+        self.batches += 1
+        n = len(batch)
+        if n > self.largest_batch:
+            self.largest_batch = n
+        if self.on_batch is not None:
+            self.on_batch(n)
+
+    def _failed(self, batch: list[Pending], exc: Exception) -> None:
+        """The batch failed as a whole: logged, and every caller of it hears of it."""
+        if not faults.report(exc, "write"):
+            log.error("a batch of %d writes failed: %s", len(batch), exc)
+        _fail_all(batch, exc)
+
+
+class CommitLoop(GroupCommit):
+    """A `GroupCommit` whose batches a task commits one after the other (`_commit`, a
+    coroutine: PgWriter's, on the engine's connections)."""
+
+    def __init__(self, on_batch: Callable[[int], None] | None = None) -> None:
+        super().__init__(on_batch)
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
 
     @abstractmethod
     async def _commit(self, jobs: list[Job]) -> list[object]:
@@ -229,30 +275,13 @@ class GroupCommit(ABC):
                 wake.clear()
                 await wake.wait()
                 continue
-            batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
+            batch = self._next_batch()
             try:
                 outcomes = await self._commit([job for job, _ in batch])
             except Exception as exc:  # every caller of the batch hears of it
-                if not faults.report(exc, "write"):
-                    log.error("a batch of %d writes failed: %s", len(batch), exc)
-                _fail_all(batch, exc)
+                self._failed(batch, exc)
                 continue
             self._settle(batch, outcomes)
-
-    def _settle(self, batch: list[Pending], outcomes: list[object]) -> None:
-        for (job, done), outcome in zip(batch, outcomes, strict=True):
-            if isinstance(outcome, Exception):
-                if not done.done():  # else its caller went away
-                    done.set_exception(outcome)
-                continue
-            if isinstance(job, ActionJob):
-                self.appended += 1
-            if not done.done():
-                done.set_result(outcome)
-        self.batches += 1
-        self.largest_batch = max(self.largest_batch, len(batch))
-        if self.on_batch is not None:
-            self.on_batch(len(batch))
 
 
 def _fail_all(batch: list[Pending], exc: Exception) -> None:

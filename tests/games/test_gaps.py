@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
 from server.games import cards
@@ -328,3 +330,25 @@ def test_game_1_vector_replays_to_the_same_end(gaps_game_1) -> None:
     assert s.status.value == gaps_game_1["status"]
     assert s.cards_in_place == gaps_game_1["cards_in_place"]
     assert s.redeals_used == gaps_game_1["redeals_used"]
+
+
+def test_a_viewed_games_next_views_match_a_fresh_view_of_each_position() -> None:
+    """The view keeps its cell codes from move to move (two cells change): each view's
+    grid is the one a fresh state of the same position gives, through moves and redeals."""
+    rnd = Random(3)
+    s = GapsState(seed=SEED, player_id=1, redeals=2, grid=deal_grid(SEED))
+    viewed = 0
+    while s.status is Status.PLAYING and viewed < 200:
+        fresh = GapsState(
+            seed=SEED, player_id=1, redeals=2, grid=s.grid, redeals_used=s.redeals_used
+        )
+        view, again = s.view(), fresh.view()
+        assert view["grid"] == again["grid"] and view["blocked"] == again["blocked"]
+        viewed += 1
+        legal = s.view()["legal"]
+        if not legal:
+            s, _ = s.apply(Redeal())
+            continue
+        pick = legal[rnd.randrange(len(legal))]
+        s, _ = s.apply(move(pick["card"], *pick["to"]))
+    assert viewed > 20
