@@ -10,7 +10,7 @@ import sys
 from server.cli.common import Database, fail, say
 from server.cli.registry import build_parser
 from server.i18n import terminal
-from server.i18n.terminal import t
+from server.i18n.terminal import said_error, t
 from server.store import db
 
 
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except db.BadDatabaseUrl as exc:
-        return fail(str(exc), 2)
+        return fail(said_error(exc), 2)
     except KeyboardInterrupt:
         return fail(t("cli.interrupted"), 130)
     except Exception as exc:

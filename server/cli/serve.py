@@ -15,7 +15,7 @@ from typing import Any
 from server.cli.common import Database, Subparsers, UsageError, command, fail
 from server.competition.beacon_policy import BeaconConfig, config_from
 from server.domain.accounts import BadOrigin, public_origin
-from server.i18n.terminal import t
+from server.i18n.terminal import said_error, t
 from server.net.limits import ServeLimits as ServeLimitsDefaults
 from server.net.limits import networks
 from server.store import db
@@ -125,14 +125,15 @@ def _serve_limits(args: argparse.Namespace) -> ServeLimitsDefaults:
         raise UsageError(t("server.serve.link_code_ttl_one"))
     if not math.isfinite(args.idle_timeout) or args.idle_timeout < 0:
         raise UsageError(t("server.serve.idle_timeout_zero"))
-    try:
-        networks(args.trusted_proxy)
-    except ValueError as exc:
-        raise UsageError(f"--trusted-proxy: {exc}") from None
+    for proxy in args.trusted_proxy:
+        try:
+            networks([proxy])
+        except ValueError:
+            raise UsageError(t("server.serve.trusted_proxy_bad", value=repr(proxy[:60]))) from None
     try:
         origin = None if not args.public_origin else public_origin(args.public_origin)
     except BadOrigin as exc:
-        raise UsageError(f"--public-origin: {exc}") from None
+        raise UsageError(t("server.serve.public_origin_bad", why=said_error(exc))) from None
     return ServeLimitsDefaults(
         trusted_proxies=tuple(args.trusted_proxy),
         max_connections=args.max_connections,

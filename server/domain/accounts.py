@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from server.i18n.said import said
+
 LABEL_MAX = 64  # code points
 
 # Texts a player can read (kept together so that they can move into catalogues).
@@ -109,11 +111,11 @@ def public_origin(text: str) -> str:
         parts = urllib.parse.urlsplit(text.strip())
         port = parts.port
     except ValueError as e:
-        raise BadOrigin(f"not a URL: {e}") from None
+        raise BadOrigin(said("server.origin.not_url", why=str(e))) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise BadOrigin("an origin is http:// or https:// and a host")
+        raise BadOrigin(said("server.origin.scheme_host"))
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
-        raise BadOrigin("an origin is a scheme, a host and perhaps a port: nothing else")
+        raise BadOrigin(said("server.origin.nothing_else"))
     host = parts.hostname.lower()
     shown = f"[{host}]" if ":" in host else host
     default = {"http": 80, "https": 443}[parts.scheme]

@@ -51,9 +51,6 @@ class BadDatabaseUrl(ValueError):
     """A database URL the server cannot use; the message fits one line."""
 
 
-EXAMPLES = "e.g. sqlite+aiosqlite:///samedeal.db or postgresql+asyncpg://USER@HOST/DB"
-
-
 def check_url(url: str) -> str:
     """The URL the server opens for `url`, or BadDatabaseUrl saying why not.
 
@@ -66,35 +63,27 @@ def check_url(url: str) -> str:
     try:
         parsed = make_url(text)
     except ArgumentError:
-        raise BadDatabaseUrl(
-            f"--database-url {url[:60]!r} is not a database URL ({EXAMPLES})"
-        ) from None
+        raise BadDatabaseUrl(said("server.database.not_url", url=repr(url[:60]))) from None
     backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
     if backend == "sqlite" and driver in ("pysqlite", "aiosqlite"):
         return _sqlite_url(parsed, url)
     if backend == "postgresql" and driver in ("psycopg", "psycopg2", "asyncpg"):
         if not parsed.database:
-            raise BadDatabaseUrl(f"--database-url {url[:60]!r} names no database ({EXAMPLES})")
+            raise BadDatabaseUrl(said("server.database.no_database", url=repr(url[:60])))
         return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
-    raise BadDatabaseUrl(
-        f"--database-url: {backend}+{driver} is not supported; samedeal runs on SQLite "
-        f"(one process) or PostgreSQL (one or more) ({EXAMPLES})"
-    )
+    raise BadDatabaseUrl(said("server.database.unsupported", backend=f"{backend}+{driver}"))
 
 
 def _sqlite_url(parsed: URL, given: str) -> str:
     name = parsed.database or ""
     if name in ("", ":memory:") or name.startswith("file:"):
-        raise BadDatabaseUrl(
-            f"--database-url {given[:60]!r}: an in-memory SQLite database loses every game "
-            "when the server stops; give a file (sqlite+aiosqlite:///PATH)"
-        )
+        raise BadDatabaseUrl(said("server.database.in_memory", url=repr(given[:60])))
     path = Path(name).expanduser()
     path = path if path.is_absolute() else Path.cwd() / path
     if not path.parent.is_dir():
-        raise BadDatabaseUrl(f"--database-url: no directory {path.parent} for the SQLite file")
+        raise BadDatabaseUrl(said("server.database.no_directory", path=str(path.parent)))
     if path.is_dir():
-        raise BadDatabaseUrl(f"--database-url: {path} is a directory, not a SQLite file")
+        raise BadDatabaseUrl(said("server.database.is_directory", path=str(path)))
     return parsed.set(drivername="sqlite+aiosqlite", database=str(path)).render_as_string()
 
 

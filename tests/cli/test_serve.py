@@ -79,3 +79,27 @@ def test_the_passkey_flags() -> None:
     assert limits.max_sign_ins_per_minute == 60
     args = build_parser().parse_args(["serve", "--public-origin", "http://localhost:8000"])
     assert _serve_limits(args).public_origin == "http://localhost:8000"
+
+
+@pytest.mark.parametrize(
+    ("lang", "argv", "says"),
+    [
+        ("es", ("serve", "--port", "0", "--trusted-proxy", "not-a-network"), "ni una red IP"),
+        ("pt-BR", ("serve", "--port", "0", "--public-origin", "play.example"), "uma origem é"),
+        ("pt-PT", ("serve", "--port", "0", "--public-origin", "https://a.example/x"), "nada mais"),
+        ("es", ("migrate",), "no es una URL de base de datos (por ejemplo sqlite"),
+    ],
+)
+def test_the_refusals_are_said_in_the_language(
+    capsys: pytest.CaptureFixture[str], sqlite_url: str, lang: str, argv: tuple[str, ...], says: str
+) -> None:
+    """--trusted-proxy, --public-origin and a bad --database-url through the catalogue."""
+    from server.i18n import terminal
+
+    url = "not a url" if argv == ("migrate",) else sqlite_url
+    try:
+        code = main(["--lang", lang, "--database-url", url, *argv])
+    finally:
+        terminal.choose("en")
+    err = capsys.readouterr().err
+    assert code == 2 and says in err and err.count("\n") == 1, err
