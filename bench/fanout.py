@@ -5,7 +5,8 @@ how long it holds the event loop at a time.
         [--rounds 30] [--moves 300]
 
 A tournament of N entrants (half finished, half playing, Gaps-like figures) is loaded into
-the real `Standings` (its store and catalogue stubbed: no database); S of its players are
+a real standings `Table` (no database: `InMemory` answers the fan-out as
+`Standings.windows_now` does once a table is loaded); S of its players are
 subscribed to the default window (top 10, around 5) over real `WsConnection`s whose
 transport only counts bytes (websockets' protocol and the transport's framing run as in
 the server, the socket does not). Each round `--moves` random players move (about 300 a
@@ -23,14 +24,13 @@ import asyncio
 import random
 import statistics
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from websockets.protocol import State
 
 from server.competition.standings.leaderboard import EntryRow, Leaderboard
-from server.competition.standings.reading import Standings
+from server.competition.standings.table import Table, View, WindowKey
 from server.domain.model import Figures, Status
 from server.net.app import tune_gc
 from server.net.connection import WsConnection
@@ -50,20 +50,6 @@ class CountingTransport:
 
     def is_closing(self) -> bool:
         return False
-
-
-@dataclass
-class Tournament:
-    id: int = TID
-    status: str = "running"
-
-
-class Catalogue:
-    async def find(self, tournament_id: int) -> Tournament:
-        return Tournament()
-
-    def cached(self, tournament_id: int) -> Tournament:
-        return Tournament()
 
 
 class Server:
@@ -93,6 +79,20 @@ def populate(n: int, live: int, now: int, rnd: random.Random) -> tuple[Leaderboa
     return board, rows
 
 
+class InMemory:
+    """The standings of one loaded table, read as `Standings.windows_now` reads them."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def windows_now(self, tournament_id: int, wanted: list[WindowKey]) -> dict[WindowKey, View]:
+        assert self.table.board is not None
+        return self.table.windows(self.table.board, False, wanted)
+
+    async def windows(self, tournament_id: int, wanted: list[WindowKey]) -> dict[WindowKey, View]:
+        return self.windows_now(tournament_id, wanted)
+
+
 async def longest_hold(stop: asyncio.Event) -> float:
     """The longest the loop went without giving this task a turn, until `stop`."""
     longest = 0.0
@@ -109,10 +109,10 @@ async def run(entrants: int, subscribers: int, rounds: int, moves: int) -> dict[
     tune_gc()  # the server's collector settings
     rnd = random.Random(entrants)
     now_ms = [HOUR_MS]
-    standings = Standings(None, Catalogue(), lambda: datetime.fromtimestamp(now_ms[0] / 1000, UTC))  # type: ignore[arg-type]
+    table = Table(TID, None, lambda: datetime.fromtimestamp(now_ms[0] / 1000, UTC))  # type: ignore[arg-type]
     board, rows = populate(entrants, subscribers, now_ms[0], rnd)
-    standings._boards[TID] = board
-    fanout = Fanout(standings)
+    table.board = board
+    fanout = Fanout(InMemory(table))  # type: ignore[arg-type]
     live = rows[:subscribers]
     conns = []
     for row in live:
@@ -132,6 +132,7 @@ async def run(entrants: int, subscribers: int, rounds: int, moves: int) -> dict[
                 row = live[i] = row._replace(figures=f)
                 board.upsert(row)
         now_ms[0] += 300
+        table.advance()  # the lifecycle's tick
         stop = asyncio.Event()
         watcher = asyncio.create_task(longest_hold(stop))
         await asyncio.sleep(0)

@@ -107,6 +107,14 @@ async def play_through_kills(server: Killable, players: list[Player]) -> None:
         await asyncio.to_thread(server.kill)
         await asyncio.sleep(rnd.random() * 0.2)
         await asyncio.to_thread(server.start)
+    # play on until the run holds enough acknowledged actions to mean something (a loaded
+    # machine starts the server slowly, so the kills alone may leave few), within a bound
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 120
+    while loop.time() < deadline and not all(t.done() for t in tasks):
+        if sum(len(p.acked) for p in players) > 10 * len(players):
+            break
+        await asyncio.sleep(0.1)
     await asyncio.sleep(1.0)
     stop.set()
     await asyncio.wait_for(asyncio.gather(*tasks), 60)

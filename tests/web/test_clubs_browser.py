@@ -5,7 +5,8 @@ and nothing scrolls sideways; at 1280×900 a fourth club is refused
 as the quota it is (its words, not "slow down") and the page does not send it again, the
 page's clock run on by Playwright, not slept on; the pages in the pseudo-language speak
 only through the catalogue; a member's lobby lists the club's unlisted event, entered
-with its code; a battle's club table stands beside the players' rows. One server and one
+with its code; a battle's club table stands beside the players' rows, and a member of two
+battling clubs chooses which to play for. One server and one
 browser for the module."""
 
 from __future__ import annotations
@@ -284,4 +285,38 @@ async def test_a_battle_shows_its_club_table_beside_the_players(env: tuple[Runni
     assert await sideways(page) == 0
     assert not await cut_cells(page)  # the clubs' headings are not the players' columns
     await shot(page, "battle-phone")
+    assert not errors, errors
+
+
+async def test_a_member_of_two_battling_clubs_chooses_which_to_play_for(
+    env: tuple[Running, Any],
+) -> None:
+    server, browser = env
+    op = await server.admin("op_duelo")
+    clubs = [(await op.ok(type="create_club", name=n))["club"] for n in ("Leste_FC", "Oeste_FC")]
+    now = datetime.now(UTC)
+    made = await op.ok(
+        type="create_tournament", name="Duelo", game="gaps", options={},
+        starts_at=(now - timedelta(seconds=1)).isoformat(),
+        ends_at=(now + timedelta(hours=1)).isoformat(),
+        battle={"clubs": [c["id"] for c in clubs], "counted": 1},
+    )  # fmt: skip
+    tid = made["tournament"]["id"]
+    errors: list[str] = []
+    page = await signed_up(browser, server, "phone", "Duas_Camisas", errors)
+    async with server.client() as c:
+        await c.ok(type="auth", token=await token_of(page))
+        for club in clubs:
+            await c.ok(type="join_club", code=club["invite"])
+    await page.goto(server.http + f"/t/{tid}")
+    choice = page.locator("select#join-club")
+    await choice.wait_for()
+    assert await choice.locator("option").all_inner_texts() == ["Leste_FC", "Oeste_FC"]
+    await choice.select_option(str(clubs[1]["id"]))
+    await page.click("button.join")
+    await page.wait_for_function("() => window.samedeal.state && window.samedeal.state.seq >= 0")
+    async with server.client() as c:
+        rows = (await c.ok(type="standings_page", tournament=tid))["rows"]
+    assert [(r["player"], r["club"]) for r in rows] == [("Duas_Camisas", clubs[1]["id"])]
+    assert await sideways(page) == 0
     assert not errors, errors
