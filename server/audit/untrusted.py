@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from server.i18n.said import said
+
 
 class Unreadable(Exception):
     """Not a record or bundle at all."""
@@ -78,18 +80,19 @@ def parse_json(raw: bytes, limits: Limits = LIMITS) -> Any:
     skipped), not JSON, NaN or Infinity, a number past max_number_chars or a double's
     range, or an object with a key twice (its meaning would depend on the reader)."""
     if len(raw) > limits.max_bytes:
-        raise Unreadable(f"too large: {len(raw):,} bytes, the limit is {limits.max_bytes:,}")
+        raise Unreadable(
+            said("audit.unreadable.too_large", size=f"{len(raw):,}", max=f"{limits.max_bytes:,}")
+        )
     if raw.startswith(_BOM):
         raw = raw[len(_BOM) :]
     if _BLANK.fullmatch(raw):
-        raise Unreadable("the file is empty (no JSON in it)")
+        raise Unreadable(said("audit.unreadable.empty"))
     _check_structure(raw, limits)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise Unreadable(
-            f"not UTF-8 text: byte {exc.start:,} is {show(raw[exc.start : exc.start + 1])}"
-        ) from None
+        byte = show(raw[exc.start : exc.start + 1])
+        raise Unreadable(said("audit.unreadable.utf8", at=f"{exc.start:,}", byte=byte)) from None
     del raw  # the caller may hand over its only reference: the text is all that is needed
     decoder = json.JSONDecoder(
         object_pairs_hook=_object,
@@ -102,13 +105,13 @@ def parse_json(raw: bytes, limits: Limits = LIMITS) -> Any:
     try:
         return decoder.decode(text)
     except _Refused as exc:
-        raise Unreadable(str(exc)) from None
+        raise Unreadable(exc.args[0]) from None
     except json.JSONDecodeError as exc:
         raise Unreadable(
             f"not JSON: {exc.msg} at line {exc.lineno:,} column {exc.colno:,}"
         ) from None
     except RecursionError:  # _check_structure bounds nesting well below this
-        raise Unreadable(f"nested deeper than {limits.max_depth} levels") from None
+        raise Unreadable(said("audit.unreadable.nested", depth=limits.max_depth)) from None
     finally:
         if collecting:
             gc.enable()
@@ -122,14 +125,18 @@ def _check_structure(raw: bytes, limits: Limits) -> None:
     containers = brackets.count(b"[") + brackets.count(b"{")
     if containers > limits.max_containers:
         raise Unreadable(
-            f"too many arrays and objects: {containers:,}, the limit is {limits.max_containers:,}"
+            said(
+                "audit.unreadable.containers",
+                n=f"{containers:,}",
+                max=f"{limits.max_containers:,}",
+            )
         )
     for _ in range(limits.max_depth):  # each round removes the innermost pairs
         if not brackets:
             return
         brackets = _PAIR.sub(b"", brackets)
     if _PAIR.search(brackets):
-        raise Unreadable(f"nested deeper than {limits.max_depth} levels")
+        raise Unreadable(said("audit.unreadable.nested", depth=limits.max_depth))
 
 
 _SCAN_CHUNK = 1 << 20  # bytes split at quotes at once
@@ -157,7 +164,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _Refused(f"an object has the key {show(key)} twice")
+                raise _Refused(said("audit.unreadable.key_twice", name=show(key)))
             seen.add(key)
     return obj
 
@@ -165,8 +172,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _number(text: str, limits: Limits) -> str:
     if len(text) > limits.max_number_chars:
         raise _Refused(
-            f"a number of {len(text):,} characters (at most {limits.max_number_chars}): "
-            f"{show(text)}"
+            said(
+                "audit.unreadable.long_number",
+                n=f"{len(text):,}",
+                max=limits.max_number_chars,
+                number=show(text),
+            )
         )
     return text
 
@@ -174,7 +185,7 @@ def _number(text: str, limits: Limits) -> str:
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _Refused(f"a number beyond a double's range: {show(text)}")
+        raise _Refused(said("audit.unreadable.huge_number", number=show(text)))
     return value
 
 

@@ -136,3 +136,22 @@ def test_samedeal_verify_says_the_difference_in_the_language(
     assert said_line == [fail + speak(lang, report.error)]
     assert all(w in said_line[0] for w in words), said_line
     assert "standings row" not in said_line[0] and "the records give" not in said_line[0]
+
+
+def test_samedeal_verify_says_why_a_file_is_unreadable_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The JSON reader's reasons (server/audit/untrusted.py) are `Said`s too."""
+    from client_cli.__main__ import main
+
+    empty, twice = tmp_path / "empty.json", tmp_path / "twice.json"
+    empty.write_text("  \n")
+    twice.write_text('{"a": 1, "a": 2}')
+    try:
+        assert main(["--lang", "es", "verify", str(empty)]) == verify_cli.EXIT_UNREADABLE
+        assert main(["--lang", "pt-PT", "verify", str(twice)]) == verify_cli.EXIT_UNREADABLE
+    finally:
+        terminal.choose("en")
+    out = capsys.readouterr().out
+    assert f"{empty}: el archivo está vacío (no hay JSON en él)" in out
+    assert f"{twice}: um objeto tem a chave 'a' duas vezes" in out
