@@ -20,7 +20,7 @@ from server.domain import timing
 from server.domain.ranking import Result
 from server.games import RULES, GameRules
 from server.games.base import ActionError, GameState, Status
-from server.i18n.said import Said, said
+from server.i18n.said import Said, said, told
 
 BUILT_IN: Mapping[str, Network] = drand.BUILT_IN
 
@@ -117,7 +117,7 @@ def verify_solution(
             state, _ = state.apply(rules.parse_action(raw))
         except ActionError as exc:
             raise Mismatch(
-                said("audit.diff.solution_step", id=t.id, step=i, why=exc.message)
+                said("audit.diff.solution_step", id=t.id, step=i, why=told(exc.reason, exc.message))
             ) from None
     if state.status is not Status.WON:
         raise Mismatch(said("audit.diff.solution_loses", id=t.id))
@@ -192,7 +192,13 @@ def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report:
             state, _ = state.apply(rules.parse_action(raw))
         except ActionError as exc:
             raise Mismatch(
-                said("audit.diff.par_step", who=who, step=i, action=show(raw), why=exc.message)
+                said(
+                    "audit.diff.par_step",
+                    who=who,
+                    step=i,
+                    action=show(raw),
+                    why=told(exc.reason, exc.message),
+                )
             ) from None
     if (state.progress, state.resets) != (par.progress, par.resets):
         raise Mismatch(
@@ -234,7 +240,13 @@ def _replay(
             state, _ = state.apply(rules.parse_action(action))
         except ActionError as exc:
             raise Mismatch(
-                said("audit.diff.illegal", who=who, seq=seq, action=show(action), why=exc.message)
+                said(
+                    "audit.diff.illegal",
+                    who=who,
+                    seq=seq,
+                    action=show(action),
+                    why=told(exc.reason, exc.message),
+                )
             ) from None
         head = receipts.step(head, seq, at_ms, receipts.action_text(action))
     return state, last_ms, head.hex()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.i18n import ENGLISH, translate
+from server.i18n import ENGLISH, catalogue, translate
 
 
 class Said(str):
@@ -32,6 +32,34 @@ class Said(str):
 
     def __reduce__(self) -> Any:  # pickles (a process pool) keep the key too
         return (Said, (self.key, self.params))
+
+
+class Told(Said):
+    """A game's own sentence (an `ActionError`'s message, naming the very card or cell),
+    kept with its stable reason: English is the message itself, another language says
+    `reason.<reason>` (the words a player is told), as an error reply is said."""
+
+    def __new__(cls, reason: str, message: str) -> Told:
+        made = str.__new__(cls, message)
+        made.key = f"reason.{reason}"
+        made.params = {}
+        made.reason = reason
+        return made
+
+    reason: str
+
+    def in_language(self, lang: str) -> str:
+        if lang == ENGLISH or self.key not in catalogue(ENGLISH):
+            return str(self)
+        return translate(lang, self.key)
+
+    def __reduce__(self) -> Any:
+        return (Told, (self.reason, str(self)))
+
+
+def told(reason: str, message: str) -> Told:
+    """A game's `message` for its `reason`, said in the reader's language (`Told`)."""
+    return Told(reason, message)
 
 
 def said(key: str, **params: object) -> Said:

@@ -4,7 +4,7 @@
 // kept here with its catalogue key and params (server/i18n/said.py on the Python side), so
 // that the page says it again in its language with `speak`.
 
-import { t } from "./i18n.js";
+import { has, lang, t } from "./i18n.js";
 
 const WORDS = new Map(); // English text -> [key, params]
 
@@ -14,13 +14,22 @@ export function said(key, params, english) {
   return english;
 }
 
+/** A game's own `message` for its stable `reason` (an ActionError), kept to be said
+ * again: English is the message itself, another language says `reason.<reason>`
+ * (server/i18n/said.py `told`). */
+export function told(reason, message) {
+  WORDS.set(message, [`reason.${reason}`, {}, undefined, true]);
+  return message;
+}
+
 /** `text` in the page's language when it was `said`, its said params first; else
  * unchanged. Numbers stay as the verifier wrote them (no Intl grouping): the page says
  * what `samedeal verify --lang` says, word for word. */
 export function speak(text) {
   const found = WORDS.get(text);
   if (found === undefined) return text;
-  const [key, params, short] = found;
+  const [key, params, short, own] = found;
+  if (own && (lang() === "en" || !has(key))) return text;
   const spoken = {};
   for (const [name, value] of Object.entries(params)) spoken[name] = typeof value === "string" ? speak(value) : String(value);
   const out = t(key, spoken);

@@ -20,7 +20,7 @@ import { BUNDLE_FORMAT, RECORD_FORMAT, Unreadable, bundleWithin, recordWithin } 
 import { ActionError, PLAYING, TIMED_OUT, WON, isObject } from "./rules.js";
 import { deadline, msBetween, parseIso } from "./timing.js";
 import { nameKey } from "./ranking.js";
-import { forget, said, shortened } from "./said.js";
+import { forget, said, shortened, told } from "./said.js";
 
 export const RULES = { gaps: GAPS, klondike: KLONDIKE };
 /** The first thing that differs, in one line. */
@@ -99,7 +99,7 @@ async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
   try {
     options = rules.parseOptions(t.options);
   } catch (exc) {
-    throw new Mismatch(said("audit.diff.options", { id: t.id, why: exc.message }, `tournament ${t.id}: ${exc.message}`));
+    throw new Mismatch(said("audit.diff.options", { id: t.id, why: told(exc.reason, exc.message) }, `tournament ${t.id}: ${exc.message}`));
   }
   const ctx = { t, rules, options, seed, deals: new Map() };
   if (t.solution !== null) await verifySolution(ctx, report);
@@ -112,7 +112,7 @@ async function verifySolution({ t, rules, options, seed }, report) {
     try {
       state = await state.apply(rules.parseAction(t.solution[i]));
     } catch (exc) {
-      if (exc instanceof ActionError) throw new Mismatch(said("audit.diff.solution_step", { id: t.id, step: i + 1, why: exc.message }, `tournament ${t.id}: solution step ${i + 1}: ${exc.message}`));
+      if (exc instanceof ActionError) throw new Mismatch(said("audit.diff.solution_step", { id: t.id, step: i + 1, why: told(exc.reason, exc.message) }, `tournament ${t.id}: solution step ${i + 1}: ${exc.message}`));
       throw exc;
     }
   }
@@ -154,7 +154,7 @@ async function replayRecord(record, ctx) {
         state = next instanceof Promise ? await next : next;
       } catch (exc) {
         if (exc instanceof ActionError) {
-          const params = { who: w, seq: entry.seq, action: show(entry.action), why: exc.message };
+          const params = { who: w, seq: entry.seq, action: show(entry.action), why: told(exc.reason, exc.message) };
           throw new Mismatch(said("audit.diff.illegal", params, `${where}: illegal action ${show(entry.action)}: ${exc.message}`));
         }
         throw exc;
@@ -182,7 +182,7 @@ async function replayPar(record, ctx) {
       state = next instanceof Promise ? await next : next;
     } catch (exc) {
       if (exc instanceof ActionError) {
-        const params = { who: w, step: i + 1, action: show(raw), why: exc.message };
+        const params = { who: w, step: i + 1, action: show(raw), why: told(exc.reason, exc.message) };
         return { mismatch: new Mismatch(said("audit.diff.par_step", params, `${w}: par line step ${i + 1}: illegal action ${show(raw)}: ${exc.message}`)) };
       }
       throw exc;
@@ -229,7 +229,7 @@ function expectedTimeMs(record, status, w) {
     if (t.closed_at) end = Math.min(end, parseIso(t.closed_at));
     return msBetween(started, deadline(started, t.time_limit_s, end));
   } catch (exc) {
-    throw new Unreadable(said("audit.unreadable.times", { who: w, why: exc.message }, `${w}: its times cannot be read: ${exc.message}`));
+    throw new Unreadable(said("audit.unreadable.times", { who: w, why: told(exc.reason, exc.message) }, `${w}: its times cannot be read: ${exc.message}`));
   }
 }
 

@@ -155,3 +155,40 @@ def test_samedeal_verify_says_why_a_file_is_unreadable_in_the_language(
     out = capsys.readouterr().out
     assert f"{empty}: el archivo está vacío (no hay JSON en él)" in out
     assert f"{twice}: um objeto tem a chave 'a' duas vezes" in out
+
+
+def _node_verifies(tmp_path: Path, lang: str, doc: dict[str, Any]) -> dict[str, Any]:
+    node = require_node()
+    catalogue, path = tmp_path / f"{lang}.json", tmp_path / "doc.json"
+    catalogue.write_bytes(i18n.messages_json(lang))
+    path.write_text(json.dumps(doc))
+    run = subprocess.run(
+        [node, str(JS_TESTS / "verify_cli.mjs"), "--catalogue", str(catalogue), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    out: dict[str, Any] = json.loads(run.stdout)
+    return out
+
+
+def test_an_illegal_move_says_the_games_reason_in_the_language(tmp_path: Path) -> None:
+    """A tampered record's illegal move: the difference says the game's own reason
+    through its `reason.*` key (es), in both verifiers; English keeps the game's words."""
+    doc = json.loads(
+        json.dumps(next(d for d in DOCS.values() if d["tournament"]["game"] == "gaps"))
+    )
+    doc["actions"][0]["action"] = {"kind": "move", "card": "KS", "to": [0, 0]}
+    report = verify_document(doc)
+    assert isinstance(report.error, Said) and "illegal action" in report.error
+    spoken = speak("es", report.error)
+    reason = next(
+        k
+        for k in i18n.catalogue("en")
+        if k.startswith("reason.") and i18n.translate("es", k) in spoken
+    )
+    assert "illegal action" not in spoken and i18n.translate("en", reason) not in report.error
+    js = _node_verifies(tmp_path, "es", doc)
+    assert js["error"] == report.error and js["spoken_error"] == spoken
