@@ -44,7 +44,7 @@ def read_networks(path: str | None) -> Mapping[str, Network]:
         why = exc.strerror or exc
         raise Unreadable(t("cli.verify.networks_cannot_open", path=path, why=why)) from None
     except (Unreadable, BeaconError) as exc:
-        raise Unreadable(t("cli.verify.networks_bad", path=path, why=exc)) from None
+        raise Unreadable(t("cli.verify.networks_bad", path=path, why=said_error(exc))) from None
 
 
 def parse_receipt(text: str) -> tuple[int, str]:

@@ -70,7 +70,8 @@ def check_beacon(
         r = _beacon_round(net, b)
         drand.verify_round(net, r)
     except BeaconError as exc:
-        raise BeaconDifference(said("audit.diff.beacon", what=what, why=str(exc))) from None
+        why = exc.args[0] if len(exc.args) == 1 else str(exc)  # a Said, said with it
+        raise BeaconDifference(said("audit.diff.beacon", what=what, why=why)) from None
     checked.append(said("audit.beacon.verified", what=what))
     return drand.deal_seed(seed, net, r)
 

@@ -24,6 +24,7 @@ from typing import Any, Literal, TypeVar
 from py_arkworks_bls12381 import GT, G1Point, G2Point
 
 from server import rng
+from server.i18n.said import said
 
 G1_DST = "BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
 G2_DST = "BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_"
@@ -147,7 +148,7 @@ def message(network: Network, r: Round) -> bytes:
     prefix = b""
     if network.chained:
         if r.previous_signature is None:
-            raise BeaconError(f"round {r.round} of a chained network needs its previous_signature")
+            raise BeaconError(said("audit.beacon_error.previous_missing", round=r.round))
         prefix = r.previous_signature
     return hashlib.sha256(prefix + r.round.to_bytes(8, "big")).digest()
 
@@ -156,10 +157,11 @@ def verify_round(network: Network, r: Round) -> None:
     """Nothing if round r carries the network's signature; BeaconError saying why not."""
     group = network.signature_group
     if r.round < 1 or r.round >= 1 << 64:
-        raise BeaconError(f"round {r.round} is not a round number (1 or more)")
+        raise BeaconError(said("audit.beacon_error.round_number", round=r.round))
     if len(r.signature) != POINT_BYTES[group]:
+        size, point = len(r.signature), POINT_BYTES[group]
         raise BeaconError(
-            f"the signature is {len(r.signature)} bytes, a point of {group} is {POINT_BYTES[group]}"
+            said("audit.beacon_error.signature_size", size=size, group=group, point=point)
         )
     msg = message(network, r)
     if group == "G1":
@@ -171,7 +173,7 @@ def verify_round(network: Network, r: Round) -> None:
         pk1 = G1Point.from_compressed_bytes(network.public_key)
         ok = GT.pairing_check([G1Point(), -pk1], [sig2, G2Point.hash_to_curve(msg, network.dst)])
     if not ok:
-        raise BeaconError("the signature does not verify against the network's public key")
+        raise BeaconError(said("audit.beacon_error.signature_wrong"))
 
 
 def _decoded(decode: Callable[[bytes], P], data: bytes, group: str) -> P:
@@ -179,7 +181,7 @@ def _decoded(decode: Callable[[bytes], P], data: bytes, group: str) -> P:
     try:
         return decode(data)
     except ValueError:
-        raise BeaconError(f"the signature is not a point of {group}") from None
+        raise BeaconError(said("audit.beacon_error.signature_point", group=group)) from None
 
 
 def deal_seed(seed: bytes, network: Network, r: Round) -> bytes:
@@ -192,27 +194,32 @@ def round_from_json(network: Network, data: Any, expected_round: int) -> Round:
     "previous_signature"?,"randomness"?}, hex); BeaconError if it is malformed, another
     round, or its randomness is not sha256(signature). Its signature is not verified."""
     if not isinstance(data, dict):
-        raise BeaconError("a round is a JSON object")
+        raise BeaconError(said("audit.beacon_error.round_object"))
     number = data.get("round")
     if type(number) is not int or number != expected_round:
-        raise BeaconError(f"the round is {number!r}, not {expected_round}")
+        raise BeaconError(
+            said("audit.beacon_error.round_other", round=repr(number), expected=expected_round)
+        )
     signature = parse_hex(data.get("signature"), "signature")
     previous = data.get("previous_signature")
     prev = parse_hex(previous, "previous_signature") if network.chained else None
     r = Round(number, signature, prev)
     randomness = data.get("randomness")
     if randomness is not None and parse_hex(randomness, "randomness") != r.randomness:
-        raise BeaconError("the randomness is not sha256 of the signature")
+        raise BeaconError(said("audit.beacon_error.randomness"))
     return r
 
 
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2}){0,512}")
 
 
-def parse_hex(value: Any, what: str) -> bytes:
-    """Bytes from hex digits only (no spaces, at most 512 bytes); BeaconError otherwise."""
+def parse_hex(value: Any, what: str, network: str | None = None) -> bytes:
+    """Bytes from hex digits only (no spaces, at most 512 bytes); BeaconError otherwise
+    (naming the field `what`, of `network` when a network's)."""
     if not isinstance(value, str) or not _HEX.fullmatch(value):
-        raise BeaconError(f"the {what} is not hex")
+        if network is not None:
+            raise BeaconError(said("audit.beacon_error.network_hex", network=network, what=what))
+        raise BeaconError(said("audit.beacon_error.not_hex", what=what))
     return bytes.fromhex(value)
 
 
@@ -220,25 +227,37 @@ def network_from_json(name: str, data: Any) -> Network:
     """A network as the vectors' `networks` write one; BeaconError if a field is missing
     or wrong, if its signature group or DST is not its scheme's, if its public key is not
     a point of the other group, or if its chain hash is not that of its parameters."""
+    shown = repr(name)
     if not isinstance(data, dict):
-        raise BeaconError(f"network {name!r}: not a JSON object")
+        raise BeaconError(said("audit.beacon_error.network_object", network=shown))
     scheme = data.get("scheme")
     if scheme not in SCHEMES:
-        raise BeaconError(f"network {name!r}: scheme {scheme!r} is not one of {sorted(SCHEMES)}")
+        known = str(sorted(SCHEMES))
+        raise BeaconError(
+            said("audit.beacon_error.scheme", network=shown, scheme=repr(scheme), known=known)
+        )
     group, _, dst = SCHEMES[scheme]
     if data.get("signature_group", group) != group or data.get("dst", dst) != dst:
-        raise BeaconError(f"network {name!r}: scheme {scheme} signs on {group} with DST {dst}")
+        raise BeaconError(
+            said(
+                "audit.beacon_error.scheme_group",
+                network=shown,
+                scheme=scheme,
+                group=group,
+                dst=dst,
+            )
+        )
     period, genesis = data.get("period"), data.get("genesis_time")
     if type(period) is not int or not 0 < period < 1 << 32:
-        raise BeaconError(f"network {name!r}: period is not a positive integer")
+        raise BeaconError(said("audit.beacon_error.period", network=shown))
     if type(genesis) is not int or not 0 <= genesis < 1 << 62:
-        raise BeaconError(f"network {name!r}: genesis_time is not a unix time")
+        raise BeaconError(said("audit.beacon_error.genesis_time", network=shown))
     beacon_id = data.get("beacon_id", name)
     relays = data.get("relays", [])
     if not isinstance(beacon_id, str) or not isinstance(relays, list):
-        raise BeaconError(f"network {name!r}: beacon_id is a string and relays a list")
+        raise BeaconError(said("audit.beacon_error.id_relays", network=shown))
     if not all(isinstance(u, str) and u.startswith(("http://", "https://")) for u in relays):
-        raise BeaconError(f"network {name!r}: a relay is an http(s) URL")
+        raise BeaconError(said("audit.beacon_error.relay", network=shown))
     net = Network(
         name=name,
         chain_hash=str(data.get("chain_hash", "")).lower(),
@@ -246,14 +265,14 @@ def network_from_json(name: str, data: Any) -> Network:
         beacon_id=beacon_id,
         period=period,
         genesis_time=genesis,
-        public_key=parse_hex(data.get("public_key"), f"network {name!r}'s public_key"),
-        genesis_seed=parse_hex(data.get("genesis_seed"), f"network {name!r}'s genesis_seed"),
+        public_key=parse_hex(data.get("public_key"), "public_key", shown),
+        genesis_seed=parse_hex(data.get("genesis_seed"), "genesis_seed", shown),
         relays=tuple(u.rstrip("/") for u in relays),
     )
     _check_public_key(net)
     made = chain_hash_of(period, genesis, net.public_key, net.genesis_seed, beacon_id)
     if net.chain_hash != made:
-        raise BeaconError(f"network {name!r}: its parameters hash to chain {made}")
+        raise BeaconError(said("audit.beacon_error.chain_made", network=shown, chain=made))
     return net
 
 
@@ -266,7 +285,7 @@ def _check_public_key(net: Network) -> None:
     except ValueError:
         other = "G2" if net.signature_group == "G1" else "G1"
         raise BeaconError(
-            f"network {net.name!r}: its public key is not a point of {other}"
+            said("audit.beacon_error.public_key", network=repr(net.name), group=other)
         ) from None
 
 
@@ -274,15 +293,17 @@ def networks_from_json(data: Any) -> dict[str, Network]:
     """The built-in networks plus those of a --beacon-networks file (a JSON object of
     networks); a file cannot replace a built-in network, by name or by chain hash."""
     if not isinstance(data, dict):
-        raise BeaconError("a networks file is a JSON object of networks")
+        raise BeaconError(said("audit.beacon_error.networks_file"))
     out = dict(BUILT_IN)
     chains = {n.chain_hash for n in BUILT_IN.values()}
     for name, spec in data.items():
         if name in BUILT_IN:
-            raise BeaconError(f"network {name!r} is built in and cannot be replaced")
+            raise BeaconError(said("audit.beacon_error.built_in", network=repr(name)))
         net = network_from_json(name, spec)
         if net.chain_hash in chains:
-            raise BeaconError(f"network {name!r}: chain {net.chain_hash} is already known")
+            raise BeaconError(
+                said("audit.beacon_error.chain_known", network=repr(name), chain=net.chain_hash)
+            )
         chains.add(net.chain_hash)
         out[name] = net
     return out
@@ -293,8 +314,8 @@ def network_named(name: str, networks: Mapping[str, Network], flag: str = "--bea
     line naming the known ones and how to add another."""
     net = networks.get(name)
     if net is None:
+        known = ", ".join(sorted(networks))
         raise BeaconError(
-            f"{flag} {name[:40]!r} is not a known drand network (known: "
-            f"{', '.join(sorted(networks))}; another needs --beacon-networks FILE)"
+            said("audit.beacon_error.unknown", flag=flag, network=repr(name[:40]), known=known)
         )
     return net

@@ -92,5 +92,5 @@ def beacon_config(spec: dict[str, Any] | None, networks_file: str | None) -> Bea
         try:
             network_named(str(spec["network"]), config.networks)
         except BeaconError as exc:
-            raise ValueError(str(exc)) from None
+            raise ValueError(*exc.args) from None  # its Said: said_error says it
     return config

@@ -7,6 +7,7 @@
 
 import { bls12_381 } from "./vendor/noble-bls12-381.js";
 import { bytesToHex, hexToBytes, sha256 } from "./drbg.js";
+import { said } from "./said.js";
 
 const G1_DST = "BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_";
 const G2_DST = "BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_";
@@ -19,8 +20,11 @@ export const SCHEMES = {
 const POINT_BYTES = { G1: 48, G2: 96 };
 const RELAYS = ["https://api.drand.sh", "https://api2.drand.sh", "https://api3.drand.sh", "https://drand.cloudflare.com"];
 
-/** A network or round that is not what it must be. */
+/** A network or round that is not what it must be; its message is `said` (a key of
+ * audit.beacon_error.*), so that whoever shows it says it in the page's language. */
 export class BeaconError extends Error {}
+
+const error = (name, params, english) => new BeaconError(said(`audit.beacon_error.${name}`, params, english));
 
 function network(name, spec) {
   const [group, chained, dst] = SCHEMES[spec.scheme];
@@ -56,9 +60,13 @@ export function firstRoundAt(net, t) {
 
 const HEX = /^(?:[0-9a-fA-F]{2}){0,512}$/;
 
-/** Bytes from hex digits only (at most 512 bytes); BeaconError otherwise. */
-export function parseHex(value, what) {
-  if (typeof value !== "string" || !HEX.test(value)) throw new BeaconError(`the ${what} is not hex`);
+/** Bytes from hex digits only (at most 512 bytes); BeaconError otherwise (naming the field
+ * `what`, of `network` when a network's). */
+export function parseHex(value, what, network = null) {
+  if (typeof value !== "string" || !HEX.test(value)) {
+    if (network !== null) throw error("network_hex", { network, what }, `the network ${network}'s ${what} is not hex`);
+    throw error("not_hex", { what }, `the ${what} is not hex`);
+  }
   return hexToBytes(value);
 }
 
@@ -82,7 +90,7 @@ function concat(...parts) {
 export async function message(net, r) {
   let prefix = new Uint8Array();
   if (net.chained) {
-    if (r.previousSignature == null) throw new BeaconError(`round ${r.round} of a chained network needs its previous_signature`);
+    if (r.previousSignature == null) throw error("previous_missing", { round: r.round }, `round ${r.round} of a chained network needs its previous_signature`);
     prefix = r.previousSignature;
   }
   return sha256(concat(prefix, u64(r.round)));
@@ -91,9 +99,10 @@ export async function message(net, r) {
 /** Nothing if the round carries the network's signature; BeaconError saying why not. */
 export async function verifyRound(net, r) {
   const group = net.group;
-  if (r.round < 1 || r.round >= 2 ** 64) throw new BeaconError(`round ${r.round} is not a round number (1 or more)`);
+  if (r.round < 1 || r.round >= 2 ** 64) throw error("round_number", { round: r.round }, `round ${r.round} is not a round number (1 or more)`);
   if (r.signature.length !== POINT_BYTES[group]) {
-    throw new BeaconError(`the signature is ${r.signature.length} bytes, a point of ${group} is ${POINT_BYTES[group]}`);
+    const [size, point] = [r.signature.length, POINT_BYTES[group]];
+    throw error("signature_size", { size, group, point }, `the signature is ${size} bytes, a point of ${group} is ${point}`);
   }
   const msg = await message(net, r);
   const mode = group === "G1" ? bls12_381.shortSignatures : bls12_381.longSignatures;
@@ -102,10 +111,10 @@ export async function verifyRound(net, r) {
     sig = mode.Signature.fromBytes(r.signature);
     sig.assertValidity();
   } catch {
-    throw new BeaconError(`the signature is not a point of ${group}`);
+    throw error("signature_point", { group }, `the signature is not a point of ${group}`);
   }
   if (!mode.verify(sig, mode.hash(msg, net.dst), net.publicKey)) {
-    throw new BeaconError("the signature does not verify against the network's public key");
+    throw error("signature_wrong", {}, "the signature does not verify against the network's public key");
   }
 }
 
@@ -138,13 +147,13 @@ export async function chainHashOf(period, genesisTime, publicKey, genesisSeed, b
 /** The built-in networks plus those of a networks file (an object shaped like the
  * vectors' `networks`); a file cannot replace a built-in network, by name or by chain. */
 export async function networksFromJson(data) {
-  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new BeaconError("a networks file is a JSON object of networks");
+  if (data === null || typeof data !== "object" || Array.isArray(data)) throw error("networks_file", {}, "a networks file is a JSON object of networks");
   const out = { ...BUILT_IN };
   const chains = new Set(Object.values(BUILT_IN).map((n) => n.chainHash));
   for (const [name, spec] of Object.entries(data)) {
-    if (Object.hasOwn(BUILT_IN, name)) throw new BeaconError(`network '${name}' is built in and cannot be replaced`);
+    if (Object.hasOwn(BUILT_IN, name)) throw error("built_in", { network: `'${name}'` }, `network '${name}' is built in and cannot be replaced`);
     const net = await networkFromJson(name, spec);
-    if (chains.has(net.chainHash)) throw new BeaconError(`network '${name}': chain ${net.chainHash} is already known`);
+    if (chains.has(net.chainHash)) throw error("chain_known", { network: `'${name}'`, chain: net.chainHash }, `network '${name}': chain ${net.chainHash} is already known`);
     chains.add(net.chainHash);
     out[name] = net;
   }
@@ -152,25 +161,30 @@ export async function networksFromJson(data) {
 }
 
 async function networkFromJson(name, spec) {
-  const bad = (why) => new BeaconError(`network '${name}': ${why}`);
-  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) throw bad("not a JSON object");
-  if (!Object.hasOwn(SCHEMES, spec.scheme)) throw bad(`scheme ${JSON.stringify(spec.scheme)} is not one of ${Object.keys(SCHEMES).sort().join(", ")}`);
+  const shown = `'${name}'`;
+  const bad = (key, params, why) => error(key, { network: shown, ...params }, `network ${shown}: ${why}`);
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) throw bad("network_object", {}, "not a JSON object");
+  if (!Object.hasOwn(SCHEMES, spec.scheme)) {
+    const [scheme, known] = [JSON.stringify(spec.scheme), Object.keys(SCHEMES).sort().join(", ")];
+    throw bad("scheme", { scheme, known }, `scheme ${scheme} is not one of ${known}`);
+  }
   const [group, , dst] = SCHEMES[spec.scheme];
-  if ((spec.signature_group ?? group) !== group || (spec.dst ?? dst) !== dst) throw bad(`scheme ${spec.scheme} signs on ${group} with DST ${dst}`);
-  if (!Number.isInteger(spec.period) || spec.period <= 0 || spec.period >= 2 ** 32) throw bad("period is not a positive integer");
-  if (!Number.isInteger(spec.genesis_time) || spec.genesis_time < 0) throw bad("genesis_time is not a unix time");
+  if ((spec.signature_group ?? group) !== group || (spec.dst ?? dst) !== dst) throw bad("scheme_group", { scheme: spec.scheme, group, dst }, `scheme ${spec.scheme} signs on ${group} with DST ${dst}`);
+  if (!Number.isInteger(spec.period) || spec.period <= 0 || spec.period >= 2 ** 32) throw bad("period", {}, "period is not a positive integer");
+  if (!Number.isInteger(spec.genesis_time) || spec.genesis_time < 0) throw bad("genesis_time", {}, "genesis_time is not a unix time");
   const beaconId = spec.beacon_id ?? name;
   const net = network(name, {
     ...spec, beacon_id: beaconId, chain_hash: String(spec.chain_hash ?? "").toLowerCase(),
-    public_key: bytesToHex(parseHex(spec.public_key, `network '${name}''s public_key`)),
-    genesis_seed: bytesToHex(parseHex(spec.genesis_seed, `network '${name}''s genesis_seed`)),
+    public_key: bytesToHex(parseHex(spec.public_key, "public_key", shown)),
+    genesis_seed: bytesToHex(parseHex(spec.genesis_seed, "genesis_seed", shown)),
   });
   try {
     (group === "G1" ? bls12_381.G2 : bls12_381.G1).Point.fromBytes(net.publicKey).assertValidity();
   } catch {
-    throw bad(`its public key is not a point of ${group === "G1" ? "G2" : "G1"}`);
+    const other = group === "G1" ? "G2" : "G1";
+    throw bad("public_key", { group: other }, `its public key is not a point of ${other}`);
   }
   const made = await chainHashOf(net.period, net.genesisTime, net.publicKey, net.genesisSeed, beaconId);
-  if (made !== net.chainHash) throw bad(`its parameters hash to chain ${made}`);
+  if (made !== net.chainHash) throw bad("chain_made", { chain: made }, `its parameters hash to chain ${made}`);
   return net;
 }

@@ -129,3 +129,20 @@ def test_migrate_says_it_is_done_in_the_language(
         "base de datos en la última versión\n",
         "",
     )
+
+
+def test_an_unknown_beacon_network_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'op.db'}"
+    assert main(["--database-url", url, "migrate"]) == 0
+    capsys.readouterr()
+    argv = ["--database-url", url, "tournament", "create", "--name", "x", "--beacon", "nada"]
+    code, _, err = _run(capsys, "--lang", "es", *argv)
+    assert (code, err) == (
+        2,
+        "samedeal-server: --beacon 'nada' no es una red drand conocida (conocidas: default, "
+        "quicknet; otra necesita --beacon-networks FILE)\n",
+    )
+    code, _, err = _run(capsys, *argv)
+    assert "--beacon 'nada' is not a known drand network (known: default, quicknet;" in err

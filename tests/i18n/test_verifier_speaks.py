@@ -18,11 +18,19 @@ from server import i18n
 from server.audit.verify import verify_document
 from server.i18n import terminal
 from server.i18n.said import Said, speak
+from tests.support.beacon import beacon_documents
 from tests.web.support import JS_TESTS, ROOT, require_node
 
 CASES = json.loads((ROOT / "tests" / "data" / "verify-cases-v1.json").read_text())["cases"]
 DOCS = {c["name"]: c["document"] for c in CASES if c["expect"] == "ok"}
 FAILS = {c["name"]: c["document"] for c in CASES if c["expect"] == "fail"}
+# A bad beacon's reason (server/audit/drand.py's BeaconError), said inside its difference.
+BEACONS = beacon_documents()
+BAD_BEACONS = {
+    "beacon quicknet: next round": "the signature does not verify",
+    "beacon quicknet: signature flipped": "the signature is not a point of",
+    "beacon default: no previous": "of a chained network needs",
+}
 ENGLISH_WORDS = (
     "replay legally",
     "equals the commitment",
@@ -68,7 +76,7 @@ def test_the_browsers_verifier_says_the_same_words(tmp_path: Path) -> None:
     English word for word, and the same words in the language."""
     node = require_node()
     paths = []
-    docs = [*DOCS.values(), *FAILS.values()]
+    docs = [*DOCS.values(), *FAILS.values(), *(BEACONS[n] for n in BAD_BEACONS)]
     for i, doc in enumerate(docs):
         paths.append(tmp_path / f"doc{i}.json")
         paths[-1].write_text(json.dumps(doc))
@@ -101,6 +109,9 @@ def test_the_browsers_verifier_says_the_same_words(tmp_path: Path) -> None:
                 continue
             assert isinstance(report.error, Said)
             assert js["spoken_error"] == speak(lang, report.error) != report.error, lang
+            if any(w in report.error for w in BAD_BEACONS.values()):
+                beacon_reason = report.error.rsplit(": ", 1)[1]
+                assert beacon_reason not in js["spoken_error"], (lang, js["spoken_error"])
 
 
 TAMPERED = next(c["document"] for c in CASES if c["name"].startswith("bundle standings with two"))
@@ -192,3 +203,45 @@ def test_an_illegal_move_says_the_games_reason_in_the_language(tmp_path: Path) -
     assert "illegal action" not in spoken and i18n.translate("en", reason) not in report.error
     js = _node_verifies(tmp_path, "es", doc)
     assert js["error"] == report.error and js["spoken_error"] == spoken
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", "la firma no se verifica con la clave")])
+def test_samedeal_verify_says_a_bad_beacons_reason_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, words: str
+) -> None:
+    """A bundle whose beacon signature is not the round's: the FAIL line says why (the
+    BeaconError's reason, not only the difference around it) in the language."""
+    from client_cli.__main__ import main
+
+    path = tmp_path / "beacon.json"
+    path.write_text(json.dumps(BEACONS["beacon quicknet: next round"]))
+    try:
+        assert main(["--lang", lang, "verify", str(path)]) == verify_cli.EXIT_MISMATCH
+        out = capsys.readouterr().out
+    finally:
+        terminal.choose("en")
+    fail = [x for x in out.splitlines() if x.startswith("FALLO ")]
+    assert fail == [
+        "FALLO torneo 7: ronda 1001 del beacon 'quicknet': la firma no se verifica con la "
+        "clave pública de la red"
+    ]
+    assert words in fail[0] and "signature" not in fail[0]
+
+
+def test_a_bad_networks_file_is_said_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`samedeal verify --beacon-networks FILE` with a network whose period is wrong: the
+    network's own reason is said in the language, its name as the file has it."""
+    from client_cli.__main__ import main
+
+    doc, nets = tmp_path / "bundle.json", tmp_path / "networks.json"
+    doc.write_text(json.dumps(BEACONS["beacon quicknet"]))
+    nets.write_text(json.dumps({"mine": {"scheme": "bls-unchained-g1-rfc9380", "period": 0}}))
+    try:
+        main(["--lang", "pt-PT", "verify", str(doc), "--beacon-networks", str(nets)])
+        out, err = capsys.readouterr()
+    finally:
+        terminal.choose("en")
+    assert "rede 'mine': period não é um inteiro positivo" in out + err, out + err
+    assert "positive integer" not in out + err
