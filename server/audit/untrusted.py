@@ -107,9 +107,8 @@ def parse_json(raw: bytes, limits: Limits = LIMITS) -> Any:
     except _Refused as exc:
         raise Unreadable(exc.args[0]) from None
     except json.JSONDecodeError as exc:
-        raise Unreadable(
-            f"not JSON: {exc.msg} at line {exc.lineno:,} column {exc.colno:,}"
-        ) from None
+        at = {"line": f"{exc.lineno:,}", "col": f"{exc.colno:,}"}
+        raise Unreadable(said("audit.unreadable.not_json_at", why=exc.msg, **at)) from None
     except RecursionError:  # _check_structure bounds nesting well below this
         raise Unreadable(said("audit.unreadable.nested", depth=limits.max_depth)) from None
     finally:
@@ -190,7 +189,7 @@ def _float(text: str) -> float:
 
 
 def _constant(text: str) -> Any:
-    raise _Refused(f"{text} is not a JSON number")
+    raise _Refused(said("audit.unreadable.not_a_number", text=text))
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -239,7 +238,7 @@ class JsonStream:
     def members(self, *streamed: str) -> Iterator[tuple[str, Any]]:
         self._skip_bom()
         if self._peek() != "{":
-            raise NotAnObject("not JSON: expected '{' at character 0")
+            raise NotAnObject(said("audit.unreadable.expected", char="'{'", at=0))
         self.pos += 1
         if self._peek() == "}":
             self.pos += 1
@@ -249,9 +248,9 @@ class JsonStream:
         while True:
             key = self._value()
             if not isinstance(key, str):
-                raise Unreadable("not JSON: an object's key is not a string")
+                raise Unreadable(said("audit.unreadable.key_not_string"))
             if key in seen:
-                raise Unreadable(f"an object has the key {show(key)} twice")
+                raise Unreadable(said("audit.unreadable.key_twice", name=show(key)))
             seen.add(key)
             self._expect(":")
             if key in streamed and self._peek() == "[":
@@ -283,14 +282,13 @@ class JsonStream:
         raw = self.f.read(_READ)
         self.read_bytes += len(raw)
         if self.read_bytes > self.limits.max_bundle_bytes:
-            raise Unreadable(
-                f"too large: over {self.limits.max_bundle_bytes:,} bytes, the limit of a bundle"
-            )
+            most = f"{self.limits.max_bundle_bytes:,}"
+            raise Unreadable(said("audit.unreadable.bundle_too_large", max=most))
         try:
             piece = self.utf8.decode(raw, final=not raw)
         except UnicodeDecodeError as exc:
             at = self.read_bytes - len(raw) + exc.start
-            raise Unreadable(f"not UTF-8 text: byte {at:,} is not") from None
+            raise Unreadable(said("audit.unreadable.not_utf8", at=f"{at:,}")) from None
         if not raw:
             self.eof = True
         if self.pos > _READ:  # drop what was read already
@@ -305,17 +303,19 @@ class JsonStream:
             if self.pos < len(self.text):
                 return self.text[self.pos]
             if not self._more():
-                raise Unreadable("not JSON: the file ends too soon")
+                raise Unreadable(said("audit.unreadable.ends_soon"))
 
     def _expect(self, char: str) -> None:
         if self._peek() != char:
-            raise Unreadable(f"not JSON: expected {char!r} at character {self._where():,}")
+            at = f"{self._where():,}"
+            raise Unreadable(said("audit.unreadable.expected", char=repr(char), at=at))
         self.pos += 1
 
     def _next_of(self, chars: str) -> str:
         found = self._peek()
         if found not in chars:
-            raise Unreadable(f"not JSON: expected one of {chars!r} at character {self._where():,}")
+            at = f"{self._where():,}"
+            raise Unreadable(said("audit.unreadable.expected_one_of", chars=repr(chars), at=at))
         self.pos += 1
         return found
 
@@ -323,7 +323,7 @@ class JsonStream:
         while True:
             rest = self.text[self.pos :].strip(_WS)
             if rest:
-                raise Unreadable("not JSON: extra data after the document")
+                raise Unreadable(said("audit.unreadable.extra_data"))
             self.pos = len(self.text)
             if not self._more():
                 return
@@ -345,17 +345,16 @@ class JsonStream:
             try:
                 value, end = self.decoder.raw_decode(self.text, self.pos)
             except _Refused as exc:
-                raise Unreadable(str(exc)) from None
+                raise Unreadable(exc.args[0]) from None
             except RecursionError:
-                raise Unreadable("nested too deep") from None
+                raise Unreadable(said("audit.unreadable.nested_too_deep")) from None
             except json.JSONDecodeError as exc:
                 have = len(self.text) - self.pos
                 if have > self.limits.max_bytes:
-                    raise Unreadable(
-                        f"too large: a value over {self.limits.max_bytes:,} bytes"
-                    ) from None
+                    most = f"{self.limits.max_bytes:,}"
+                    raise Unreadable(said("audit.unreadable.value_too_large", max=most)) from None
                 if not self._more():
-                    raise Unreadable(f"not JSON: {exc.msg}") from None
+                    raise Unreadable(said("audit.unreadable.not_json", why=exc.msg)) from None
                 while len(self.text) - self.pos < 2 * have and self._more():
                     pass  # twice as much each time: a long value is parsed a few times
                 continue
@@ -363,12 +362,15 @@ class JsonStream:
             if end == len(self.text) and not self.eof and not whole and self._more():
                 continue
             if end - self.pos > self.limits.max_bytes:
-                raise Unreadable(f"too large: a value over {self.limits.max_bytes:,} bytes")
+                most = f"{self.limits.max_bytes:,}"
+                raise Unreadable(said("audit.unreadable.value_too_large", max=most))
             self.pos = end
             return value
 
     def _object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         self.containers += 1
         if self.containers > self.limits.max_containers:
-            raise _Refused(f"too many objects: over {self.limits.max_containers:,}")
+            raise _Refused(
+                said("audit.unreadable.too_many_objects", max=f"{self.limits.max_containers:,}")
+            )
         return _object(pairs)

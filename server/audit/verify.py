@@ -62,7 +62,7 @@ from server.audit.untrusted import (
 )
 from server.domain.names import name_key
 from server.domain.ranking import Result
-from server.i18n.said import said
+from server.i18n.said import Said, said
 
 
 def verify_document(
@@ -102,7 +102,7 @@ def _bundle(data: dict[str, Any], limits: Limits) -> _BundleHead:
     records = data.get("records")
     if isinstance(records, list) and len(records) > limits.max_records:
         raise Unreadable(
-            f"bundle has {len(records):,} records, the limit is {limits.max_records:,}"
+            said("audit.unreadable.records", n=f"{len(records):,}", max=f"{limits.max_records:,}")
         )
     head: _BundleHead = _parse(_BundleHead, data, "bundle")
     _solution_within(head.tournament, limits, "bundle")
@@ -130,9 +130,10 @@ def _record(
     `actions_checked` says an earlier pass did."""
     actions = data.get("actions") if isinstance(data, dict) else None
     if isinstance(actions, list) and len(actions) > limits.max_actions:
+        at = where + ": " if where else ""
+        n, most = f"{len(actions):,}", f"{limits.max_actions:,}"
         raise Unreadable(
-            f"{what} is malformed: {where + ': ' if where else ''}{len(actions):,} actions, "
-            f"the limit is {limits.max_actions:,}"
+            malformed(what, said("audit.unreadable.actions_over", at=at, n=n, max=most))
         )
     record: _RecordHead = _parse(_RecordHead, data, what, where)
     _solution_within(record.tournament, limits, what)
@@ -144,24 +145,29 @@ def _record(
             err = exc.errors()[0]
             index, *rest = err["loc"]
             loc = [*([where] if where else []), "actions", str(start + int(index)), *map(str, rest)]
-            raise Unreadable(f"{what} is malformed: {'.'.join(loc)}: {err['msg']}") from None
+            raise Unreadable(malformed(what, f"{'.'.join(loc)}: {err['msg']}")) from None
     return record
 
 
 def _solution_within(t: RecordTournament, limits: Limits, what: str) -> None:
     if t.solution is not None and len(t.solution) > limits.max_actions:
-        raise Unreadable(
-            f"{what} is malformed: a solution of {len(t.solution):,} steps, "
-            f"the limit is {limits.max_actions:,}"
-        )
+        n, most = f"{len(t.solution):,}", f"{limits.max_actions:,}"
+        raise Unreadable(malformed(what, said("audit.unreadable.solution_over", n=n, max=most)))
 
 
 def _par_within(record: Record, limits: Limits, what: str) -> None:
     if record.par is not None and len(record.par.line) > limits.max_actions:
-        raise Unreadable(
-            f"{what} is malformed: a par line of {len(record.par.line):,} steps, "
-            f"the limit is {limits.max_actions:,}"
-        )
+        n, most = f"{len(record.par.line):,}", f"{limits.max_actions:,}"
+        raise Unreadable(malformed(what, said("audit.unreadable.par_over", n=n, max=most)))
+
+
+def malformed(what: str, detail: str) -> Said:
+    """ "`what` ("record" or "bundle") is malformed: `detail`": the sentence said in the
+    reader's language, `detail` (pydantic's field path and words, or a limit's `Said`)
+    kept as it is (docs/I18N.md)."""
+    return said(
+        "audit.unreadable.malformed", what=said(f"audit.unreadable.what.{what}"), detail=detail
+    )
 
 
 def _parse(model: type[Any], data: Any, what: str, where: str = "") -> Any:
@@ -170,7 +176,7 @@ def _parse(model: type[Any], data: Any, what: str, where: str = "") -> Any:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join([where, *(str(p) for p in err["loc"])] if where else map(str, err["loc"]))
-        raise Unreadable(f"{what} is malformed: {loc + ': ' if loc else ''}{err['msg']}") from None
+        raise Unreadable(malformed(what, f"{loc + ': ' if loc else ''}{err['msg']}")) from None
 
 
 def _dump(row: StandingRow, fought: bool) -> dict[str, Any]:
@@ -220,7 +226,9 @@ class _BundleCheck:
 
     def record(self, i: int, raw: Any, actions_checked: bool = False) -> Record:
         if i >= self.limits.max_records:
-            raise Unreadable(f"bundle has over {self.limits.max_records:,} records")
+            raise Unreadable(
+                said("audit.unreadable.over_records", max=f"{self.limits.max_records:,}")
+            )
         record = (
             raw
             if isinstance(raw, Record)
@@ -398,7 +406,7 @@ def _start(
 
 def _stream_records(check: _BundleCheck, records: Any, player: str | None) -> dict[str, Any] | None:
     if not isinstance(records, Iterator):
-        raise Unreadable("bundle is malformed: records: Input should be a valid list")
+        raise Unreadable(malformed("bundle", "records: Input should be a valid list"))
     kept = None
     for i, raw in enumerate(records):
         record = check.record(i, raw)

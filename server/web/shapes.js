@@ -4,6 +4,7 @@
 
 import { thousands } from "./pyfmt.js";
 import { isObject } from "./rules.js";
+import { said } from "./said.js";
 
 export const RECORD_FORMAT = "samedeal-record/1";
 export const BUNDLE_FORMAT = "samedeal-bundle/1";
@@ -195,26 +196,30 @@ export const LIMITS = { maxRecords: 100000, maxActions: 1000000 };
 export function recordWithin(data, what, where) {
   const actions = isObject(data) ? data.actions : undefined;
   if (Array.isArray(actions) && actions.length > LIMITS.maxActions) {
-    throw new Unreadable(`${what} is malformed: ${where ? where + ": " : ""}${thousands(actions.length)} actions, the limit is ${thousands(LIMITS.maxActions)}`);
+    const params = { at: where ? where + ": " : "", n: thousands(actions.length), max: thousands(LIMITS.maxActions) };
+    throw new Unreadable(malformed(what, said("audit.unreadable.actions_over", params, `${params.at}${params.n} actions, the limit is ${params.max}`)));
   }
   const record = parse(() => recordShape(data, where ? where.split(".").map((p) => (/^\d+$/.test(p) ? +p : p)) : []), data, what);
   solutionWithin(record.tournament, what);
   if (record.par !== null && record.par.line.length > LIMITS.maxActions) {
-    throw new Unreadable(`${what} is malformed: a par line of ${thousands(record.par.line.length)} steps, the limit is ${thousands(LIMITS.maxActions)}`);
+    const params = { n: thousands(record.par.line.length), max: thousands(LIMITS.maxActions) };
+    throw new Unreadable(malformed(what, said("audit.unreadable.par_over", params, `a par line of ${params.n} steps, the limit is ${params.max}`)));
   }
   return record;
 }
 
 function solutionWithin(t, what) {
   if (t.solution !== null && t.solution.length > LIMITS.maxActions) {
-    throw new Unreadable(`${what} is malformed: a solution of ${thousands(t.solution.length)} steps, the limit is ${thousands(LIMITS.maxActions)}`);
+    const params = { n: thousands(t.solution.length), max: thousands(LIMITS.maxActions) };
+    throw new Unreadable(malformed(what, said("audit.unreadable.solution_over", params, `a solution of ${params.n} steps, the limit is ${params.max}`)));
   }
 }
 
 /** The bundle's own fields, then every record's shape, before anything is compared. */
 export function bundleWithin(b) {
   if (Array.isArray(b.records) && b.records.length > LIMITS.maxRecords) {
-    throw new Unreadable(`bundle has ${thousands(b.records.length)} records, the limit is ${thousands(LIMITS.maxRecords)}`);
+    const params = { n: thousands(b.records.length), max: thousands(LIMITS.maxRecords) };
+    throw new Unreadable(said("audit.unreadable.records", params, `bundle has ${params.n} records, the limit is ${params.max}`));
   }
   const head = parse(() => {
     const tournament = tournamentShape(need(b, "tournament", []), ["tournament"]);
@@ -245,11 +250,19 @@ function rankOf(r, at) {
   return r.rank === null ? null : int(r, "rank", at);
 }
 
+/** "`what` ("record" or "bundle") is malformed: `detail`", the frame said in the page's
+ * language, `detail` (pydantic's field path and words, or a limit said) kept as it is
+ * (server/audit/verify.py `malformed`, docs/I18N.md). */
+function malformed(what, detail) {
+  const noun = said(`audit.unreadable.what.${what}`, {}, what);
+  return said("audit.unreadable.malformed", { what: noun, detail }, `${what} is malformed: ${detail}`);
+}
+
 function parse(shape, data, what) {
   try {
     return shape(data);
   } catch (exc) {
-    if (exc instanceof ShapeError) throw new Unreadable(`${what} is malformed: ${exc.message}`);
+    if (exc instanceof ShapeError) throw new Unreadable(malformed(what, exc.message));
     throw exc;
   }
 }

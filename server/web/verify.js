@@ -99,7 +99,7 @@ async function verifyTournament(t, report, networks = BUILT_IN, dealt = true) {
   try {
     options = rules.parseOptions(t.options);
   } catch (exc) {
-    throw new Mismatch(said("audit.diff.options", { id: t.id, why: told(exc.reason, exc.message) }, `tournament ${t.id}: ${exc.message}`));
+    throw new Mismatch(said("audit.diff.options", { id: t.id, why: exc.message }, `tournament ${t.id}: ${exc.message}`));
   }
   const ctx = { t, rules, options, seed, deals: new Map() };
   if (t.solution !== null) await verifySolution(ctx, report);
@@ -229,7 +229,7 @@ function expectedTimeMs(record, status, w) {
     if (t.closed_at) end = Math.min(end, parseIso(t.closed_at));
     return msBetween(started, deadline(started, t.time_limit_s, end));
   } catch (exc) {
-    throw new Unreadable(said("audit.unreadable.times", { who: w, why: told(exc.reason, exc.message) }, `${w}: its times cannot be read: ${exc.message}`));
+    throw new Unreadable(said("audit.unreadable.times", { who: w, why: exc.message }, `${w}: its times cannot be read: ${exc.message}`));
   }
 }
 

@@ -48,7 +48,8 @@ async function runFile(file, out) {
   try {
     data = JSON.parse(await file.text());
   } catch (exc) {
-    return showLines(out, file.name, null, `unreadable: ${file.name}: ${exc.message}`);
+    // the engine's own words for the JSON it could not parse (docs/I18N.md)
+    return showLines(out, file.name, null, [["fail", t("cli.verify.unreadable", { why: `${file.name}: ${exc.message}` })]]);
   }
   await runDocument(data, file.name, out);
 }

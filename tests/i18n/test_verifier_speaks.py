@@ -15,6 +15,7 @@ import pytest
 
 from client_cli import verify as verify_cli
 from server import i18n
+from server.audit.untrusted import LIMITS, Limits
 from server.audit.verify import verify_document
 from server.i18n import terminal
 from server.i18n.said import Said, speak
@@ -245,3 +246,74 @@ def test_a_bad_networks_file_is_said_in_the_language(
         terminal.choose("en")
     assert "rede 'mine': period não é um inteiro positivo" in out + err, out + err
     assert "positive integer" not in out + err
+
+
+def _unreadable_line(path: Path, lang: str, limits: Limits = LIMITS) -> str:
+    terminal.choose(lang)
+    try:
+        out = io.StringIO()
+        assert verify_cli.run(str(path), out, limits=limits) == verify_cli.EXIT_UNREADABLE
+        return out.getvalue()
+    finally:
+        terminal.choose("en")
+
+
+def test_a_malformed_record_is_said_in_the_language_keeping_pydantics_words(
+    tmp_path: Path,
+) -> None:
+    """ "record is malformed": the frame in the language, the field path and pydantic's
+    detail as the file and pydantic have them (docs/I18N.md); a limit in the language."""
+    doc = json.loads(json.dumps(next(d for d in DOCS.values() if "actions" in d)))
+    doc["actions"] = "x"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(doc))
+    english = _unreadable_line(path, "en")
+    assert "record is malformed: actions: Input should be a valid list" in english
+    assert "registro mal formado: actions: Input should be a valid list" in _unreadable_line(
+        path, "es"
+    )
+    doc["actions"] = [{"seq": 1}] * 3
+    path.write_text(json.dumps(doc))
+    few = Limits(max_actions=2)
+    assert "record is malformed: 3 actions, the limit is 2" in _unreadable_line(path, "en", few)
+    assert "registro malformado: 3 ações, o limite é 2" in _unreadable_line(path, "pt-BR", few)
+
+
+def test_the_streaming_readers_reasons_are_said_in_the_language(tmp_path: Path) -> None:
+    """A bundle over `stream_from` (lowered here, not 8 MiB written) is read a record at
+    a time (`JsonStream`): its reasons are `Said`s too."""
+    path = tmp_path / "bundle.json"
+    path.write_text('{"format": "samedeal-bundle/1", "records": [' + " " * 64)
+    small = Limits(stream_from=16)
+    assert "not JSON: the file ends too soon" in _unreadable_line(path, "en", small)
+    said_es = _unreadable_line(path, "es", small)
+    assert "no es JSON: el archivo termina antes de tiempo" in said_es, said_es
+    path.write_text('{"format": "samedeal-bundle/1", "records": [1]}}' + " " * 64)
+    said_pt = _unreadable_line(path, "pt-PT", small)
+    assert "não é JSON: há dados a mais depois do documento" in said_pt, said_pt
+
+
+@pytest.mark.parametrize(
+    ("change", "lang"),
+    [
+        ({"actions": "x"}, "es"),
+        ({"tournament": {"id": 1}}, "pt-PT"),
+        ({"format": "samedeal-bundle/1", "records": 3}, "pt-BR"),
+    ],
+)
+def test_the_browsers_reader_says_why_a_document_is_unreadable_the_same_way(
+    tmp_path: Path, change: dict[str, Any], lang: str
+) -> None:
+    """server/web/shapes.js, the browser twin of the Python reader: the same English, the
+    same sentence in the language (pydantic's detail kept as it is)."""
+    from server.audit.untrusted import Unreadable
+
+    doc = {**next(d for d in DOCS.values() if "actions" in d), **change}
+    with pytest.raises(Unreadable) as caught:
+        verify_document(doc)
+    english = caught.value.args[0]
+    assert isinstance(english, Said) and " is malformed: " in english
+    js = _node_verifies(tmp_path, lang, doc)
+    assert js["unreadable"] == english
+    assert js["spoken_unreadable"] == speak(lang, english) != english
+    assert "is malformed" not in js["spoken_unreadable"]

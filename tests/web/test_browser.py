@@ -306,6 +306,12 @@ async def test_replay_and_verify_a_closed_tournament(
     expected = verify_document(bad).error
     assert expected and f"FAIL {expected}" in await page.locator(".lines").inner_text()
     await shot(page, "verify")
+    junk = tmp_path / "junk.json"
+    junk.write_text("{nope")  # not JSON: one line saying why, as samedeal verify says it
+    await page.set_input_files("#file", str(junk))
+    await page.locator(".verdict[data-verdict='unreadable']").wait_for(timeout=30_000)
+    said = (await page.locator(".lines").inner_text()).strip()
+    assert said.startswith("unreadable: junk.json: ") and "\n" not in said, said
     await no_errors(errors)
 
 

@@ -2,7 +2,7 @@
 // in-browser verifier says ({ok, error, checked, notes} or {unreadable}), for the tests that
 // hold it against the Python verifier on the same documents. With --catalogue FILE (a
 // `GET /i18n/<lang>.json` body) also `spoken` and `spoken_error`: its check lines and
-// difference said in that language, as the verify page says them.
+// difference (or why it is unreadable) said in that language, as the verify page says them.
 import { readFileSync } from "node:fs";
 import { BUILT_IN, networksFromJson } from "../../../server/web/beacon.js";
 import { Unreadable } from "../../../server/web/shapes.js";
@@ -33,6 +33,7 @@ for (const path of args) {
   } catch (exc) {
     if (!(exc instanceof Unreadable) && !(exc instanceof SyntaxError)) throw exc;
     out = { unreadable: exc.message };
+    if (spoken && exc instanceof Unreadable) out.spoken_unreadable = speak(exc.message);
   }
   process.stdout.write(JSON.stringify(out) + "\n");
 }
