@@ -28,6 +28,7 @@ with instrumented(__name__ == "__main__"):
     from server.competition.ratings import LeaderboardPage
     from server.competition.standings.reading import View
     from server.domain.accounts import DeviceInfo, DeviceKind
+    from server.domain.club_events import Viewer
     from server.domain.model import PlayerInfo
     from server.net import protocol, session
     from server.net.metrics import Metrics
@@ -36,7 +37,8 @@ NOW = datetime(2026, 12, 1, tzinfo=UTC)  # the stub competition's clock (pong's 
 REPLY_TYPES = {
     "pong", "registered", "authed", "tournaments", "tournament", "state", "hint",
     "standings", "unsubscribed", "record", "leaderboard", "player", "schedules",
-    "devices", "devices_revoked",
+    "devices", "devices_revoked", "passkeys", "signed_out",  # v1.4 accounts
+    "club", "clubs",  # v1.4 clubs
 }  # fmt: skip
 
 
@@ -50,6 +52,16 @@ def _refuse(code: str) -> Any:
 class _Parts:
     def __init__(self, **methods: Any) -> None:
         self.__dict__.update(methods)
+
+
+class _Refusing:
+    """A part whose every verb is refused with `code`."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    def __getattr__(self, verb: str) -> Any:
+        return _refuse(self.code)
 
 
 async def _register(name: str) -> tuple[PlayerInfo, str]:
@@ -79,10 +91,13 @@ COMPETITION: Any = _Parts(
     catalogue=_Parts(
         summaries=lambda: asyncio.sleep(0, []),
         get=_not_found,
+        find=_refuse("not_found"),
         create=_refuse("forbidden"),
         revealed_seed=_refuse("not_found"),
     ),
-    lifecycle=_Parts(close=_refuse("forbidden")),
+    lifecycle=_Refusing("forbidden"),
+    fairplay=_Refusing("forbidden"),
+    bundles=_Refusing("not_revealed"),
     play=_Parts(
         join=_refuse("not_open"),
         state=_refuse("not_found"),
@@ -90,12 +105,23 @@ COMPETITION: Any = _Parts(
         hint=_refuse("forbidden"),
     ),
     standings=_Parts(window=_window, page=_window),
-    exports=_Parts(record=_refuse("not_revealed")),
+    exports=_Refusing("not_revealed"),
     ratings=_Parts(
         leaderboard=lambda *_: asyncio.sleep(0, LeaderboardPage("gaps", 0, 0, [])),
         player=_refuse("not_found"),
     ),
-    series=_Parts(listing=lambda *_: asyncio.sleep(0, [])),
+    schedules=_Parts(
+        all=lambda *_: asyncio.sleep(0, []),
+        listing=lambda *_: asyncio.sleep(0, []),
+        get=_refuse("not_found"),
+        create=_refuse("forbidden"),
+        cancel=_refuse("forbidden"),
+    ),
+    club_events=_Parts(  # v1.4 clubs: nobody is a member of any club; club events refused
+        viewer=lambda *_: asyncio.sleep(0, Viewer()),
+        fields=_refuse("forbidden"),
+    ),
+    clubs=_Refusing("not_found"),
     devices=_Parts(  # v1.4 accounts: a device per registration; the rest refused
         register=_register_device,
         authenticate=_refuse("unauthorized"),
