@@ -168,7 +168,7 @@ def _beacon_config(args: argparse.Namespace) -> BeaconConfig:
     try:
         return config_from(relays, args.beacon_networks)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(said_error(exc)) from None
 
 
 def _listen_check(host: str, port: int) -> str | None:

@@ -19,6 +19,7 @@ from typing import Any
 from server.audit import drand
 from server.audit.drand import BeaconError, Network, Round
 from server.competition.errors import CompetitionError
+from server.i18n.said import Said, said
 
 log = logging.getLogger("samedeal.beacon")
 
@@ -180,7 +181,7 @@ def config_from(relays: Sequence[str], networks_file: str | None) -> BeaconConfi
     not an http(s) URL)."""
     for url in relays:
         if not url.startswith(("http://", "https://")):
-            raise ValueError(f"--beacon-relay {url!r} is not an http(s) URL")
+            raise ValueError(said("server.beacon_config.relay", url=repr(url)))
     networks: Mapping[str, Network] = drand.BUILT_IN
     if networks_file is not None:
         import json
@@ -188,8 +189,14 @@ def config_from(relays: Sequence[str], networks_file: str | None) -> BeaconConfi
         try:
             with open(networks_file, "rb") as f:
                 networks = drand.networks_from_json(json.loads(f.read(1 << 20)))
-        except OSError as exc:
-            raise ValueError(f"--beacon-networks {networks_file}: {exc.strerror or exc}") from None
-        except (ValueError, BeaconError) as exc:
-            raise ValueError(f"--beacon-networks {networks_file}: {exc}") from None
+        except OSError as exc:  # the C library's words (strerror), as every file error
+            why = exc.strerror or str(exc)
+            raise ValueError(_file_fault(networks_file, why)) from None
+        except (ValueError, BeaconError) as exc:  # a BeaconError's Said is said along
+            why = exc.args[0] if len(exc.args) == 1 else str(exc)
+            raise ValueError(_file_fault(networks_file, why)) from None
     return BeaconConfig(networks=networks, relays=tuple(u.rstrip("/") for u in relays))
+
+
+def _file_fault(path: str, why: object) -> Said:
+    return said("server.beacon_config.file", file=path, why=why)

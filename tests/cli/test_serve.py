@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -88,12 +89,14 @@ def test_the_passkey_flags() -> None:
         ("pt-BR", ("serve", "--port", "0", "--public-origin", "play.example"), "uma origem é"),
         ("pt-PT", ("serve", "--port", "0", "--public-origin", "https://a.example/x"), "nada mais"),
         ("es", ("migrate",), "no es una URL de base de datos (por ejemplo sqlite"),
+        ("es", ("serve", "--port", "0", "--beacon-relay", "ftp://x"), "no es una URL http(s)"),
     ],
 )
 def test_the_refusals_are_said_in_the_language(
     capsys: pytest.CaptureFixture[str], sqlite_url: str, lang: str, argv: tuple[str, ...], says: str
 ) -> None:
-    """--trusted-proxy, --public-origin and a bad --database-url through the catalogue."""
+    """--trusted-proxy, --public-origin, --beacon-relay, --beacon-networks and a bad
+    --database-url through the catalogue."""
     from server.i18n import terminal
 
     url = "not a url" if argv == ("migrate",) else sqlite_url
@@ -103,3 +106,21 @@ def test_the_refusals_are_said_in_the_language(
         terminal.choose("en")
     err = capsys.readouterr().err
     assert code == 2 and says in err and err.count("\n") == 1, err
+
+
+def test_a_wrong_beacon_networks_file_is_said_in_the_language(
+    capsys: pytest.CaptureFixture[str], sqlite_url: str, tmp_path: Path
+) -> None:
+    """The file's fault (a BeaconError's own sentence) is said in the language too."""
+    from server.i18n import terminal
+
+    networks = tmp_path / "networks.json"
+    networks.write_text("[]")
+    try:
+        code = main(["--lang", "pt-PT", "--database-url", sqlite_url, "serve", "--port", "0",
+                     "--beacon-networks", str(networks)])  # fmt: skip
+    finally:
+        terminal.choose("en")
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"--beacon-networks {networks}: um ficheiro de redes tem de ser um objeto JSON" in err
