@@ -31,6 +31,7 @@ from server.i18n.terminal import t
 
 
 class PlayApp(App[None]):
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
     CSS = """
     #board { width: 1fr; padding: 1 2; }
     #side { width: 38; border-left: solid $primary; padding: 0 1; }
@@ -43,6 +44,9 @@ class PlayApp(App[None]):
         Binding("left", "select(-1)", t("cli.play.prev_gap"), priority=True),
         Binding("right", "select(1)", t("cli.play.next_gap"), priority=True),
         Binding("ctrl+q", "quit", t("cli.play.quit"), priority=True),
+        # (replaces Textual's ctrl+c notice, which speaks only English; the input box
+        # still copies with it)
+        Binding("ctrl+c", "quit", show=False),
     ]
 
     def __init__(

@@ -37,6 +37,7 @@ WIDE = 150  # columns from which the window and the page stand side by side
 
 
 class StandingsApp(App[None]):
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
     CSS = """
     #head, #message { height: auto; padding: 0 1; }
     #message { color: $warning; }
@@ -56,6 +57,8 @@ class StandingsApp(App[None]):
         Binding("m", "mine", t("cli.live.key.mine")),
         Binding("l,escape", "live", t("cli.live.key.live")),
         Binding("q", "quit", t("cli.live.key.quit")),
+        # (replaces Textual's ctrl+c notice, which speaks only English)
+        Binding("ctrl+c", "quit", show=False),
     ]
 
     def __init__(
