@@ -8,7 +8,8 @@ from typing import Any, TextIO
 
 from client_cli.commands.common import Subparsers, command, maybe_authed, run_async, write_json
 from client_cli.tui import render
-from server.i18n.terminal import t, tn
+from server.domain.organiser_words import game_words
+from server.i18n.terminal import lang, t, tn
 
 
 def add_parser(sub: Subparsers[Any]) -> None:
@@ -29,11 +30,11 @@ async def tournaments(args: argparse.Namespace, out: TextIO) -> int:
     now = datetime.now(UTC)
     name, game_, status = t("cli.col.name"), t("cli.col.game"), t("cli.col.status")
     entrants, when = t("cli.col.entrants"), t("cli.col.when")
-    print(f"{'id':>4}  {name:<24} {game_:<20} {status:<9} {entrants:>8}  {when}", file=out)
+    print(f"{'id':>4}  {name:<24} {game_:<28} {status:<9} {entrants:>8}  {when}", file=out)
     for item in items:
-        game = render.game_words(item["game"], item.get("options"))
+        game = game_words(lang(), item["game"], item.get("options"))
         print(
-            f"{item['id']:>4}  {item['name'][:24]:<24} {game:<20} "
+            f"{item['id']:>4}  {item['name'][:24]:<24} {game:<28} "
             f"{render.status_word(item['status']):<9} "
             f"{item['entrants']:>8}  {render.schedule(item, now)}",
             file=out,

@@ -15,22 +15,8 @@ from server.i18n.terminal import t, tn
 
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED = {"D", "H"}
-GAME_WORDS = {"gaps": "Gaps", "klondike": "Klondike"}
-VARIANT_WORDS = {"montana": "Montana", "addiction": "Addiction", "free_parking": "Free Parking"}
-VARIANT_RULE = {  # the one rule each Gaps variant changes, under the board
-    "montana": "Montana: the 2s are dealt into column 1 and never move",
-    "addiction": "Addiction: each redeal puts the gaps where the aces fall",
-    "free_parking": "Free Parking: a gap also takes the card one below its right neighbour "
-    "(⇄: two cards fit)",
-}
+VARIANT_RULE = {"montana", "addiction", "free_parking"}  # variants with a rule under the board
 TWO_WAYS = " ⇄ "  # a free_parking gap two different cards may enter
-
-
-def game_words(game: str, options: dict[str, Any] | None = None) -> str:
-    """A tournament's game for people: Gaps, Gaps · Montana, Klondike."""
-    words = GAME_WORDS.get(game, game)
-    variant = (options or {}).get("variant", "gaps")
-    return f"{words} · {VARIANT_WORDS[variant]}" if variant in VARIANT_WORDS else words
 
 
 def label(code: str) -> str:
@@ -112,12 +98,7 @@ def gaps_status(state: dict[str, Any], selected: tuple[int, int] | None) -> str:
     )
 
 
-END_TEXT = {
-    "won": "you won",
-    "lost": "blocked with no redeal left: lost",
-    "resigned": "you resigned",
-    "timed_out": "time is up",
-}
+END_TEXT = {"won", "lost", "resigned", "timed_out"}  # the ends cli.end.* names
 
 
 def closed_early(state: dict[str, Any]) -> datetime | None:

@@ -47,6 +47,8 @@ async def test_cli_round_trip(sqlite_url, tmp_path: Path) -> None:
 
         code, out, _ = await samedeal(env, "tournaments")
         assert code == 0 and "Cli Cup" in out and "open" in out
+        code, out, _ = await samedeal(env, "--lang", "es", "tournaments")
+        assert code == 0 and "Gaps, 1 redistribución" in out  # the game in the chosen language
 
         code, out, err = await samedeal(
             env, "bot", "--tournament", str(tid), "--players", "3", "--strategy", "greedy"

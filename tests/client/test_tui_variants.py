@@ -83,14 +83,6 @@ async def test_free_parking_shows_two_ways_in_and_plays_the_card_below(
         await srv_cm.__aexit__(None, None, None)
 
 
-def test_each_variant_is_named_in_words() -> None:
-    assert render.game_words("gaps", {"redeals": 2}) == "Gaps"
-    assert render.game_words("gaps", {"variant": "free_parking"}) == "Gaps · Free Parking"
-    assert render.game_words("gaps", {"variant": "montana"}) == "Gaps · Montana"
-    assert render.game_words("gaps", {"variant": "addiction"}) == "Gaps · Addiction"
-    assert render.game_words("klondike", {"draw": 3}) == "Klondike"
-
-
 def test_addiction_board_names_its_rule() -> None:
     view = {"grid": [[None] + ["KS"] * 12] * 4, "legal": [], "redeals_left": 3, "blocked": True}
     board = render.gaps_grid(view, None, "addiction")
