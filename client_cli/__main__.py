@@ -9,7 +9,7 @@ import sys
 from client_cli import config
 from client_cli.commands.registry import build_parser
 from server.i18n import terminal
-from server.i18n.terminal import t
+from server.i18n.terminal import said_error, t
 
 __all__ = ["build_parser", "main"]
 
@@ -51,7 +51,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             args.server = config.server_url(args.server)
         except config.BadServer as exc:
-            print(f"samedeal: {exc}", file=sys.stderr)
+            print(f"samedeal: {said_error(exc)}", file=sys.stderr)
             return 2
     code: int = args.run(args, sys.stdout)
     return code

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from server.domain.names import name_key
+from server.i18n.said import said
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 RECEIPTS_FORMAT = "samedeal-receipts/1"
@@ -39,7 +40,8 @@ SCHEMES = {"ws": "ws", "wss": "wss", "http": "ws", "https": "wss"}
 
 
 class BadServer(ValueError):
-    """A --server (or SAMEDEAL_SERVER) value that is not a server address."""
+    """A --server (or SAMEDEAL_SERVER) value that is not a server address (its message a
+    Said: say it with said_error)."""
 
 
 def server_url(explicit: str | None = None) -> str:
@@ -57,15 +59,15 @@ def normalise_server(text: str) -> str:
     parts = urlsplit(raw)
     scheme = SCHEMES.get(parts.scheme.lower())
     if scheme is None:
-        raise BadServer(f"--server {text[:60]!r}: not a ws://, wss://, http:// or https:// address")
+        raise BadServer(said("cli.server.bad_scheme", given=repr(text[:60])))
     try:
         host, port = parts.hostname, parts.port
     except ValueError:
-        raise BadServer(f"--server {text[:60]!r}: the port is not a number 1-65535") from None
+        raise BadServer(said("cli.server.bad_port", given=repr(text[:60]))) from None
     if not host:
-        raise BadServer(f"--server {text[:60]!r}: no host (e.g. ws://127.0.0.1:8765/ws)")
+        raise BadServer(said("cli.server.no_host", given=repr(text[:60])))
     if parts.query or parts.fragment or parts.username or parts.password:
-        raise BadServer(f"--server {text[:60]!r}: an address has no user, query or fragment")
+        raise BadServer(said("cli.server.extra_parts", given=repr(text[:60])))
     path = parts.path.rstrip("/")
     if not path or PAGE_PATH.fullmatch(path):  # the server itself, or one of its pages
         path = "/ws"

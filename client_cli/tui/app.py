@@ -343,11 +343,6 @@ class PlayApp(App[None]):
 
 
 PLACES = {"waste", "fC", "fD", "fH", "fS", *(f"t{i}" for i in range(7))}
-PLACES_HELP = "columns t0..t6, w the waste, f (the foundation of the card's suit) or fC fD fH fS"
-HELP = {
-    "gaps": "a card code (6H, 10h, 6♥), Enter alone plays the selected gap; redeal; resign",
-    "klondike": "d draw · a auto · h hint · FROM TO [COUNT] (t3 t5 2, w t2, t0 f) · resign",
-}
 
 
 def _place(word: str) -> str:

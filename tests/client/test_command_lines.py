@@ -115,6 +115,12 @@ def client_cases(w: World) -> list[tuple[str, list[str], str, str]]:
         ),
         ("no host", ["--server", "http://", "tournaments"], "admin", "no host"),
         (
+            "no host, in es",
+            ["--lang", "es", "--server", "http://", "tournaments"],
+            "admin",
+            "falta el host",
+        ),
+        (
             "a dead port",
             ["--server", f"ws://127.0.0.1:{dead}/ws", "tournaments"],
             "admin",
