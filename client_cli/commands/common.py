@@ -161,5 +161,5 @@ def known_beacon(name: str | None, networks_file: str | None) -> dict[str, str] 
         return None
     try:
         return {"network": network_named(name, read_networks(networks_file)).name}
-    except (Unreadable, BeaconError) as exc:
-        raise ValueError(str(exc)) from None
+    except (Unreadable, BeaconError) as exc:  # (its Said kept, to be said in the language)
+        raise ValueError(exc.args[0] if len(exc.args) == 1 else str(exc)) from None

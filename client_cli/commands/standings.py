@@ -142,10 +142,7 @@ async def all_standings(conn: Connection, tournament: int, tries: int = 3) -> di
         msg.update(rows=rows, version=page.get("version"), final=page.get("final"))
         if len(versions) == 1:
             return msg
-    print(
-        f"note: the standings changed while paging (versions {sorted(map(str, versions))})",
-        file=sys.stderr,
-    )
+    print(t("cli.standings.moved", versions=", ".join(sorted(map(str, versions)))), file=sys.stderr)
     return msg
 
 

@@ -215,7 +215,7 @@ class StandingsApp(App[None]):
             )
             return
         except (ConnectionError, OSError):
-            self.message("connection lost; reconnecting…")
+            self.message(t("cli.live.lost"))
             return
         self.page_fetches += 1
         if offset == self.offset:

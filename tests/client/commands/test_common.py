@@ -6,6 +6,8 @@ import pytest
 
 from client_cli.commands.common import CliError, known_beacon, run_async, run_command
 from client_cli.connection import ServerError
+from server.i18n import terminal
+from server.i18n.terminal import said_error
 
 
 async def refused() -> int:
@@ -41,3 +43,14 @@ def test_known_beacon() -> None:
     assert known_beacon("quicknet", None) == {"network": "quicknet"}
     with pytest.raises(ValueError, match="nowhere"):
         known_beacon("nowhere", None)
+
+
+def test_known_beacon_keeps_the_said_for_the_language() -> None:
+    terminal.choose("es")
+    try:
+        with pytest.raises(ValueError) as caught:
+            known_beacon("nowhere", None)
+        assert said_error(caught.value) != str(caught.value)  # said again in Spanish
+        assert "nowhere" in said_error(caught.value)
+    finally:
+        terminal.choose("en")
