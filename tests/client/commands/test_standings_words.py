@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from client_cli.commands.standings import all_standings
 from client_cli.tui.standings import StandingsApp
 from server.i18n import terminal
