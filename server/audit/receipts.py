@@ -22,6 +22,7 @@ from typing import Any
 
 from server.domain.model import LoggedAction, canonical_json
 from server.domain.names import name_key
+from server.i18n.said import said
 
 LOG_FORMAT = "samedeal-log/1"
 
@@ -111,16 +112,16 @@ def log_root(pairs: Iterable[tuple[int, str]]) -> str:
 def _fields(record: Any) -> tuple[str, int, list[Any]]:
     """(commitment, player id, actions) of a record dict, or ValueError naming the gap."""
     if not isinstance(record, Mapping):
-        raise ValueError("not a record")
+        raise ValueError(said("audit.receipt.not_record"))
     tournament, player, actions = (record.get(k) for k in ("tournament", "player", "actions"))
     commitment = tournament.get("commitment") if isinstance(tournament, Mapping) else None
     player_id = player.get("id") if isinstance(player, Mapping) else None
     if not isinstance(commitment, str):
-        raise ValueError("no tournament commitment")
+        raise ValueError(said("audit.receipt.no_commitment"))
     if not isinstance(player_id, int) or isinstance(player_id, bool):
-        raise ValueError("no player id")
+        raise ValueError(said("audit.receipt.no_player"))
     if not isinstance(actions, list):
-        raise ValueError("no action list")
+        raise ValueError(said("audit.receipt.no_actions"))
     return commitment, player_id, actions
 
 
@@ -141,24 +142,18 @@ def _triple(entry: Any) -> tuple[int, int, Mapping[str, Any]]:
 def check_receipt(record: Mapping[str, Any], seq: int, receipt: str) -> str | None:
     """None when the record's log after `seq` actions hashes to `receipt` (the hex
     `log_hash` of the acknowledgement of action `seq`; seq 0 is the join); otherwise
-    one line saying what differs."""
+    one line saying what differs (a Said: server/i18n/said.py)."""
     if seq < 0:
         raise ValueError("a receipt's seq is 0 or more")
     try:
         commitment, player_id, actions = _fields(record)
         if len(actions) < seq:
-            return (
-                f"the record lacks acknowledged actions: it has {len(actions)}, "
-                f"the receipt acknowledges {seq}"
-            )
+            return said("audit.receipt.lacks", has=len(actions), seq=seq)
         head = _chain(commitment, player_id, (_triple(e) for e in actions[:seq])).hex()
     except ValueError as exc:
-        return f"the record is malformed: {exc}"
+        return said("audit.receipt.malformed", why=exc.args[0] if len(exc.args) == 1 else str(exc))
     if head != receipt.lower():
-        return (
-            f"the record's log after {seq} actions hashes to {head}, not the receipt's "
-            f"{receipt.lower()}: the acknowledged log was changed"
-        )
+        return said("audit.receipt.changed", seq=seq, head=head, receipt=receipt.lower())
     return None
 
 
@@ -181,5 +176,5 @@ def check_bundle_receipt(
     """`check_receipt` on the bundle's record of `name`; a missing record is a difference."""
     record = record_of_player(bundle, name)
     if record is None:
-        return f"the bundle has no record of {name!r}"
+        return said("audit.receipt.no_record", name=repr(name))
     return check_receipt(record, seq, receipt)

@@ -4,6 +4,7 @@
 // log_root = SHA-256 over "<player_id>:<log_hash>\n" lines in ascending player id.
 
 import { bytesToHex, sha256 } from "./drbg.js";
+import { said } from "./said.js";
 
 const utf8 = new TextEncoder();
 const ESC = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
@@ -94,21 +95,29 @@ export async function logRoot(pairs) {
   return bytesToHex(await sha256(utf8.encode(lines)));
 }
 
-/** null when the record's log after `seq` actions hashes to `receipt`; else why not. */
+/** "the record is malformed: <why>", kept to be said again (said.js). */
+function malformed(key, why) {
+  return said("audit.receipt.malformed", { why: said(`audit.receipt.${key}`, {}, why) }, `the record is malformed: ${why}`);
+}
+
+/** null when the record's log after `seq` actions hashes to `receipt`; else why not (in
+ * English, kept by said.js to be said again with `speak`). */
 export async function checkReceipt(record, seq, receipt) {
   const t = record && record.tournament;
   const commitment = t && t.commitment;
   const pid = record && record.player && record.player.id;
   const actions = record && record.actions;
-  if (typeof commitment !== "string") return "the record is malformed: no tournament commitment";
-  if (!Number.isInteger(pid)) return "the record is malformed: no player id";
-  if (!Array.isArray(actions)) return "the record is malformed: no action list";
+  if (typeof commitment !== "string") return malformed("no_commitment", "no tournament commitment");
+  if (!Number.isInteger(pid)) return malformed("no_player", "no player id");
+  if (!Array.isArray(actions)) return malformed("no_actions", "no action list");
   if (actions.length < seq) {
-    return `the record lacks acknowledged actions: it has ${actions.length}, the receipt acknowledges ${seq}`;
+    const english = `the record lacks acknowledged actions: it has ${actions.length}, the receipt acknowledges ${seq}`;
+    return said("audit.receipt.lacks", { has: actions.length, seq }, english);
   }
   const head = await logHash(commitment, pid, actions.slice(0, seq).map((a) => [a.seq, a.at_ms, a.action]));
   if (head !== receipt.toLowerCase()) {
-    return `the record's log after ${seq} actions hashes to ${head}, not the receipt's ${receipt.toLowerCase()}: the acknowledged log was changed`;
+    const english = `the record's log after ${seq} actions hashes to ${head}, not the receipt's ${receipt.toLowerCase()}: the acknowledged log was changed`;
+    return said("audit.receipt.changed", { seq, head, receipt: receipt.toLowerCase() }, english);
   }
   return null;
 }

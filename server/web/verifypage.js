@@ -103,7 +103,7 @@ async function receiptLines(data) {
       lines.push(["ok", t("cli.verify.ok_line", { line })]);
     } else {
       failed = true;
-      lines.push(["fail", t("cli.verify.fail_line", { line: t("cli.verify.receipt_missing", { ...said, why }) })]);
+      lines.push(["fail", t("cli.verify.fail_line", { line: t("cli.verify.receipt_missing", { ...said, why: speak(why) }) })]);
     }
   }
   return { lines, failed };

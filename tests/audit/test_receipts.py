@@ -12,6 +12,7 @@ import pytest
 
 from server.audit import receipts
 from server.domain.model import canonical_json
+from server.i18n.said import speak
 
 VECTORS = json.loads((Path(__file__).parents[1] / "data" / "log-chain-v1.json").read_text())
 CHAINS: list[dict[str, Any]] = VECTORS["chains"]
@@ -128,3 +129,16 @@ def test_a_record_nested_past_any_action_is_malformed_not_a_crash() -> None:
     }
     said = receipts.check_receipt(record, 1, "00" * 32)
     assert said is not None and "malformed" in said
+
+
+def test_the_differences_are_said_again_in_a_language() -> None:
+    chain = CHAINS[0]
+    malformed = receipts.check_receipt({"actions": []}, 0, chain["heads"][0])
+    assert (
+        speak("es", malformed or "")
+        == "el registro está mal formado: falta el compromiso del torneo"
+    )
+    lacks = receipts.check_receipt(record(chain), len(chain["heads"]) + 5, chain["heads"][0])
+    assert speak("pt-BR", lacks or "").startswith("faltam ações confirmadas no registro")
+    none = receipts.check_bundle_receipt({"records": []}, "bob", 1, chain["heads"][1])
+    assert speak("pt-PT", none or "") == "o pacote não tem registo de 'bob'"
