@@ -27,7 +27,8 @@ export async function analysisPage(main, link, id) {
   let bundle;
   try {
     const res = await fetch(`/tournaments/${id}/bundle.json`);
-    if (!res.ok) throw new Error((await res.text()).trim() || `HTTP ${res.status}`);
+    // (the server's 404 body is English: the page says it in its language)
+    if (!res.ok) throw new Error(res.status === 404 ? tr("web.analysis.not_closed") : `HTTP ${res.status}`);
     bundle = await res.json();
   } catch (exc) {
     return fill(main, h("h1", tr("web.analysis.title")),

@@ -23,7 +23,7 @@ export function fairplaySection(link) {
   const confirmBox = h("div.dq-confirm-area");
   const report = h("div.fp-report");
   const say = (text, bad = false) => { msg.textContent = text; msg.className = bad ? "fp-msg error" : "fp-msg ok"; msg.setAttribute("role", bad ? "alert" : "status"); };
-  const fail = (exc) => say(`${exc.code || "error"}: ${exc.message}`, true);
+  const fail = (exc) => say(exc.message, true);
   let items = [];
   const chosen = () => items.find((t) => String(t.id) === pick.value) || null;
 

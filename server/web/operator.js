@@ -21,7 +21,7 @@ export async function operatorPage(main, link) {
   const fair = fairplaySection(link);
   const say = (text, bad = false) => { msg.textContent = text; msg.className = bad ? "op-msg error" : "op-msg ok"; };
   const act = async (fn, done) => {
-    try { const reply = await fn(); await load(); say(done(reply)); } catch (exc) { say(`${exc.code || "error"}: ${exc.message}`, true); }
+    try { const reply = await fn(); await load(); say(done(reply)); } catch (exc) { say(exc.message, true); }
   };
   const load = async () => {
     const [ts, ss] = await Promise.all([link.call("tournaments"), link.call("schedules")]);
