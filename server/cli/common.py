@@ -99,7 +99,7 @@ def unreachable(url: str) -> int | None:
     try:
         db.wait_reachable(url, 0)
     except ConnectionError as exc:
-        return fail(str(exc), 1)
+        return fail(terminal.said_error(exc), 1)
     return None
 
 

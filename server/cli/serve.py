@@ -83,7 +83,7 @@ def run(args: argparse.Namespace, database: Database) -> int:
     try:
         db.wait_reachable(url, _db_wait_s())
     except ConnectionError as exc:
-        return fail(str(exc), 1)
+        return fail(said_error(exc), 1)
     log.info("database: %s", db.describe(url, given))
     if args.workers > 1:
         from server.net.workers import supervise
@@ -177,7 +177,7 @@ def _listen_check(host: str, port: int) -> str | None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror:
-        return f"--host {host!r}: no such host"
+        return t("server.serve.no_such_host", host=repr(host))
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -185,8 +185,8 @@ def _listen_check(host: str, port: int) -> str | None:
             probe.bind(address)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                return f"cannot listen on {host}:{port}: the port is in use (another server?)"
-            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+                return t("server.serve.port_in_use", where=f"{host}:{port}")
+            return t("server.serve.cannot_listen", where=f"{host}:{port}", why=exc.strerror or exc)
     return None
 
 

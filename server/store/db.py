@@ -111,7 +111,7 @@ def describe(url: str, given: str) -> Said:
 
 def wait_reachable(url: str, wait_s: float, attempt_s: float = 2.0) -> None:
     """For PostgreSQL over TCP: return once its port accepts a connection, or raise
-    ConnectionError after `wait_s` seconds (0: one attempt) with one line saying so. A
+    ConnectionError after `wait_s` seconds (0: one attempt) with one line saying so (a Said). A
     database that is down is reported in bounded time, never retried forever."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "postgresql" or not parsed.host:
@@ -125,9 +125,13 @@ def wait_reachable(url: str, wait_s: float, attempt_s: float = 2.0) -> None:
         except OSError as exc:
             why = exc.strerror or type(exc).__name__
             if time.monotonic() + 1 >= end:
-                waited = f" (waited {wait_s:g} s)" if wait_s else ""
+                where = f"{host}:{port}"
                 raise ConnectionError(
-                    f"cannot reach PostgreSQL at {host}:{port}: {why}{waited}"
+                    said(
+                        "server.db.unreachable_waited", where=where, why=why, seconds=f"{wait_s:g}"
+                    )
+                    if wait_s
+                    else said("server.db.unreachable", where=where, why=why)
                 ) from None
         time.sleep(1)
 

@@ -124,3 +124,27 @@ def test_a_wrong_beacon_networks_file_is_said_in_the_language(
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1, err
     assert f"--beacon-networks {networks}: um ficheiro de redes tem de ser um objeto JSON" in err
+
+
+def test_a_port_in_use_and_a_database_away_are_said_in_the_language(
+    capsys: pytest.CaptureFixture[str], sqlite_url: str
+) -> None:
+    from server.i18n import terminal
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        dead = f"postgresql+asyncpg://postgres@127.0.0.1:{port}/x"
+        try:
+            busy = main(
+                ["--lang", "es", "--database-url", sqlite_url, "serve", "--port", str(port)]
+            )
+            said_busy = capsys.readouterr().err
+            taken.close()  # now nothing answers there
+            away = main(["--lang", "pt-BR", "--database-url", dead, "migrate"])
+            said_away = capsys.readouterr().err
+        finally:
+            terminal.choose("en")
+    assert busy == 1 and "el puerto está en uso (¿otro servidor?)" in said_busy
+    assert away == 1 and "não foi possível conectar ao PostgreSQL em 127.0.0.1:" in said_away
