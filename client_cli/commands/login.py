@@ -138,4 +138,4 @@ async def _by_link(conn: Connection, label: str, out: TextIO) -> dict[str, Any]:
 
 
 def _default_label() -> str:
-    return f"terminal on {socket.gethostname()}"[:64]
+    return terminal.t("cli.login.device_label", host=socket.gethostname())[:64]

@@ -139,3 +139,16 @@ async def test_login_token_at_a_terminal_prompts_on_stderr(sqlite_url, tmp_path:
         assert proc.returncode == 0 and b"signed in as pia" in out, err
         assert token.encode() not in echoed
         assert _saved(tmp_path)[srv.ws_url] == {"name": "pia", "token": token}
+
+
+def test_the_default_device_label_is_in_the_language() -> None:
+    import socket
+
+    from client_cli.commands.login import _default_label
+    from server.i18n import terminal
+
+    terminal.choose("es")
+    try:
+        assert _default_label() == f"terminal en {socket.gethostname()}"[:64]
+    finally:
+        terminal.choose("en")
