@@ -121,7 +121,7 @@ def test_receipt_lines_in_the_language(
         "en": "receipt: DIFFERS: ana's log acknowledged at seq 8 (8:abab",
         "pt-BR": "recibo: DIFERE: o log de ana confirmado no seq 8 (8:abab",
         "pt-PT": "recibo: DIFERE: o registo de ana confirmado no seq 8 (8:abab",
-        "es": "recibo: DIFIERE: el log de ana confirmado en el seq 8 (8:abab",
+        "es": "recibo: DIFIERE: el registro de jugadas de ana confirmado en el seq 8 (8:abab",
     }.items():
         terminal.choose(lang)
         assert receipt_holds("ws://x", receipt, None, "bundle") is False
