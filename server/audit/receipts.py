@@ -63,7 +63,7 @@ def action_text(action: Mapping[str, Any]) -> str:
         except TypeError:
             return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     except RecursionError:  # nested past any real action: a malformed record
-        raise ValueError("an action nested too deeply") from None
+        raise ValueError(said("audit.receipt.too_deep")) from None
 
 
 def extend(
@@ -136,7 +136,7 @@ def _triple(entry: Any) -> tuple[int, int, Mapping[str, Any]]:
             and isinstance(action, Mapping)
         ):
             return seq, at_ms, action
-    raise ValueError(f"a malformed action entry {reprlib.repr(entry)}")
+    raise ValueError(said("audit.receipt.bad_entry", entry=reprlib.repr(entry)))
 
 
 def check_receipt(record: Mapping[str, Any], seq: int, receipt: str) -> str | None:

@@ -140,5 +140,11 @@ def test_the_differences_are_said_again_in_a_language() -> None:
     )
     lacks = receipts.check_receipt(record(chain), len(chain["heads"]) + 5, chain["heads"][0])
     assert speak("pt-BR", lacks or "").startswith("faltam ações confirmadas no registro")
+    rec = record(chain)
+    rec["actions"][0] = {"seq": "1"}
+    entry = receipts.check_receipt(rec, 1, chain["heads"][1])
+    assert (speak("es", entry or "")).startswith(
+        "el registro está mal formado: una entrada de acción"
+    )
     none = receipts.check_bundle_receipt({"records": []}, "bob", 1, chain["heads"][1])
     assert speak("pt-PT", none or "") == "o pacote não tem registo de 'bob'"
