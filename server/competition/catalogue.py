@@ -285,17 +285,23 @@ def _checked(spec: TournamentSpec) -> tuple[GameRules[Any, Any], Any]:
         raise CompetitionError(
             "bad_request", "a tournament name is 1-100 characters", reason="tournament_name"
         )
-    rules = RULES.get(spec.game)
-    if rules is None:
-        raise CompetitionError(
-            "bad_request",
-            f"unknown game {spec.game!r}; known: {sorted(RULES)}",
-            reason="unknown_game",
-            params={"game": spec.game[:32]},
-        )
+    rules = rules_of(spec.game)
     if spec.time_limit_s is not None and not 1 <= spec.time_limit_s <= 7 * 86400:
         raise CompetitionError("bad_request", "time_limit_s is 1 second to 7 days")
     try:
         return rules, rules.parse_options(spec.options)
     except ValueError as exc:
         raise CompetitionError("bad_request", str(exc)) from None
+
+
+def rules_of(game: str) -> GameRules[Any, Any]:
+    """The rules of `game`; `bad_request` (`unknown_game`) naming the known ones."""
+    rules = RULES.get(game)
+    if rules is None:
+        raise CompetitionError(
+            "bad_request",
+            f"unknown game {game!r}; known: {sorted(RULES)}",
+            reason="unknown_game",
+            params={"game": game[:32]},
+        )
+    return rules

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from server.audit.drand import Network
 from server.competition import beacon_policy
-from server.competition.catalogue import Catalogue, TournamentSpec
+from server.competition.catalogue import Catalogue, TournamentSpec, rules_of
 from server.competition.club_events import full
 from server.competition.errors import CompetitionError
 from server.domain import conditions as entry_conditions
@@ -31,7 +31,6 @@ from server.domain import schedule
 from server.domain.club_events import ClubEventsFull, EventFields
 from server.domain.model import TournamentInfo
 from server.domain.schedule import NewSchedule, Occurrence, ScheduleInfo, SeriesFields
-from server.games import RULES
 from server.store import schedules as stored
 from server.store.repository import Store
 
@@ -193,14 +192,7 @@ def checked(new: NewSchedule, networks: Mapping[str, Network]) -> NewSchedule:
     problem = schedule.check(new)
     if problem is not None:
         raise CompetitionError("bad_request", problem)
-    rules = RULES.get(new.game)
-    if rules is None:
-        raise CompetitionError(
-            "bad_request",
-            f"unknown game {new.game!r}; known: {sorted(RULES)}",
-            reason="unknown_game",
-            params={"game": new.game[:32]},
-        )
+    rules = rules_of(new.game)
     spec = new.beacon
     if spec is not None:
         net = beacon_policy.network_of(networks, spec)
