@@ -14,14 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
-    "server/competition/accounts.py",
-    "server/competition/admission.py",
-    "server/competition/beacons.py",
-    "server/competition/devices.py",
-    "server/competition/exports.py",
-    "server/competition/links.py",
     "server/competition/passkeys.py",
-    "server/competition/peers.py",
     "server/net/accounts_protocol.py",
     "server/net/accounts_session.py",
     "server/net/app.py",
