@@ -14,8 +14,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
-    "server/audit/replay.py",
-    "server/audit/untrusted.py",
     "server/competition/accounts.py",
     "server/competition/admission.py",
     "server/competition/beacons.py",
@@ -24,8 +22,6 @@ UNMIRRORED: set[str] = {
     "server/competition/links.py",
     "server/competition/passkeys.py",
     "server/competition/peers.py",
-    "server/domain/accounts.py",
-    "server/domain/clubs.py",
     "server/net/accounts_session.py",
     "server/net/app.py",
     "server/net/clubs_session.py",
