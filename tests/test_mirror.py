@@ -15,14 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
     "server/competition/passkeys.py",
-    "server/net/accounts_protocol.py",
     "server/net/accounts_session.py",
     "server/net/app.py",
     "server/net/clubs_session.py",
     "server/net/connection.py",
-    "server/net/pages.py",
-    "server/net/protocol.py",
-    "server/net/replies.py",
     "server/net/schedule_http.py",
     "server/net/schedule_session.py",
     "server/net/session.py",
