@@ -15,13 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
     "server/competition/passkeys.py",
-    "server/net/accounts_session.py",
     "server/net/app.py",
-    "server/net/clubs_session.py",
     "server/net/connection.py",
     "server/net/schedule_http.py",
-    "server/net/schedule_session.py",
-    "server/net/session.py",
     "server/store/accounts.py",
     "server/store/clubs.py",
     "server/store/devices.py",
