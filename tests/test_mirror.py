@@ -14,22 +14,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
-    "server/competition/passkeys.py",
     "server/net/app.py",
     "server/net/connection.py",
     "server/net/schedule_http.py",
-    "server/store/accounts.py",
     "server/store/clubs.py",
-    "server/store/devices.py",
     "server/store/fairplay.py",
-    "server/store/links.py",
     "server/store/models.py",
     "server/store/par.py",
     "server/store/passkeys.py",
     "server/store/pg_writer.py",
     "server/store/rating_reads.py",
     "server/store/ratings.py",
-    "server/store/schedules.py",
     "server/store/sqlite_process.py",
 }
 
