@@ -14,26 +14,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
-    "server/competition/accounts.py",
-    "server/competition/admission.py",
-    "server/competition/beacons.py",
-    "server/competition/devices.py",
-    "server/competition/exports.py",
-    "server/competition/links.py",
-    "server/competition/passkeys.py",
-    "server/competition/peers.py",
-    "server/store/accounts.py",
     "server/store/clubs.py",
-    "server/store/devices.py",
     "server/store/fairplay.py",
-    "server/store/links.py",
     "server/store/models.py",
     "server/store/par.py",
     "server/store/passkeys.py",
     "server/store/pg_writer.py",
     "server/store/rating_reads.py",
     "server/store/ratings.py",
-    "server/store/schedules.py",
     "server/store/sqlite_process.py",
 }
 
