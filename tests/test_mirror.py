@@ -14,9 +14,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
-    "server/net/app.py",
-    "server/net/connection.py",
-    "server/net/schedule_http.py",
     "server/store/clubs.py",
     "server/store/models.py",
     "server/store/pg_writer.py",

@@ -1,6 +1,7 @@
 """The server in-process without a socket: an `App` built on a SQLite file with a clock
-the test moves, and `Wire`, one connection's `Session` fed frames directly (what the
-transport would hand it) with the replies and pushes it makes kept."""
+the test moves; `Wire`, one connection's `Session` fed frames directly (what the
+transport would hand it) with the replies and pushes it makes kept; and `Host`, what a
+`WsConnection` needs of its server, to answer HTTP requests made by the test."""
 
 from __future__ import annotations
 
@@ -12,8 +13,13 @@ from typing import Any
 
 import orjson
 import pytest
+from websockets.datastructures import Headers
+from websockets.http11 import Request
 
 from server.net.app import App, build_app
+from server.net.connection import WsConnection
+from server.net.connection_limits import Limits
+from server.net.limits import Connections, LimitLog
 from server.net.session import Session
 from server.store.repository import Store
 from tests.support.harness import Clock
@@ -107,3 +113,29 @@ async def signed_in(app: App, name: str, admin: bool = False) -> Wire:
         await app.store.set_admin(name)
         await wire.ok(type="auth", token=token)
     return wire
+
+
+class Host:
+    """What a connection needs of its server (endpoint.Host), without a listening socket."""
+
+    def __init__(self, endpoint: Any = None, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.loop = asyncio.get_running_loop()
+        self.endpoint = endpoint
+        self.counts = Connections(self.limits.max_connections, self.limits.max_connections_per_ip)
+        self.limit_log = LimitLog()
+        self.proxies: tuple[Any, ...] = ()
+        self.connections: set[WsConnection] = set()
+
+
+def http_conn(ip: str = "10.0.0.1") -> WsConnection:
+    """A connection that has not upgraded, from `ip`: one an HTTP request is answered on."""
+    conn = WsConnection(Host())
+    conn.ip = conn.counted_ip = ip
+    return conn
+
+
+def request(target: str, method: str = "GET", **headers: str) -> Request:
+    """An HTTP request for `target` (path and query); headers by name, `_` for `-`."""
+    given = Headers([(name.replace("_", "-"), value) for name, value in headers.items()])
+    return Request(target, given, method=method)
