@@ -15,10 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
     "server/store/clubs.py",
-    "server/store/fairplay.py",
     "server/store/models.py",
-    "server/store/par.py",
-    "server/store/passkeys.py",
     "server/store/pg_writer.py",
     "server/store/rating_reads.py",
     "server/store/ratings.py",
