@@ -16,9 +16,8 @@ import pytest
 from websockets.datastructures import Headers
 from websockets.http11 import Request
 
-from server.net.app import App, build_app
+from server.net.app import LIMITS, App, build_app
 from server.net.connection import WsConnection
-from server.net.connection_limits import Limits
 from server.net.limits import Connections, LimitLog
 from server.net.session import Session
 from server.store.repository import Store
@@ -113,6 +112,9 @@ async def signed_in(app: App, name: str, admin: bool = False) -> Wire:
         await app.store.set_admin(name)
         await wire.ok(type="auth", token=token)
     return wire
+
+
+Limits = type(LIMITS)  # what one connection may hold or take (connection_limits.py)
 
 
 class Host:

@@ -17,8 +17,8 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
 from server.net.connection import WsConnection
-from server.net.connection_limits import TOO_MANY, Limits
-from tests.net.conftest import Host
+from server.net.connection_limits import TOO_MANY
+from tests.net.conftest import Host, Limits
 
 HANDSHAKE = (
     b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
