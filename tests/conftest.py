@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import time
 import uuid
@@ -127,6 +128,31 @@ def pg_url() -> Iterator[str]:
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'samedeal.db'}"
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database at the schema's head, made once per run (a migration
+    takes most of a second; a copy, a millisecond)."""
+    path = tmp_path_factory.mktemp("migrated") / "samedeal.db"
+
+    async def migrate() -> None:
+        from server.store.repository import Store
+
+        store = await Store.open(f"sqlite+aiosqlite:///{path}")
+        await store.close()
+
+    asyncio.run(migrate())
+    return path
+
+
+def at_head(url: str, migrated: Path) -> str:
+    """`url`, a SQLite file not made yet, made now as a copy of `migrated` (the schema at
+    head: Store.open then migrates nothing); any other URL as it is."""
+    prefix = "sqlite+aiosqlite:///"
+    if url.startswith(prefix) and not Path(url[len(prefix) :]).exists():
+        shutil.copy(migrated, url[len(prefix) :])
+    return url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
