@@ -13,9 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-UNMIRRORED: set[str] = {
-    "server/store/pg_writer.py",
-}
+UNMIRRORED: set[str] = set()
 
 
 def has_logic(path: Path) -> bool:
