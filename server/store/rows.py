@@ -11,10 +11,10 @@ from server.domain.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from server.store.models import Entry, Tournament
+from server.store.models import Entry, TournamentRow
 
 
-def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
+def tournament_of(row: TournamentRow, entrants: int = 0) -> TournamentInfo:
     return TournamentInfo(
         id=row.id,
         name=row.name,
