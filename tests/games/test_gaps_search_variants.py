@@ -13,11 +13,11 @@ from server.games import gaps_search
 from server.games.base import action_data
 from server.games.gaps import GAPS, VARIANTS, GapsState, parse_grid, redeal_grid
 from server.games.gaps_par import par_for
-from server.games.gaps_search import HOLE, Limits, Redealer, search, to_bytes
+from server.games.gaps_search import HOLE, Redealer, SearchLimits, search, to_bytes
 from server.games.random_play import random_gaps_game
 from tests.conftest import load_vector
 
-SMALL = Limits(total=12_000, first=3_000, later=1_500, breadth=4)
+SMALL = SearchLimits(total=12_000, first=3_000, later=1_500, breadth=4)
 VARIANT_RULES = [
     ("montana", "keep_runs"),
     ("addiction", "keep_runs"),
@@ -115,6 +115,8 @@ def test_par_of_each_variant_is_never_worse_than_the_witness(variant: str) -> No
 def test_par_keeps_the_vectors_won_games() -> None:
     for game in load_vector("gaps-variants-v1.json")["won_games"]:
         seed = bytes.fromhex(game["seed"])
-        par = par_for(seed, game["options"], game["player_id"], game["actions"], Limits(total=1))
+        par = par_for(
+            seed, game["options"], game["player_id"], game["actions"], SearchLimits(total=1)
+        )
         assert par.progress == 48
         assert par.resets == game["redeals_used"]
