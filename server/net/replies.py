@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.audit.fairplay import Finding
-from server.competition.fairplay import Outcome
+from server.competition.fairplay import DisqualificationMade
 from server.competition.ratings import LeaderboardPage, PlayerPage, TournamentResult
 from server.competition.schedules import Listing
 from server.domain import ratings as math
@@ -99,7 +99,7 @@ def _recent(r: TournamentResult) -> dict[str, Any]:
 
 
 # -- fair play --------------------------------------------------------------------------
-def amended_message(outcome: Outcome) -> dict[str, Any]:
+def amended_message(outcome: DisqualificationMade) -> dict[str, Any]:
     """The reply to `disqualify` (PROTOCOL.md v1.3)."""
     return {"type": "amended", "tournament": outcome.tournament_id, "player": outcome.player}
 

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.model import NameTaken, PlayerInfo, TournamentStatus
 from server.domain.names import name_key
-from server.domain.ratings import Current, Field, Outcome, PlacingRow, RatingRow, placing_rows
+from server.domain.ratings import Current, Field, PlacingRow, RatingOutcome, RatingRow, placing_rows
 from server.store.models import Device, Placing, Player, PlayerRating, TournamentRow
 from server.store.repository import Store
 
@@ -215,7 +215,7 @@ async def record(
     tournament_id: int,
     game: str,
     taken: Field,
-    out: Outcome,
+    out: RatingOutcome,
     existing: set[int],
     now: datetime,
 ) -> bool:
@@ -246,7 +246,7 @@ async def record(
         return True
 
 
-def _moved(game: str, taken: Field, out: Outcome) -> list[tuple[Any, ...]]:
+def _moved(game: str, taken: Field, out: RatingOutcome) -> list[tuple[Any, ...]]:
     """(player, game, mu, sigma, tournaments, rating) of the ratings the outcome moved."""
     return [
         (p, game, m, sg, c, m - 3.0 * sg)
