@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from server.games.base import ActionError, action_data
-from server.games.gaps import GAPS, GapsOptions, GapsState, Redeal
+from server.games.gaps import GAPS, GapsOptions, GapsRedeal, GapsState
 from server.games.gaps_search import PAR_TIERS, SearchLimits, actions, search_tiers
 
 
@@ -75,7 +75,9 @@ def _best_prefix(start: GapsState, line: Sequence[Mapping[str, Any]]) -> Par:
         if not isinstance(nxt, GapsState):  # pragma: no cover - apply keeps the type
             raise TypeError("not a Gaps state")
         state = nxt
-        taken.append(action_data(action) if not isinstance(action, Redeal) else {"kind": "redeal"})
+        taken.append(
+            action_data(action) if not isinstance(action, GapsRedeal) else {"kind": "redeal"}
+        )
         if (state.progress, -state.resets) > best[:2]:
             best = (state.progress, -state.resets, i)
     return Par(best[0], -best[1], taken[: best[2]])
