@@ -1,6 +1,6 @@
-"""The Gaps search (server/games/gaps_search.py), par (gaps_par.par_for) and winnable
-deals (GapsRules.prepare_deal): every line found replays through the engine to exactly
-what it claims, par is never worse than the witness, results depend only on the budget."""
+"""The Gaps search (server/games/gaps_search.py) and winnable deals
+(GapsRules.prepare_deal): every line found replays through the engine to exactly what it
+claims, results depend only on the budget (par: test_gaps_par.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import random
 import pytest
 
 from server.games import gaps, gaps_search
-from server.games.base import Status, action_data
-from server.games.gaps import GAPS, GapsState, deal_grid, parse_grid, redeal_grid
-from server.games.gaps_par import Par, par_for
+from server.games.base import Status
+from server.games.gaps import GAPS, deal_grid, parse_grid, redeal_grid
 from server.games.gaps_search import (
     Redealer,
     SearchLimits,
@@ -81,45 +80,6 @@ def test_the_redealer_makes_what_the_engine_makes_under_both_rules() -> None:
             for k in (1, 2):
                 made = dealer.layout(to_bytes(state.grid), k)
                 assert made == to_bytes(redeal_grid(state.grid, seed, 3, k, rule))  # type: ignore[arg-type]
-
-
-def _witness(seed: bytes, player: int, rnd: random.Random) -> list[dict[str, object]]:
-    return [action_data(a) for _, a in random_gaps_game(seed, rnd, player_id=player) if a]
-
-
-def test_par_is_never_worse_than_the_witness_and_replays_under_the_player() -> None:
-    rnd = random.Random(11)
-    for i in range(3):
-        seed = seed_of(20 + i)
-        witness = _witness(seed, 4, rnd)
-        own = GAPS.replay(seed, GAPS.parse_options({}), witness, player_id=4)
-        par = par_for(seed, {}, 4, witness, SMALL)
-        assert (par.progress, -par.resets) >= (own.progress, -own.resets)
-        end = GAPS.replay(seed, GAPS.parse_options({}), par.line, player_id=4)
-        assert (end.progress, end.resets) == (par.progress, par.resets)
-        assert par.as_dict() == {"progress": par.progress, "resets": par.resets, "line": par.line}
-
-
-def test_a_witness_better_than_the_search_is_kept_at_its_best_prefix() -> None:
-    seed = QUICK_WIN
-    win = prove_win(deal_grid(seed), 1_000)
-    assert win is not None
-    par = par_for(seed, {"redeals": 0}, 2, [*win, {"kind": "resign"}], SearchLimits(total=1))
-    assert par == Par(48, 0, win)
-    none = par_for(seed, {"redeals": 0}, 2, [], SearchLimits(total=1))
-    assert none.line == [] and none.resets == 0
-
-
-def test_par_refuses_an_illegal_witness() -> None:
-    with pytest.raises(ValueError, match="witness action 1"):
-        par_for(QUICK_WIN, {}, 2, [{"kind": "redeal"}], SMALL)
-
-
-def test_par_under_reshuffle_all_is_found_from_the_fixed_redeal_layouts() -> None:
-    seed = seed_of(8)
-    par = par_for(seed, {"redeal": "reshuffle_all"}, 5, [], SMALL)
-    end = GAPS.replay(seed, GAPS.parse_options({"redeal": "reshuffle_all"}), par.line, player_id=5)
-    assert isinstance(end, GapsState) and (end.progress, end.resets) == (par.progress, par.resets)
 
 
 # -- winnable deals ------------------------------------------------------------------

@@ -14,7 +14,6 @@ from websockets.frames import Opcode
 from websockets.http11 import Request, Response
 
 from server.net.connection import WsConnection
-from server.net.limits import LimitLog, origin_allowed
 from server.net.transport import ConnectionLimits, WsServer
 from tests.net.test_transport import (
     Endpoint,
@@ -187,48 +186,11 @@ async def test_a_handshake_never_sent_is_dropped_and_frees_its_place() -> None:
         writer.close()
 
 
-# -- logs and origins -------------------------------------------------------------
-def test_the_limit_log_says_once_a_minute_per_address_and_counts_the_rest(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    now = [0.0]
-    limit_log = LimitLog(clock=lambda: now[0])
-    caplog.set_level(logging.WARNING, "samedeal.limits")
-    for _ in range(5):
-        limit_log.hit("rate", "10.0.0.1", frame="ping")
-    limit_log.hit("rate", "10.0.0.2", frame="ping")
-    now[0] = 61.0
-    limit_log.hit("rate", "10.0.0.1", frame="ping")
-    lines = [r.getMessage() for r in caplog.records]
-    assert lines == [
-        "limit_hit limit=rate ip=10.0.0.1 frame=ping suppressed=0",
-        "limit_hit limit=rate ip=10.0.0.2 frame=ping suppressed=0",
-        "limit_hit limit=rate ip=10.0.0.1 frame=ping suppressed=4",
-    ]
-
-
+# -- logs --------------------------------------------------------------------------
 def test_the_library_logs_per_connection_only_to_the_access_logger() -> None:
     server = WsServer.__new__(WsServer)
     server.limits = QUIET
     assert WsConnection(server).ws.logger.name == "samedeal.access"  # type: ignore[union-attr]
-
-
-@pytest.mark.parametrize(
-    ("origin", "host", "allowed", "ok"),
-    [
-        (None, "play.example", (), True),  # not a browser
-        ("https://play.example", "play.example", (), True),
-        ("http://127.0.0.1:8765", "127.0.0.1:8765", (), True),
-        ("https://play.example:443", "play.example", (), True),
-        ("https://evil.example", "play.example", (), False),
-        ("https://play.example.evil.example", "play.example", (), False),
-        ("null", "play.example", (), False),
-        ("http://127.0.0.1:9999", "127.0.0.1:8765", (), False),
-        ("https://friend.example", "play.example", ("https://friend.example",), True),
-    ],
-)
-def test_origins(origin: str | None, host: str, allowed: tuple[str, ...], ok: bool) -> None:
-    assert origin_allowed(origin, host, allowed) is ok
 
 
 async def test_the_open_deadline_ends_when_the_request_is_in() -> None:
