@@ -178,7 +178,7 @@ def verify_record_chain(
 
 
 def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report: Report) -> None:
-    """A record's `par` (v1.3), when it has one: its line replays legally from the deal
+    """A record's `par`, when it has one: its line replays legally from the deal
     under the record's player id (the Gaps redeal stream is the player's) and reaches
     exactly the progress and resets it claims, which are no worse than the entry's own."""
     par = record.par

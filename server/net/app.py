@@ -86,7 +86,7 @@ class App:
     serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
     sign_ins: Registrations = field(default_factory=lambda: Registrations(0))  # v1.4 passkeys
-    ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
+    ratings_http: RatingsHttp | None = None  # leaderboards, players, results.csv over HTTP
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""

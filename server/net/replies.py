@@ -1,4 +1,4 @@
-"""The replies of protocol v1.3's ratings, fair-play and series messages, built from the
+"""The replies of the ratings, fair-play and series messages, built from the
 records the competition's parts return (protocol.py builds the v1 ones). The HTTP routes
 and the operator's command line print the same objects."""
 
@@ -115,7 +115,7 @@ def fairplay_report_message(tournament_id: int, found: list[Finding]) -> dict[st
 
 # -- series -----------------------------------------------------------------------------
 def schedule_item(listing: Listing, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
-    """A SCHEDULE object (PROTOCOL v1.3) with `next`, its next occurrences (a SUMMARY
+    """A SCHEDULE object (PROTOCOL.md) with `next`, its next occurrences (a SUMMARY
     for one created, else occurrence, name, starts_at, ends_at), as `viewer` sees it
     (v1.4: the entry code only for its creator, its club's leaders and admins)."""
     nexts: list[dict[str, Any]] = []

@@ -1,4 +1,4 @@
-"""HTTP of schedules (PROTOCOL v1.3): `GET /schedules.json` (the `schedules` items) and
+"""HTTP of schedules (PROTOCOL.md): `GET /schedules.json` (the `schedules` items) and
 `GET /calendar.ics`, an iCalendar feed (RFC 5545) with one VEVENT per scheduled or open
 tournament and per upcoming occurrence of every active schedule, created or not; and
 `GET /tournaments/ID/calendar.ics`, one tournament's event ("add to calendar").

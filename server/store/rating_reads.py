@@ -43,7 +43,7 @@ class TournamentResult(NamedTuple):
     ranked: int
     entrants: int
     figures: Figures
-    par_progress: int | None = None  # the entry's par, once computed (v1.3)
+    par_progress: int | None = None  # the entry's par, once computed
     par_resets: int | None = None
 
 

@@ -108,7 +108,7 @@ class Store(Coordination, PlayerCalls):
                 solution=new.solution,
                 created_at=new.created_at,
                 beacon=new.beacon,
-                schedule_id=new.schedule_id,  # series (v1.3)
+                schedule_id=new.schedule_id,
                 occurrence=new.occurrence,
                 conditions=new.conditions,
                 rated=new.rated,
