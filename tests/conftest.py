@@ -9,13 +9,16 @@ import os
 import signal
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.support import orphans
+
+if TYPE_CHECKING:
+    from server.store.repository import Store
 
 DATA = Path(__file__).parent / "data"
 
@@ -134,3 +137,15 @@ def db_url(request: pytest.FixtureRequest) -> str:
     """Each test using it runs on SQLite and on PostgreSQL."""
     fixture = "sqlite_url" if request.param == "sqlite" else "pg_url"
     return request.getfixturevalue(fixture)
+
+
+@pytest.fixture
+async def any_store(db_url: str) -> AsyncIterator[Store]:
+    """A store on each database the suite runs on (SQLite, and PostgreSQL), closed after."""
+    from server.store.repository import Store
+
+    store = await Store.open(db_url)
+    try:
+        yield store
+    finally:
+        await store.close()

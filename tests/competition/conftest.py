@@ -77,18 +77,8 @@ async def alice(competition: Competition) -> PlayerInfo:
 
 
 @pytest.fixture
-async def any_store(db_url: str) -> AsyncIterator[Store]:
-    """A store on each database the suite runs on (SQLite, and PostgreSQL)."""
-    store = await Store.open(db_url)
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-@pytest.fixture
 def comp(any_store: Store, events: Recorder, clock: Clock) -> Competition:
-    """The competition on `any_store`."""
+    """The competition on `any_store` (tests/conftest.py: each database)."""
     return Competition.build(any_store, events, clock)
 
 
