@@ -25,8 +25,6 @@ from tests.net.test_transport import (
     until,
 )
 
-QUIET = ConnectionLimits(ping_interval=60, open_timeout=0.5, close_timeout=0.5, max_queue=4)
-
 
 async def frames_until_close(reader: asyncio.StreamReader) -> tuple[int, int]:
     """Read server frames to its close frame: (pongs seen, the close code)."""
@@ -186,13 +184,7 @@ async def test_a_handshake_never_sent_is_dropped_and_frees_its_place() -> None:
         writer.close()
 
 
-# -- logs --------------------------------------------------------------------------
-def test_the_library_logs_per_connection_only_to_the_access_logger() -> None:
-    server = WsServer.__new__(WsServer)
-    server.limits = QUIET
-    assert WsConnection(server).ws.logger.name == "samedeal.access"  # type: ignore[union-attr]
-
-
+# -- the open deadline ----------------------------------------------------------
 async def test_the_open_deadline_ends_when_the_request_is_in() -> None:
     """A response the server takes longer than the open deadline to make (a large
     bundle's first build) is still sent; a request never finished is still dropped."""

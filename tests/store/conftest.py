@@ -1,4 +1,4 @@
-"""The store's tests run on each database the suite runs on."""
+"""The store's tests: each on SQLite and on PostgreSQL (tests/conftest.py `db_url`)."""
 
 from __future__ import annotations
 
@@ -9,5 +9,5 @@ from server.store.repository import Store
 
 @pytest.fixture
 def store(any_store: Store) -> Store:
-    """A store on SQLite, and on PostgreSQL (tests/conftest.py's `any_store`)."""
+    """A fresh store on each database the suite runs on (tests/conftest.py `any_store`)."""
     return any_store
