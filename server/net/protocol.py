@@ -105,9 +105,7 @@ class CreateTournament(_Msg):
     join_until: AwareDatetime | None = None
     beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon
     conditions: dict[str, Any] | None = None  # entry conditions (checked by domain/conditions)
-    rated: StrictBool | None = (
-        None  # None: true for an admin, false for a club's leader (access.creation)
-    )
+    rated: StrictBool | None = None  # None: an admin's true, a leader's false (access)
     club: ClubRef | None = None  # v1.4 club events (PROTOCOL.md "Clubs (v1.4)")
     visibility: Literal["public", "unlisted"] = "public"
     entry_code: Annotated[StrictStr, Field(max_length=64)] | None = None  # 4-32: after
