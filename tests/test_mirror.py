@@ -14,12 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = {
-    "server/store/clubs.py",
-    "server/store/models.py",
     "server/store/pg_writer.py",
-    "server/store/rating_reads.py",
-    "server/store/ratings.py",
-    "server/store/sqlite_process.py",
 }
 
 

@@ -16,9 +16,8 @@ import pytest
 from websockets.datastructures import Headers
 from websockets.http11 import Request
 
-from server.net.app import App, build_app
+from server.net.app import LIMITS, App, build_app
 from server.net.connection import WsConnection
-from server.net.connection_limits import ConnectionLimits
 from server.net.limits import Connections, LimitLog
 from server.net.session import Session
 from server.store.repository import Store
@@ -115,11 +114,14 @@ async def signed_in(app: App, name: str, admin: bool = False) -> Wire:
     return wire
 
 
+Limits = type(LIMITS)  # what one connection may hold or take (connection_limits.py)
+
+
 class Host:
     """What a connection needs of its server (endpoint.Host), without a listening socket."""
 
-    def __init__(self, endpoint: Any = None, limits: ConnectionLimits | None = None) -> None:
-        self.limits = limits or ConnectionLimits()
+    def __init__(self, endpoint: Any = None, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
         self.loop = asyncio.get_running_loop()
         self.endpoint = endpoint
         self.counts = Connections(self.limits.max_connections, self.limits.max_connections_per_ip)

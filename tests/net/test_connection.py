@@ -17,14 +17,14 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
 from server.net.connection import WsConnection
-from server.net.connection_limits import TOO_MANY, ConnectionLimits
-from tests.net.conftest import Host
+from server.net.connection_limits import TOO_MANY
+from tests.net.conftest import Host, Limits
 
 HANDSHAKE = (
     b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 )
-QUIET = ConnectionLimits(max_queue=4, rate=1000, burst=1000)
+QUIET = Limits(max_queue=4, rate=1000, burst=1000)
 
 
 class Transport:
@@ -112,7 +112,7 @@ async def turns(n: int = 20) -> None:
 
 
 async def opened(
-    limits: ConnectionLimits = QUIET, ip: str = "10.0.0.1", host: Host | None = None
+    limits: Limits = QUIET, ip: str = "10.0.0.1", host: Host | None = None
 ) -> tuple[WsConnection, Transport, Any]:
     """A connection past its opening handshake, with its transport and endpoint."""
     host = host or Host(Endpoint(), limits)
@@ -148,7 +148,7 @@ async def test_a_plain_http_request_is_answered_and_the_connection_closed() -> N
 
 
 async def test_past_the_connections_cap_the_answer_is_503_at_once() -> None:
-    host = Host(Endpoint(), ConnectionLimits(max_connections_per_ip=1))
+    host = Host(Endpoint(), Limits(max_connections_per_ip=1))
     first = WsConnection(host)
     first.connection_made(Transport())
     second, transport = WsConnection(host), Transport()
@@ -164,7 +164,7 @@ async def test_past_the_connections_cap_the_answer_is_503_at_once() -> None:
 async def test_a_trusted_proxys_connection_counts_under_its_client_once_named() -> None:
     import ipaddress
 
-    host = Host(Endpoint(), ConnectionLimits(max_connections_per_ip=1))
+    host = Host(Endpoint(), Limits(max_connections_per_ip=1))
     host.proxies = (ipaddress.ip_network("10.0.0.0/8"),)
     conn = WsConnection(host)
     conn.connection_made(Transport("10.0.0.9"))
@@ -179,7 +179,7 @@ async def test_a_trusted_proxys_connection_counts_under_its_client_once_named() 
 
 
 async def test_pings_past_the_rate_get_no_pong_and_sustained_ones_close_with_1008() -> None:
-    conn, transport, _ = await opened(ConnectionLimits(rate=0.001, burst=2, abuse_strikes=3))
+    conn, transport, _ = await opened(Limits(rate=0.001, burst=2, abuse_strikes=3))
     conn.data_received(b"".join(frame(Opcode.PING, b"p") for _ in range(6)))
     kinds = [opcode for opcode, _ in transport.frames()]
     assert kinds == [Opcode.PONG, Opcode.PONG, Opcode.CLOSE]
@@ -187,9 +187,7 @@ async def test_pings_past_the_rate_get_no_pong_and_sustained_ones_close_with_100
 
 
 async def test_a_message_in_more_fragments_than_the_cap_closes_with_1009() -> None:
-    conn, transport, endpoint = await opened(
-        ConnectionLimits(max_fragments=3, rate=1000, burst=1000)
-    )
+    conn, transport, endpoint = await opened(Limits(max_fragments=3, rate=1000, burst=1000))
     conn.data_received(frame(Opcode.TEXT, b"a", fin=False))
     conn.data_received(b"".join(frame(Opcode.CONT, b"b", fin=False) for _ in range(5)))
     await turns()
@@ -199,7 +197,7 @@ async def test_a_message_in_more_fragments_than_the_cap_closes_with_1009() -> No
 
 
 async def test_a_full_queue_stops_the_reading_until_it_drains() -> None:
-    conn, transport, endpoint = await opened(ConnectionLimits(max_queue=4, rate=1000, burst=1000))
+    conn, transport, endpoint = await opened(Limits(max_queue=4, rate=1000, burst=1000))
     endpoint.gate.clear()
     for i in range(6):
         conn.data_received(frame(Opcode.TEXT, str(i).encode()))
@@ -237,7 +235,7 @@ async def test_an_unanswered_keepalive_ping_closes_with_1011_an_answered_one_doe
 
 
 async def test_a_silent_connection_neither_signed_in_nor_watching_is_closed() -> None:
-    conn, transport, _ = await opened(ConnectionLimits(idle_timeout=5.0))
+    conn, transport, _ = await opened(Limits(idle_timeout=5.0))
     conn.engaged = True
     conn.idle_check(conn.last_message + 60)
     assert transport.frames() == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import resource
+from types import SimpleNamespace
 
 import pytest
 
@@ -34,6 +35,14 @@ class Clock:
         return self.t
 
 
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """The monotonic clock the module's token buckets read, moved by the test."""
+    clock = Clock()
+    monkeypatch.setattr(limits, "time", SimpleNamespace(monotonic=clock))
+    return clock
+
+
 def test_in_process_servers_have_every_limit_lifted() -> None:
     none = ServeLimits.none()
     assert (none.max_connections, none.max_connections_per_ip) == (0, 0)
@@ -42,12 +51,16 @@ def test_in_process_servers_have_every_limit_lifted() -> None:
     assert ServeLimits().max_connections_per_ip == 64  # the command line's defaults
 
 
-def test_a_bucket_spends_its_burst_then_refills_at_its_rate_up_to_the_burst() -> None:
-    bucket = TokenBucket(rate=1.0, burst=3.0)
+def test_a_bucket_spends_its_burst_then_refills_at_its_rate_up_to_the_burst(
+    clock: Clock,
+) -> None:
+    bucket = TokenBucket(rate=2.0, burst=3.0)
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
-    bucket.stamp -= 1.0  # a second later: one token
+    clock.t += 0.25  # half a token
+    assert not bucket.take()
+    clock.t += 0.25  # a whole one now
     assert [bucket.take(), bucket.take()] == [True, False]
-    bucket.stamp -= 100.0  # long quiet: no more than the burst
+    clock.t += 100.0  # long quiet: no more than the burst
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
 
 
@@ -64,13 +77,17 @@ def test_connections_in_all_and_per_address_are_counted_and_released() -> None:
     assert (counts.total, counts.by_ip) == (0, {})  # an address with none is forgotten
 
 
-def test_new_connections_per_address_are_rate_limited_beyond_twice_the_cap() -> None:
+def test_new_connections_per_address_are_rate_limited_beyond_twice_the_cap(
+    clock: Clock,
+) -> None:
     counts = Connections(max_total=0, max_per_ip=2)
     for _ in range(4):  # 2 x max_per_ip at once, each closed again
         assert counts.admit("10.0.0.1") is None
         counts.release("10.0.0.1")
     assert counts.admit("10.0.0.1") == "new_connections_per_ip"
     assert counts.admit("10.0.0.2") is None  # another address has its own bucket
+    clock.t += 1.0  # then a tenth of the cap a second, at least one
+    assert counts.admit("10.0.0.1") is None and counts.admit("10.0.0.1") is not None
     assert Connections(0, 0).admit_ip("10.0.0.1") is None  # 0: no limit at all
 
 

@@ -9,5 +9,6 @@ from server.store.repository import Store
 
 @pytest.fixture
 def store(any_store: Store) -> Store:
-    """A fresh store on each database the suite runs on (tests/conftest.py `any_store`)."""
+    """A fresh store on each database the suite runs on (tests/conftest.py `any_store`:
+    SQLite's a copy of a migrated file)."""
     return any_store
