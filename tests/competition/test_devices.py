@@ -5,6 +5,7 @@ connections held with revoked devices, here or learned from another node."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable
 
 import pytest
 from sqlalchemy import text
@@ -15,9 +16,9 @@ from server.domain.accounts import DeviceKind
 from tests.support.harness import Clock
 
 
-async def refused(code: str, reason: str | None, ask: object) -> None:
+async def refused(code: str, reason: str | None, ask: Awaitable[object]) -> None:
     with pytest.raises(CompetitionError) as err:
-        await ask  # type: ignore[misc]
+        await ask
     assert err.value.code == code
     if reason is not None:
         assert err.value.reason == reason

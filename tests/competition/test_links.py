@@ -4,6 +4,7 @@ and fetches its token once; wrong codes are counted and pause approvals."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from datetime import timedelta
 
 import pytest
@@ -18,9 +19,9 @@ from tests.support.harness import Clock
 HERE = "192.0.2.1"
 
 
-async def refused(code: str, reason: str | None, ask: object) -> None:
+async def refused(code: str, reason: str | None, ask: Awaitable[object]) -> None:
     with pytest.raises(CompetitionError) as err:
-        await ask  # type: ignore[misc]
+        await ask
     assert (err.value.code, err.value.reason) == (code, reason or code)
 
 

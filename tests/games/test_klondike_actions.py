@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from server.games.base import MalformedAction, action_data
 from server.games.klondike import KLONDIKE
@@ -35,8 +35,6 @@ def test_validate_action_reads_each_kind_into_its_model() -> None:
 
 
 def test_a_place_in_the_json_schema_is_one_of_the_protocol_texts() -> None:
-    from pydantic import TypeAdapter
-
     schema = TypeAdapter(PlaceField).json_schema()
     assert schema == {"type": "string", "enum": list(PLACES)}
 
