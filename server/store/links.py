@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.accounts import DeviceInfo, DeviceKind
 from server.domain.model import PlayerInfo
@@ -90,16 +91,7 @@ async def count_guess(store: Store, player_id: int, address: str, now: datetime)
 async def waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | LinkRefusal:
     """The link waiting for approval under this code, or why not (as `approve` says)."""
     async with store._session() as s:
-        link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
-        if link is None or link.device_id is not None or link.fetched:
-            return LinkRefusal.NOT_FOUND
-        if now > link.expires_at:
-            return (
-                LinkRefusal.EXPIRED
-                if now <= link.expires_at + KEPT_EXPIRED
-                else LinkRefusal.NOT_FOUND
-            )
-        return link
+        return await _awaiting_approval(s, code_hash, now)
 
 
 async def approve(
@@ -108,15 +100,9 @@ async def approve(
     """The approving player's new device (kind `link`, token not yet made), or why not:
     NOT_FOUND (unknown, approved or fetched already, gone), EXPIRED."""
     async with store._session() as s:
-        link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
-        if link is None or link.device_id is not None or link.fetched:
-            return LinkRefusal.NOT_FOUND
-        if now > link.expires_at:
-            return (
-                LinkRefusal.EXPIRED
-                if now <= link.expires_at + KEPT_EXPIRED
-                else LinkRefusal.NOT_FOUND
-            )
+        link = await _awaiting_approval(s, code_hash, now)
+        if isinstance(link, LinkRefusal):
+            return link
         device = Device(
             player_id=player_id,
             token_hash=None,
@@ -154,7 +140,7 @@ async def poll(
         if last is not None and now < last + timedelta(seconds=link.interval_s):
             return LinkRefusal.TOO_SOON
         link.last_poll_at = now
-        refusal = await _poll_refusal(s, link, now)
+        refusal = _poll_refusal(link, now)
         if refusal is not None:
             await s.commit()
             return refusal
@@ -181,13 +167,31 @@ async def poll(
         return PlayerInfo(player.id, player.name, player.admin, player.bot), info
 
 
-async def _poll_refusal(s: object, link: LinkCode, now: datetime) -> LinkRefusal | None:
+async def _awaiting_approval(
+    s: AsyncSession, code_hash: str, now: datetime
+) -> LinkCode | LinkRefusal:
+    """The link under this code still to approve, or NOT_FOUND (unknown, approved or
+    fetched already, gone) or EXPIRED."""
+    link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
+    if link is None or link.device_id is not None or link.fetched:
+        return LinkRefusal.NOT_FOUND
+    expired = _expired(link, now)
+    return link if expired is None else expired
+
+
+def _expired(link: LinkCode, now: datetime) -> LinkRefusal | None:
+    """Past its time: EXPIRED while kept (KEPT_EXPIRED), NOT_FOUND after; else None."""
+    if now <= link.expires_at:
+        return None
+    return LinkRefusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else LinkRefusal.NOT_FOUND
+
+
+def _poll_refusal(link: LinkCode, now: datetime) -> LinkRefusal | None:
     if link.fetched:
         return LinkRefusal.NOT_FOUND
-    if now > link.expires_at:
-        return (
-            LinkRefusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else LinkRefusal.NOT_FOUND
-        )
+    expired = _expired(link, now)
+    if expired is not None:
+        return expired
     if link.device_id is None:
         return LinkRefusal.PENDING
     return None
