@@ -88,12 +88,7 @@ class Catalogue:
         """The tournament in memory; `not_found` otherwise."""
         t = self.tournaments.get(tournament_id)
         if t is None:
-            raise CompetitionError(
-                "not_found",
-                f"no tournament {tournament_id}",
-                reason="no_tournament",
-                params={"id": tournament_id},
-            )
+            raise _no_tournament(tournament_id)
         return t.info
 
     async def runtime(self, tournament_id: int) -> Tournament:
@@ -102,12 +97,7 @@ class Catalogue:
         if t is None:
             info = await self.store.tournament(tournament_id)
             if info is None:
-                raise CompetitionError(
-                    "not_found",
-                    f"no tournament {tournament_id}",
-                    reason="no_tournament",
-                    params={"id": tournament_id},
-                )
+                raise _no_tournament(tournament_id)
             t = self.tournaments.add(info)
         return t
 
@@ -119,12 +109,7 @@ class Catalogue:
         """Read the tournament again from the store (after a change of its status)."""
         info = await self.store.tournament(tournament_id)
         if info is None:
-            raise CompetitionError(
-                "not_found",
-                f"no tournament {tournament_id}",
-                reason="no_tournament",
-                params={"id": tournament_id},
-            )
+            raise _no_tournament(tournament_id)
         t = self.tournaments.get(tournament_id)
         if t is None:
             return self.tournaments.add(info).info
@@ -305,3 +290,13 @@ def rules_of(game: str) -> GameRules[Any, Any]:
             params={"game": game[:32]},
         )
     return rules
+
+
+def _no_tournament(tournament_id: int) -> CompetitionError:
+    """`not_found`: no tournament of this id (in memory, or in the store)."""
+    return CompetitionError(
+        "not_found",
+        f"no tournament {tournament_id}",
+        reason="no_tournament",
+        params={"id": tournament_id},
+    )
