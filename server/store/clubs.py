@@ -241,12 +241,7 @@ async def leave(store: Store, club_id: int, player_id: int) -> ClubRefusal | Non
             return ClubRefusal.ROLE
         if role is Role.OWNER:
             return ClubRefusal.OWNER_STAYS
-        await s.execute(
-            delete(ClubMember).where(
-                ClubMember.club_id == club.id, ClubMember.player_id == player_id
-            )
-        )
-        await s.commit()
+        await _remove(s, club.id, player_id)
         return None
 
 
@@ -265,12 +260,7 @@ async def kick(store: Store, club_id: int, actor_id: int, name_key: str) -> Club
             return ClubRefusal.KICK_SELF
         if their_role is not Role.MEMBER and role is not Role.OWNER:
             return ClubRefusal.ROLE
-        await s.execute(
-            delete(ClubMember).where(
-                ClubMember.club_id == club.id, ClubMember.player_id == player.id
-            )
-        )
-        await s.commit()
+        await _remove(s, club.id, player.id)
         return None
 
 
@@ -296,6 +286,14 @@ async def set_owner(store: Store, club_id: int, actor_id: int, name_key: str) ->
         await _mark(s, club.id, actor_id, True)
         await s.commit()
         return None
+
+
+async def _remove(s: AsyncSession, club_id: int, player_id: int) -> None:
+    """The player is a member no more (leaving or kicked); committed."""
+    await s.execute(
+        delete(ClubMember).where(ClubMember.club_id == club_id, ClubMember.player_id == player_id)
+    )
+    await s.commit()
 
 
 async def _mark(s: AsyncSession, club_id: int, player_id: int, leader: bool) -> None:
