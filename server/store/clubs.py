@@ -267,16 +267,10 @@ async def kick(store: Store, club_id: int, actor_id: int, name_key: str) -> Club
 async def set_owner(store: Store, club_id: int, actor_id: int, name_key: str) -> ClubRefusal | None:
     """The owner hands the club to a member (within MAX_OWNED); the old owner leads."""
     async with store._session() as s:
-        found = await _club_and_role(s, club_id, actor_id)
+        found = await _owner_naming(s, club_id, actor_id, name_key)
         if isinstance(found, ClubRefusal):
             return found
-        club, role = found
-        if role is not Role.OWNER:
-            return ClubRefusal.ROLE
-        target = await _target(s, club, name_key)
-        if isinstance(target, ClubRefusal):
-            return target
-        player, _ = target
+        club, player, _ = found
         if player.id == actor_id:
             return None  # the owner already
         if await _owned(s, player.id) >= MAX_OWNED:
@@ -286,6 +280,24 @@ async def set_owner(store: Store, club_id: int, actor_id: int, name_key: str) ->
         await _mark(s, club.id, actor_id, True)
         await s.commit()
         return None
+
+
+async def _owner_naming(
+    s: AsyncSession, club_id: int, actor_id: int, name_key: str
+) -> tuple[Club, Player, Role] | ClubRefusal:
+    """The club as its owner `actor_id` acts on it, and the member named `name_key` with
+    their role; NO_CLUB, ROLE (the actor is not the owner), NO_PLAYER or NOT_MEMBER."""
+    found = await _club_and_role(s, club_id, actor_id)
+    if isinstance(found, ClubRefusal):
+        return found
+    club, role = found
+    if role is not Role.OWNER:
+        return ClubRefusal.ROLE
+    target = await _target(s, club, name_key)
+    if isinstance(target, ClubRefusal):
+        return target
+    player, their_role = target
+    return club, player, their_role
 
 
 async def _remove(s: AsyncSession, club_id: int, player_id: int) -> None:
@@ -308,16 +320,10 @@ async def set_leader(
     store: Store, club_id: int, actor_id: int, name_key: str, leader: bool
 ) -> ClubRefusal | None:
     async with store._session() as s:
-        found = await _club_and_role(s, club_id, actor_id)
+        found = await _owner_naming(s, club_id, actor_id, name_key)
         if isinstance(found, ClubRefusal):
             return found
-        club, role = found
-        if role is not Role.OWNER:
-            return ClubRefusal.ROLE
-        target = await _target(s, club, name_key)
-        if isinstance(target, ClubRefusal):
-            return target
-        player, their_role = target
+        club, player, their_role = found
         if their_role is Role.OWNER:
             return ClubRefusal.OWNER_NO_LEADER
         await _mark(s, club.id, player.id, leader)
