@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from server.competition.catalogue import TournamentSpec
+from server.competition.live_game import Snapshot
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo
 from server.net import replies
@@ -92,3 +93,18 @@ async def leaderboard_message(comp: Competition, *args: Any, **kw: Any) -> dict[
 async def player_message(comp: Competition, name: str) -> dict[str, Any]:
     """The `player` message of the ratings part's page (as the protocol sends it)."""
     return replies.player_message(await comp.ratings.player(name))
+
+
+async def first_moves(
+    comp: Competition, clock: Clock, player: PlayerInfo, tournament_id: int, n: int
+) -> tuple[Snapshot, int]:
+    """`player` joins and makes up to `n` moves, each the first legal one, a second apart
+    (fewer when the deal blocks): the last snapshot and the moves made."""
+    snap = await comp.play.join(player, tournament_id)
+    made = 0
+    while made < n and snap.view["legal"]:
+        clock.advance(1)
+        made += 1
+        move = {"kind": "move", **snap.view["legal"][0]}
+        snap = await comp.play.act(player, tournament_id, made, move)
+    return snap, made

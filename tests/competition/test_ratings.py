@@ -17,7 +17,7 @@ from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo
 from server.domain.ranking import Result, standings
 from server.store import ratings as stored
-from tests.competition.conftest import gaps_spec, leaderboard_message, player_message
+from tests.competition.conftest import first_moves, gaps_spec, leaderboard_message, player_message
 from tests.support.harness import T0, Clock
 
 MODEL = PlackettLuce()
@@ -40,16 +40,9 @@ async def play_and_close(
     )
     await comp.lifecycle.tick()
     for p, n in zip(field, moves, strict=True):
-        snap = await comp.play.join(p, t.id)
-        seq = 1
-        for _ in range(n):
-            if not snap.view["legal"]:
-                break
-            clock.advance(1)
-            snap = await comp.play.act(p, t.id, seq, {"kind": "move", **snap.view["legal"][0]})
-            seq += 1
+        _, made = await first_moves(comp, clock, p, t.id, n)
         clock.advance(1)
-        await comp.play.act(p, t.id, seq, {"kind": "resign"})
+        await comp.play.act(p, t.id, made + 1, {"kind": "resign"})
     clock.t = start + timedelta(minutes=50)
     await comp.lifecycle.tick()  # the close, and with it the rating step (a task)
     await ratings.settle()
