@@ -81,3 +81,27 @@ async def test_a_revoked_token_signs_in_no_more(competition: Competition) -> Non
     with pytest.raises(CompetitionError) as refused:
         await competition.devices.authenticate(token)
     assert refused.value.code == "unauthorized"
+
+
+async def test_registering_gives_the_device_as_the_token_reads_it(
+    competition: Competition,
+) -> None:
+    """The device `register` answers with is made by the writer (no read back): the
+    same as signing in with its token finds."""
+    player, device, token = await competition.devices.register("fay", "phone")
+    assert await competition.devices.authenticate(token) == (player, device)
+    assert device.label == "phone" and device.kind.value == "token"
+
+
+async def test_an_erased_name_is_taken_for_a_player_and_a_bot(competition: Competition) -> None:
+    """Said with the name as given; a bad name stays `bad_request`."""
+    gus, _, _ = await competition.devices.register("Gus", None)
+    await competition.accounts.delete(gus, "Gus")
+    for bot in (False, True):
+        with pytest.raises(CompetitionError) as refused:
+            await competition.devices.register("GUS", None, bot)
+        assert (refused.value.code, refused.value.params) == ("name_taken", {"name": "GUS"})
+        assert str(refused.value) == "the name 'GUS' is taken"
+    with pytest.raises(CompetitionError) as refused:
+        await competition.devices.register("g u s", None)
+    assert refused.value.code == "bad_request"
