@@ -6,16 +6,20 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.support import orphans
+
+if TYPE_CHECKING:
+    from server.store.repository import Store
 
 DATA = Path(__file__).parent / "data"
 
@@ -129,8 +133,46 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'samedeal.db'}"
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database at the schema's head, made once per run (a migration
+    takes most of a second; a copy, a millisecond)."""
+    path = tmp_path_factory.mktemp("migrated") / "samedeal.db"
+
+    async def migrate() -> None:
+        from server.store.repository import Store
+
+        store = await Store.open(f"sqlite+aiosqlite:///{path}")
+        await store.close()
+
+    asyncio.run(migrate())
+    return path
+
+
+def at_head(url: str, migrated: Path) -> str:
+    """`url`, a SQLite file not made yet, made now as a copy of `migrated` (the schema at
+    head: Store.open then migrates nothing); any other URL as it is."""
+    prefix = "sqlite+aiosqlite:///"
+    if url.startswith(prefix) and not Path(url[len(prefix) :]).exists():
+        shutil.copy(migrated, url[len(prefix) :])
+    return url
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest) -> str:
     """Each test using it runs on SQLite and on PostgreSQL."""
     fixture = "sqlite_url" if request.param == "sqlite" else "pg_url"
     return request.getfixturevalue(fixture)
+
+
+@pytest.fixture
+async def any_store(db_url: str, migrated_sqlite: Path) -> AsyncIterator[Store]:
+    """A store on each database the suite runs on (SQLite, and PostgreSQL), closed after;
+    SQLite's a copy of the migrated file (`at_head`)."""
+    from server.store.repository import Store
+
+    store = await Store.open(at_head(db_url, migrated_sqlite))
+    try:
+        yield store
+    finally:
+        await store.close()

@@ -45,7 +45,7 @@ class TournamentSpec:
     time_limit_s: int | None = None
     join_until: datetime | None = None
     beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon (beacons.py)
-    series: SeriesFields = field(default_factory=SeriesFields)  # series (v1.3) hook
+    series: SeriesFields = field(default_factory=SeriesFields)  # its schedule, conditions, rated
     event: EventFields = field(default_factory=EventFields)  # club events (v1.4)
     limits: tuple[int, ...] = ()  # the clubs whose limits it must fit (a non-admin's)
 
@@ -233,7 +233,7 @@ class Catalogue:
             solution=deal.solution,
             created_at=now,
             beacon=planned,
-            **spec.series._asdict(),  # series (v1.3) hook
+            **spec.series._asdict(),
             **_event_columns(spec.event),  # club events (v1.4)
         )
         try:

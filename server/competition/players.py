@@ -36,7 +36,7 @@ def token_hash(token: str) -> str:
 
 
 class Players:
-    """Register a name (a new token) for a player or a bot (PROTOCOL v1.3 `register` with
+    """Register a name (a new token) for a player or a bot (PROTOCOL.md `register` with
     `"bot": true`: a player like any other, marked so that ratings and leaderboards leave
     it out)."""
 

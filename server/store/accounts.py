@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from server.domain.names import name_key
 from server.store import clubs, pg_coordination
-from server.store.models import Device, Entry, ErasedName, Erasure, Player, Tournament
+from server.store.models import Device, Entry, ErasedName, Erasure, Player, TournamentRow
 from server.store.repository import Store
 
 
@@ -68,8 +68,8 @@ async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> 
             .values(name=pseudonym, name_key=name_key(pseudonym), admin=False)
         )
         rows = await s.execute(
-            select(Entry.tournament_id, Tournament.status)
-            .join(Tournament, Tournament.id == Entry.tournament_id)
+            select(Entry.tournament_id, TournamentRow.status)
+            .join(TournamentRow, TournamentRow.id == Entry.tournament_id)
             .where(Entry.player_id == player_id)
             .order_by(Entry.tournament_id)
         )

@@ -21,7 +21,7 @@ from server.store.repository import Store
 KEPT_EXPIRED = timedelta(hours=1)  # an expired code still answers `expired` this long
 
 
-class Refusal(StrEnum):
+class LinkRefusal(StrEnum):
     """Why a link step gave no result (the protocol's error codes but one)."""
 
     NOT_FOUND = "not_found"
@@ -87,28 +87,36 @@ async def count_guess(store: Store, player_id: int, address: str, now: datetime)
         await s.commit()
 
 
-async def waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | Refusal:
+async def waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | LinkRefusal:
     """The link waiting for approval under this code, or why not (as `approve` says)."""
     async with store._session() as s:
         link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
         if link is None or link.device_id is not None or link.fetched:
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         if now > link.expires_at:
-            return Refusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else Refusal.NOT_FOUND
+            return (
+                LinkRefusal.EXPIRED
+                if now <= link.expires_at + KEPT_EXPIRED
+                else LinkRefusal.NOT_FOUND
+            )
         return link
 
 
 async def approve(
     store: Store, code_hash: str, player_id: int, now: datetime
-) -> DeviceInfo | Refusal:
+) -> DeviceInfo | LinkRefusal:
     """The approving player's new device (kind `link`, token not yet made), or why not:
     NOT_FOUND (unknown, approved or fetched already, gone), EXPIRED."""
     async with store._session() as s:
         link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
         if link is None or link.device_id is not None or link.fetched:
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         if now > link.expires_at:
-            return Refusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else Refusal.NOT_FOUND
+            return (
+                LinkRefusal.EXPIRED
+                if now <= link.expires_at + KEPT_EXPIRED
+                else LinkRefusal.NOT_FOUND
+            )
         device = Device(
             player_id=player_id,
             token_hash=None,
@@ -127,24 +135,24 @@ async def approve(
         )
         if taken.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()  # approved meanwhile on another node
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         await s.commit()
         return DeviceInfo(device.id, player_id, DeviceKind.LINK, device.label, now, now)
 
 
 async def poll(
     store: Store, poll_hash: str, token_hash: str, now: datetime
-) -> tuple[PlayerInfo, DeviceInfo] | Refusal:
+) -> tuple[PlayerInfo, DeviceInfo] | LinkRefusal:
     """The link's player and device, its token (by `token_hash`) made now, or why not:
     NOT_FOUND (unknown, fetched already, its device revoked, gone), TOO_SOON (within the
     interval of the previous poll not itself too soon), EXPIRED, PENDING."""
     async with store._session() as s:
         link = await s.scalar(select(LinkCode).where(LinkCode.poll_hash == poll_hash))
         if link is None:
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         last = link.last_poll_at
         if last is not None and now < last + timedelta(seconds=link.interval_s):
-            return Refusal.TOO_SOON
+            return LinkRefusal.TOO_SOON
         link.last_poll_at = now
         refusal = await _poll_refusal(s, link, now)
         if refusal is not None:
@@ -154,7 +162,7 @@ async def poll(
         player = await s.get(Player, device.player_id) if device is not None else None
         if device is None or player is None or device.revoked_at is not None:
             await s.commit()
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         done = await s.execute(
             update(LinkCode)
             .where(LinkCode.id == link.id, LinkCode.fetched.is_(False))
@@ -162,7 +170,7 @@ async def poll(
         )
         if done.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         device.token_hash = token_hash
         device.expires_at = None
         device.last_seen_at = now
@@ -173,11 +181,13 @@ async def poll(
         return PlayerInfo(player.id, player.name, player.admin, player.bot), info
 
 
-async def _poll_refusal(s: object, link: LinkCode, now: datetime) -> Refusal | None:
+async def _poll_refusal(s: object, link: LinkCode, now: datetime) -> LinkRefusal | None:
     if link.fetched:
-        return Refusal.NOT_FOUND
+        return LinkRefusal.NOT_FOUND
     if now > link.expires_at:
-        return Refusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else Refusal.NOT_FOUND
+        return (
+            LinkRefusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else LinkRefusal.NOT_FOUND
+        )
     if link.device_id is None:
-        return Refusal.PENDING
+        return LinkRefusal.PENDING
     return None

@@ -15,10 +15,10 @@ from server.domain.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from server.store.models import Entry, Tournament
+from server.store.models import Entry, TournamentRow
 
 
-def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
+def tournament_of(row: TournamentRow, entrants: int = 0) -> TournamentInfo:
     return TournamentInfo(
         id=row.id,
         name=row.name,
@@ -38,7 +38,7 @@ def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
         entrants=entrants,
         beacon=dict(row.beacon) if row.beacon else None,
         void=bool(row.void),
-        schedule_id=row.schedule_id,  # series (v1.3)
+        schedule_id=row.schedule_id,
         occurrence=row.occurrence,
         conditions=row.conditions,
         rated=row.rated,

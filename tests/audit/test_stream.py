@@ -13,12 +13,12 @@ import pytest
 
 from client_cli.verify import run
 from server.audit import receipts
-from server.audit.untrusted import JsonStream, Limits, Unreadable
+from server.audit.untrusted import ReadLimits, Unreadable
 from server.audit.verify import NotABundle, verify_bundle_file, verify_document
 from tests.support import factories
 
 SEED = bytes.fromhex("e4c537b6139465e60d1e3dc91d26a884e7b04b4d57558cedeb4b13dff5d68d97")
-STREAM_ALL = Limits(stream_from=0)  # every bundle streamed, however small
+STREAM_ALL = ReadLimits(stream_from=0)  # every bundle streamed, however small
 
 
 @pytest.fixture
@@ -107,25 +107,6 @@ def test_a_record_or_a_file_that_is_no_object_is_not_streamed(
     for doc in (good_bundle["records"][0], [1, 2], "x"):
         with pytest.raises(NotABundle):
             verify_bundle_file(write(tmp_path, doc), STREAM_ALL)
-
-
-def test_a_value_past_max_bytes_is_unreadable() -> None:
-    text = b'{"format": "samedeal-bundle/1", "records": ["' + b"a" * 5000 + b'"]}'
-    stream = JsonStream(io.BytesIO(text), Limits(max_bytes=1000))
-    with pytest.raises(Unreadable, match="too large"):
-        for _, value in stream.members("records"):
-            if not isinstance(value, str):
-                list(value)
-
-
-def test_values_split_across_reads_are_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    from server.audit import untrusted
-
-    monkeypatch.setattr(untrusted, "_READ", 3)  # every value crosses a read
-    doc = {"n": 12345678901234, "s": "é" * 10, "a": [1.5, -2e3, True, None], "records": [{}, []]}
-    members = JsonStream(io.BytesIO(json.dumps(doc).encode())).members("records")
-    got = {k: (list(v) if k == "records" else v) for k, v in members}
-    assert got == doc
 
 
 def test_the_command_streams_large_bundles_with_a_receipt(

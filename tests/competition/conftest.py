@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo
 from server.net import replies
 from server.store.repository import Store
+from tests.conftest import at_head
 from tests.support.harness import T0, Clock
 
 
@@ -57,8 +59,8 @@ def events() -> Recorder:
 
 
 @pytest.fixture
-async def store(sqlite_url: str) -> AsyncIterator[Store]:
-    store = await Store.open(sqlite_url)
+async def store(sqlite_url: str, migrated_sqlite: Path) -> AsyncIterator[Store]:
+    store = await Store.open(at_head(sqlite_url, migrated_sqlite))
     try:
         yield store
     finally:
@@ -77,18 +79,8 @@ async def alice(competition: Competition) -> PlayerInfo:
 
 
 @pytest.fixture
-async def any_store(db_url: str) -> AsyncIterator[Store]:
-    """A store on each database the suite runs on (SQLite, and PostgreSQL)."""
-    store = await Store.open(db_url)
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-@pytest.fixture
 def comp(any_store: Store, events: Recorder, clock: Clock) -> Competition:
-    """The competition on `any_store`."""
+    """The competition on `any_store` (tests/conftest.py: each database)."""
     return Competition.build(any_store, events, clock)
 
 

@@ -70,18 +70,3 @@ async def test_a_close_by_another_process_is_learnt_and_announced(
     assert competition.catalogue.get(t.id).status == TournamentStatus.CLOSED
     assert events.heard[-1][:2] == ("closed", t.id)
     assert (await competition.play.state(alice, t.id)).status == "timed_out"
-
-
-async def test_records_wait_for_the_close(competition: Competition, alice: PlayerInfo) -> None:
-    t = await competition.catalogue.create(gaps_spec())
-    await competition.play.join(alice, t.id)
-    for ask in (competition.exports.bundle(t.id), competition.exports.record(t.id, "alice")):
-        with pytest.raises(CompetitionError) as refused:
-            await ask
-        assert refused.value.code == "not_revealed"
-    await competition.lifecycle.close(t.id)
-    record = await competition.exports.record(t.id, "ALICE")
-    assert record["player"]["name"] == "alice" and verify_document(record).ok
-    with pytest.raises(CompetitionError) as refused:
-        await competition.exports.record(t.id, "nobody")
-    assert refused.value.code == "not_found"

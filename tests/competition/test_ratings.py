@@ -166,11 +166,11 @@ async def test_a_tournament_left_waiting_is_taken_in_first_and_out_of_order_rebu
     async with comp.store._session() as s:  # as if its node died before the rating step
         from sqlalchemy import delete, update
 
-        from server.store.models import Placing, PlayerRating, Tournament
+        from server.store.models import Placing, PlayerRating, TournamentRow
 
         await s.execute(delete(Placing))
         await s.execute(delete(PlayerRating))
-        await s.execute(update(Tournament).values(rated_at=None))
+        await s.execute(update(TournamentRow).values(rated_at=None))
         await s.commit()
     second = await play_and_close(comp, clock, field, [3, 2, 1], hours=1)
     expected = await expected_by_openskill(comp, [first, second], set())
@@ -178,7 +178,7 @@ async def test_a_tournament_left_waiting_is_taken_in_first_and_out_of_order_rebu
     # a close committed out of order: the second taken in, the first closed before it
     # and still waiting: the game is computed again from scratch, in close order
     async with comp.store._session() as s:
-        from server.store.models import Tournament as T
+        from server.store.models import TournamentRow as T
 
         await s.execute(update(T).where(T.id == first.id).values(rated_at=None))
         await s.commit()

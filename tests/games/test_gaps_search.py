@@ -1,6 +1,6 @@
-"""The Gaps search (server/games/gaps_search.py), par (gaps_par.par_for) and winnable
-deals (GapsRules.prepare_deal): every line found replays through the engine to exactly
-what it claims, par is never worse than the witness, results depend only on the budget."""
+"""The Gaps search (server/games/gaps_search.py) and winnable deals
+(GapsRules.prepare_deal): every line found replays through the engine to exactly what it
+claims, results depend only on the budget (par: test_gaps_par.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,16 @@ import random
 import pytest
 
 from server.games import gaps, gaps_search
-from server.games.base import Status, action_data
-from server.games.gaps import GAPS, GapsState, deal_grid, parse_grid, redeal_grid
-from server.games.gaps_par import Par, par_for
-from server.games.gaps_search import Limits, Redealer, prove_win, search, search_tiers, to_bytes
+from server.games.base import Status
+from server.games.gaps import GAPS, deal_grid, parse_grid, redeal_grid
+from server.games.gaps_search import (
+    Redealer,
+    SearchLimits,
+    prove_win,
+    search,
+    search_tiers,
+    to_bytes,
+)
 from server.games.random_play import random_gaps_game
 
 
@@ -22,7 +28,7 @@ def seed_of(i: int) -> bytes:
 
 QUICK_WIN = seed_of(4)  # attempt 0 is proven won within 100 positions
 WIN_AT_1 = seed_of(13)  # attempt 0 is not proven within 3,000 positions, attempt 1 is
-SMALL = Limits(total=12_000, first=3_000, later=1_500, breadth=4)
+SMALL = SearchLimits(total=12_000, first=3_000, later=1_500, breadth=4)
 
 
 def test_prove_win_finds_a_line_the_engine_replays_to_a_win_with_no_redeal() -> None:
@@ -53,7 +59,7 @@ def test_search_depends_on_the_budget_alone_and_a_bigger_one_is_no_worse() -> No
     a = search(deal_grid(seed), seed, 1, 2, "keep_runs", SMALL)
     b = search(deal_grid(seed), seed, 1, 2, "keep_runs", SMALL)
     assert a == b
-    big = search(deal_grid(seed), seed, 1, 2, "keep_runs", Limits())
+    big = search(deal_grid(seed), seed, 1, 2, "keep_runs", SearchLimits())
     assert (big.progress, -big.resets) >= (a.progress, -a.resets)
 
 
@@ -74,45 +80,6 @@ def test_the_redealer_makes_what_the_engine_makes_under_both_rules() -> None:
             for k in (1, 2):
                 made = dealer.layout(to_bytes(state.grid), k)
                 assert made == to_bytes(redeal_grid(state.grid, seed, 3, k, rule))  # type: ignore[arg-type]
-
-
-def _witness(seed: bytes, player: int, rnd: random.Random) -> list[dict[str, object]]:
-    return [action_data(a) for _, a in random_gaps_game(seed, rnd, player_id=player) if a]
-
-
-def test_par_is_never_worse_than_the_witness_and_replays_under_the_player() -> None:
-    rnd = random.Random(11)
-    for i in range(3):
-        seed = seed_of(20 + i)
-        witness = _witness(seed, 4, rnd)
-        own = GAPS.replay(seed, GAPS.parse_options({}), witness, player_id=4)
-        par = par_for(seed, {}, 4, witness, SMALL)
-        assert (par.progress, -par.resets) >= (own.progress, -own.resets)
-        end = GAPS.replay(seed, GAPS.parse_options({}), par.line, player_id=4)
-        assert (end.progress, end.resets) == (par.progress, par.resets)
-        assert par.as_dict() == {"progress": par.progress, "resets": par.resets, "line": par.line}
-
-
-def test_a_witness_better_than_the_search_is_kept_at_its_best_prefix() -> None:
-    seed = QUICK_WIN
-    win = prove_win(deal_grid(seed), 1_000)
-    assert win is not None
-    par = par_for(seed, {"redeals": 0}, 2, [*win, {"kind": "resign"}], Limits(total=1))
-    assert par == Par(48, 0, win)
-    none = par_for(seed, {"redeals": 0}, 2, [], Limits(total=1))
-    assert none.line == [] and none.resets == 0
-
-
-def test_par_refuses_an_illegal_witness() -> None:
-    with pytest.raises(ValueError, match="witness action 1"):
-        par_for(QUICK_WIN, {}, 2, [{"kind": "redeal"}], SMALL)
-
-
-def test_par_under_reshuffle_all_is_found_from_the_fixed_redeal_layouts() -> None:
-    seed = seed_of(8)
-    par = par_for(seed, {"redeal": "reshuffle_all"}, 5, [], SMALL)
-    end = GAPS.replay(seed, GAPS.parse_options({"redeal": "reshuffle_all"}), par.line, player_id=5)
-    assert isinstance(end, GapsState) and (end.progress, end.resets) == (par.progress, par.resets)
 
 
 # -- winnable deals ------------------------------------------------------------------
@@ -150,7 +117,7 @@ def test_a_solved_grid_needs_no_move() -> None:
 def test_search_tiers_use_the_next_budget_only_without_a_win() -> None:
     seed = seed_of(3)
     grid = deal_grid(seed)
-    tiny = Limits(total=40, first=40, later=10, breadth=1)
+    tiny = SearchLimits(total=40, first=40, later=10, breadth=1)
     first = search(grid, seed, 1, 2, "keep_runs", tiny)
     assert first.progress < 48
     second = search(grid, seed, 1, 2, "keep_runs", SMALL)

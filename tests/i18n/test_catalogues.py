@@ -13,7 +13,6 @@ import pytest
 from babel.messages.pofile import read_po
 
 from server import i18n
-from server.net import pages
 from tests.support.harness import running_server
 
 CATALOGUES = Path(i18n.__file__).parent / "catalogues"
@@ -100,19 +99,6 @@ def test_pseudo_language_brackets_and_accents_keeping_placeholders() -> None:
             assert form.startswith("[") and form.endswith("]"), key
             assert i18n.placeholders(form) == i18n.placeholders(en), key
     assert i18n.translate(i18n.PSEUDO, "card.6H") == "[šîx öf ĥéåŕţš]"
-
-
-def test_the_browsers_catalogue_has_every_key_and_an_etag() -> None:
-    response = pages.catalogue("/i18n/pt-PT.json", None)
-    assert response is not None and response.status_code == 200
-    body = json.loads(response.body)
-    assert body["lang"] == "pt-PT" and set(body["messages"]) == set(i18n.catalogue("en"))
-    assert body["messages"]["card.AS"] == "ás de espadas"
-    etag = response.headers["ETag"]
-    again = pages.catalogue("/i18n/pt-PT.json", etag)
-    assert again is not None and again.status_code == 304 and again.body == b""
-    assert pages.catalogue("/i18n/fr.json", None) is None
-    assert pages.catalogue("/i18n/en-XA.json", None) is not None
 
 
 @pytest.mark.parametrize("lang", ["es"])
