@@ -294,17 +294,19 @@ async def test_a_name_erased_while_its_insert_waits_is_refused(pg_url: str) -> N
 
 
 async def _until_a_backend_waits_on_a_lock(store: Store) -> None:
-    async with store.engine.connect() as c:
-        for _ in range(1000):
+    """Polled, each time in a transaction of its own (pg_stat_activity is read once per
+    transaction)."""
+    for _ in range(1000):
+        async with store.engine.connect() as c:
             waiting = await c.scalar(
                 text(
                     "SELECT count(*) FROM pg_stat_activity"
                     " WHERE wait_event_type = 'Lock' AND datname = current_database()"
                 )
             )
-            if waiting:
-                return
-            await asyncio.sleep(0.01)
+        if waiting:
+            return
+        await asyncio.sleep(0.01)
     raise AssertionError("the insert never waited for the deletion")
 
 
