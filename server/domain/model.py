@@ -22,6 +22,7 @@ __all__ = [
     "EntryInfo",
     "Figures",
     "LoggedAction",
+    "NameErased",
     "NameTaken",
     "NewTournament",
     "PlayerInfo",
@@ -55,6 +56,10 @@ def canonical_json(action: dict[str, Any]) -> str:
 # -- refusals ------------------------------------------------------------------
 class NameTaken(Exception):
     """A player with that name (case-insensitively) exists."""
+
+
+class NameErased(Exception):
+    """The name (case-insensitively) was a deleted account's: it is never registered again."""
 
 
 class EntryExists(Exception):

@@ -26,9 +26,12 @@ class Erased(NamedTuple):
 
 
 async def name_erased(store: Store, name: str) -> bool:
-    """Whether `name` (as names compare) was a deleted account's."""
-    async with store._session() as s:
-        found = await s.scalar(select(ErasedName).where(ErasedName.name_key == name_key(name)))
+    """Whether `name` (as names compare) was a deleted account's (one Core read: a new
+    player's name is checked by the writer, in its insert's transaction)."""
+    async with store.engine.connect() as c:
+        found = await c.scalar(
+            select(ErasedName.player_id).where(ErasedName.name_key == name_key(name))
+        )
         return found is not None
 
 

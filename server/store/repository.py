@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import case, event, func, select, update
+from sqlalchemy import bindparam, case, event, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -40,6 +40,12 @@ from server.store.players import PlayerCalls
 from server.store.rows import entry_of, tournament_of
 from server.store.writer import Conflict, Writer
 from server.store.writer_factory import make_writer
+
+_ENTRY_OF_PLAYER = (
+    select(Entry.__table__, Player.name.label("player_name"), Player.bot.label("player_bot"))
+    .join(Player, Player.id == Entry.player_id)
+    .where(Entry.tournament_id == bindparam("t"), Entry.player_id == bindparam("p"))
+)
 
 
 class Store(Coordination, PlayerCalls):
@@ -293,14 +299,11 @@ class Store(Coordination, PlayerCalls):
         )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:
-        async with self._session() as s:
-            row = await s.execute(
-                select(Entry, Player.name, Player.bot)
-                .join(Player, Player.id == Entry.player_id)
-                .where(Entry.tournament_id == tournament_id, Entry.player_id == player_id)
-            )
-            found = row.first()
-            return None if found is None else entry_of(*found)
+        """The player's entry in the tournament (one Core read: every first join asks)."""
+        async with self.engine.connect() as c:
+            rows = await c.execute(_ENTRY_OF_PLAYER, {"t": tournament_id, "p": player_id})
+            found = rows.first()
+        return None if found is None else entry_of(found, found.player_name, found.player_bot)
 
     async def entries(self, tournament_id: int) -> list[EntryInfo]:
         async with self._session() as s:

@@ -3,6 +3,10 @@ and the one layout of an entry's figures as columns (what the writers' SQL takes
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy import Row
+
 from server.domain.model import (
     EntryInfo,
     Figures,
@@ -57,7 +61,11 @@ def summary_columns(s: Summary) -> SummaryColumns:
     return (f.status, f.progress, f.resets, f.score, f.time_ms, s.seq, s.log_hash)
 
 
-def figures_of(row: Entry) -> Figures:
+EntryRow = Entry | Row[Any]
+"""An entry's row: the ORM's, or a Core row of the entries table's columns."""
+
+
+def figures_of(row: EntryRow) -> Figures:
     """An entry row's figures."""
     return Figures(
         status=Status(row.status),
@@ -68,7 +76,7 @@ def figures_of(row: Entry) -> Figures:
     )
 
 
-def entry_of(row: Entry, player_name: str, player_bot: bool = False) -> EntryInfo:
+def entry_of(row: EntryRow, player_name: str, player_bot: bool = False) -> EntryInfo:
     return EntryInfo(
         id=row.id,
         tournament_id=row.tournament_id,
