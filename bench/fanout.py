@@ -35,7 +35,7 @@ from server.domain.model import Figures, Status
 from server.net.app import tune_gc
 from server.net.connection import WsConnection
 from server.net.fanout import Fanout, Watch
-from server.net.transport import Limits
+from server.net.transport import ConnectionLimits
 
 HOUR_MS = 3_600_000
 TID = 1
@@ -53,7 +53,7 @@ class CountingTransport:
 
 
 class Server:
-    limits = Limits()
+    limits = ConnectionLimits()
 
 
 def connection() -> WsConnection:

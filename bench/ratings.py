@@ -160,11 +160,11 @@ async def store_figures(args: argparse.Namespace, rng: random.Random) -> list[st
             async with store._session() as s:  # the last round's step undone
                 from sqlalchemy import delete, update
 
-                from server.store.models import Placing, PlayerRating, Tournament
+                from server.store.models import Placing, PlayerRating, TournamentRow
 
                 await s.execute(delete(Placing))
                 await s.execute(delete(PlayerRating))
-                await s.execute(update(Tournament).values(rated_at=None))
+                await s.execute(update(TournamentRow).values(rated_at=None))
                 await s.commit()
             t0 = time.perf_counter()
             assert await ratings.catch_up(store, "gaps") == 1

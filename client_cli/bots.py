@@ -152,7 +152,7 @@ async def _play(
     max_actions: int,
 ) -> BotResult:
     """Play one game on an open connection (see play_bot)."""
-    registered = await conn.call("register", name=name, bot=True)  # never rated (v1.3)
+    registered = await conn.call("register", name=name, bot=True)  # never rated
     conn.token, conn.player = registered["token"], registered["player"]
     state = await conn.call("join", tournament=tournament)
     acted = errors = idle = 0

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from server.audit.drand import BUILT_IN, BeaconError, Network, networks_from_json
 from server.audit.receipts import check_receipt, record_of_player
 from server.audit.records import BUNDLE_FORMAT
-from server.audit.untrusted import LIMITS, Limits, Unreadable, one_line, parse_json, show
+from server.audit.untrusted import LIMITS, ReadLimits, Unreadable, one_line, parse_json, show
 from server.audit.verify import NotABundle, verify_bundle_file, verify_document
 from server.domain.names import name_key
 from server.i18n.said import speak
@@ -60,7 +60,7 @@ def run(
     out: TextIO | None = None,
     receipt: tuple[int, str] | None = None,
     player: str | None = None,
-    limits: Limits = LIMITS,
+    limits: ReadLimits = LIMITS,
     networks: str | None = None,
 ) -> int:
     """Verify the record or bundle in `path` (and a receipt against it); print what was
@@ -88,7 +88,7 @@ def run(
     return status
 
 
-def read_file(path: str, limits: Limits = LIMITS) -> bytes:
+def read_file(path: str, limits: ReadLimits = LIMITS) -> bytes:
     """The file's bytes, at most limits.max_bytes + 1 of them (parse_json refuses more);
     OSError when it cannot be opened or read (missing, a directory, no permission)."""
     with open(path, "rb") as f:
@@ -105,7 +105,7 @@ def _verdict(
     lines: list[str],
     receipt: tuple[int, str] | None,
     player: str | None,
-    limits: Limits,
+    limits: ReadLimits,
     networks_file: str | None = None,
 ) -> int:
     try:
@@ -160,7 +160,7 @@ def _streamed(
     lines: list[str],
     receipt: tuple[int, str] | None,
     player: str | None,
-    limits: Limits,
+    limits: ReadLimits,
     networks: Mapping[str, Network],
 ) -> int | None:
     """A bundle over limits.stream_from, verified a record at a time (bounded memory,

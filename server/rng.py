@@ -100,7 +100,7 @@ BEACON_LABEL = b"samedeal/beacon/v1"
 
 
 def beacon_deal_seed(seed: bytes, chain_hash: bytes, round_: int, randomness: bytes) -> bytes:
-    """The deal seed of a tournament with a public beacon (RNG.md, v1.3): every label
+    """The deal seed of a tournament with a public beacon (RNG.md "Public beacon"): every label
     above is then read with it in place of the seed.
 
     HMAC-SHA256(seed, "samedeal/beacon/v1" || 0x00 || chain_hash (32 bytes) ||

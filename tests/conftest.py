@@ -10,13 +10,16 @@ import shutil
 import signal
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.support import orphans
+
+if TYPE_CHECKING:
+    from server.store.repository import Store
 
 DATA = Path(__file__).parent / "data"
 
@@ -160,3 +163,16 @@ def db_url(request: pytest.FixtureRequest) -> str:
     """Each test using it runs on SQLite and on PostgreSQL."""
     fixture = "sqlite_url" if request.param == "sqlite" else "pg_url"
     return request.getfixturevalue(fixture)
+
+
+@pytest.fixture
+async def any_store(db_url: str, migrated_sqlite: Path) -> AsyncIterator[Store]:
+    """A store on each database the suite runs on (SQLite, and PostgreSQL), closed after;
+    SQLite's a copy of the migrated file (`at_head`)."""
+    from server.store.repository import Store
+
+    store = await Store.open(at_head(db_url, migrated_sqlite))
+    try:
+        yield store
+    finally:
+        await store.close()

@@ -12,7 +12,7 @@ import select
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from websockets.exceptions import WebSocketException
 
@@ -25,13 +25,6 @@ from server.i18n.terminal import t
 
 Subparsers = argparse._SubParsersAction  # what `add_parser(sub)` receives
 Run = Callable[[argparse.Namespace, TextIO], int]
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr (and exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} ({t('cli.see_help', prog=self.prog)})\n")
 
 
 def command(sub: Subparsers[Any], name: str, run: Run, **kwargs: Any) -> argparse.ArgumentParser:

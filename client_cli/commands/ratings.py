@@ -1,5 +1,5 @@
 """`samedeal leaderboard GAME` and `samedeal player NAME`: ratings in the terminal
-(PROTOCOL v1.3 `leaderboard` and `player`, public: no token needed)."""
+(PROTOCOL.md `leaderboard` and `player`, public: no token needed)."""
 
 from __future__ import annotations
 

@@ -23,8 +23,7 @@ from client_cli.commands import (
     tournaments,
     verify,
 )
-from client_cli.commands.common import OneLineParser
-from server.i18n.terminal import t
+from server.i18n.terminal import OneLineParser, t
 
 DESCRIPTION = "samedeal: the command-line client for players, organisers and auditors."
 """(the English of `cli.description`)"""

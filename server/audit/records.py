@@ -69,7 +69,7 @@ class RecordTournament(_Model):
 class RecordPlayer(_Model):
     id: int
     name: str
-    bot: bool = False  # v1.3
+    bot: bool = False  # a bot's entry (never rated)
 
 
 class RecordAction(_Model):
@@ -101,7 +101,7 @@ class RecordResult(_Model):
 
 
 class RecordPar(_Model):
-    """v1.3 `par`: the best result a search found on the entry's deal and stream, and the
+    """`par`: the best result a search found on the entry's deal and stream, and the
     actions (PROTOCOL.md objects) that reach it."""
 
     progress: int
@@ -110,7 +110,7 @@ class RecordPar(_Model):
 
 
 class Disqualification(_Model):
-    """An operator's disqualification of one entry (v1.3): why, and when (ISO time)."""
+    """An operator's disqualification of one entry: why, and when (ISO time)."""
 
     reason: str
     at: str
@@ -118,7 +118,7 @@ class Disqualification(_Model):
 
 class Amendment(_Model):
     """A bundle's amendment, by `kind` (v1.4; none: a disqualification): a
-    disqualification made after the close (v1.3: `player` the name, `reason`), or an
+    disqualification made after the close (`player` the name, `reason`), or an
     erasure (`player_id`: an account deleted after the close). Another kind cannot be
     read."""
 
@@ -138,7 +138,7 @@ class Record(_Model):
     result: RecordResult
     log_hash: str | None = None
     par: RecordPar | None = None
-    disqualified: Disqualification | None = None  # v1.3, fair play
+    disqualified: Disqualification | None = None  # fair play
     club: int | None = None  # v1.4: in a battle, the club its entry played for
 
 
@@ -148,16 +148,16 @@ class RowPar(_Model):
 
 
 class StandingRow(_Model):
-    rank: int | None  # None: a disqualified entry (v1.3)
+    rank: int | None  # None: a disqualified entry
     player: str
     status: str
     progress: int
     resets: int
     time_ms: int
     score: int
-    bot: bool = False  # v1.3
-    disqualified: str | None = None  # v1.3: the reason
-    par: RowPar | None = None  # v1.3: the record's par without its line
+    bot: bool = False  # a bot's entry (never rated)
+    disqualified: str | None = None  # the reason, for a disqualified entry
+    par: RowPar | None = None  # the record's par without its line
     club: int | None = None  # v1.4: in a battle, its record's club (read only there)
 
 
@@ -176,7 +176,7 @@ class Bundle(_Model):
     records: list[Record]
     standings: list[StandingRow]
     log_root: str | None = None
-    amendments: list[Amendment] = Field(default_factory=list)  # v1.3, in order
+    amendments: list[Amendment] = Field(default_factory=list)  # in the order made
     clubs: list[ClubLine] | None = None  # v1.4: a battle's club table
 
 
@@ -227,7 +227,7 @@ def bundle_of(
 ) -> dict[str, Any]:
     """A samedeal-bundle/1 document; its `log_root` is over the records' `log_hash`;
     `amendments` ({"player", "reason", "at"}, in order) are disqualifications made after
-    the close (v1.3)."""
+    the close."""
     return {
         "format": BUNDLE_FORMAT,
         "tournament": tournament,
@@ -239,7 +239,7 @@ def bundle_of(
 
 
 def bundle_row(row: dict[str, Any], bot: bool, par: dict[str, int] | None = None) -> dict[str, Any]:
-    """A standings row as a bundle carries it (v1.3): `ranking`'s row (a disqualified
+    """A standings row as a bundle carries it: `ranking`'s row (a disqualified
     one has rank None and its reason) with `bot`, `disqualified` on every row (None
     for a ranked one) and `par` ({progress, resets} of the entry's record's par, None
     while it has none), fields in one order."""

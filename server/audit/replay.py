@@ -177,29 +177,37 @@ def verify_record_chain(
     return Result(record.player.name, result.figures), log_hash
 
 
+def _dealt(rules: GameRules[Any, Any], options: Any, record: Record) -> GameState[Any]:
+    """The deal the record's entry played: from the tournament's dealing seed (a beacon's
+    when it has one), under the player's id (the Gaps redeal stream is the player's)."""
+    t = record.tournament
+    seed = dealing_seed(t)
+    return rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
+
+
+def _applied(
+    rules: GameRules[Any, Any], state: GameState[Any], raw: Any, key: str, who: str, **at: int
+) -> GameState[Any]:
+    """`state` after the action `raw`; one the rules refuse is a Mismatch said by `key`
+    with `who`, where it stands (`at`: its seq or step), the action and why."""
+    try:
+        return state.apply(rules.parse_action(raw))[0]
+    except ActionError as exc:
+        why = told(exc.reason, exc.message)
+        raise Mismatch(said(key, who=who, **at, action=show(raw), why=why)) from None
+
+
 def verify_par(rules: GameRules[Any, Any], options: Any, record: Record, report: Report) -> None:
-    """A record's `par` (v1.3), when it has one: its line replays legally from the deal
+    """A record's `par`, when it has one: its line replays legally from the deal
     under the record's player id (the Gaps redeal stream is the player's) and reaches
     exactly the progress and resets it claims, which are no worse than the entry's own."""
     par = record.par
     if par is None:
         return
-    who, t = who_of(record), record.tournament
-    seed = dealing_seed(t)  # the deal the entry played (a beacon's deal seed)
-    state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
+    who = who_of(record)
+    state = _dealt(rules, options, record)
     for i, raw in enumerate(par.line, start=1):
-        try:
-            state, _ = state.apply(rules.parse_action(raw))
-        except ActionError as exc:
-            raise Mismatch(
-                said(
-                    "audit.diff.par_step",
-                    who=who,
-                    step=i,
-                    action=show(raw),
-                    why=told(exc.reason, exc.message),
-                )
-            ) from None
+        state = _applied(rules, state, raw, "audit.diff.par_step", who, step=i)
     if (state.progress, state.resets) != (par.progress, par.resets):
         raise Mismatch(
             said(
@@ -225,10 +233,8 @@ def _replay(
 ) -> tuple[GameState[Any], int, str]:
     """The state after the record's actions, the last at_ms, and their log hash (the
     samedeal-log/1 chain, made in the same pass)."""
-    t = record.tournament
-    seed = dealing_seed(t)
-    state = rules.new_game(seed, options, player_id=record.player.id, deal_attempt=t.deal_attempt)
-    head = receipts.genesis(t.commitment, record.player.id)
+    state = _dealt(rules, options, record)
+    head = receipts.genesis(record.tournament.commitment, record.player.id)
     last_ms = 0
     for expected_seq, (seq, at_ms, action) in enumerate(_entries(record), start=1):
         if seq != expected_seq:
@@ -236,18 +242,7 @@ def _replay(
         if at_ms < last_ms:
             raise Mismatch(said("audit.diff.at_ms", who=who, seq=seq, at_ms=at_ms, last=last_ms))
         last_ms = at_ms
-        try:
-            state, _ = state.apply(rules.parse_action(action))
-        except ActionError as exc:
-            raise Mismatch(
-                said(
-                    "audit.diff.illegal",
-                    who=who,
-                    seq=seq,
-                    action=show(action),
-                    why=told(exc.reason, exc.message),
-                )
-            ) from None
+        state = _applied(rules, state, action, "audit.diff.illegal", who, seq=seq)
         head = receipts.step(head, seq, at_ms, receipts.action_text(action))
     return state, last_ms, head.hex()
 

@@ -1,4 +1,4 @@
-"""Reading a file from a stranger: JSON parsed within `Limits` (size, nesting, number
+"""Reading a file from a stranger: JSON parsed within `ReadLimits` (size, nesting, number
 length, containers, duplicate keys, UTF-8) before anything else looks at it, and values
 quoted in messages short and on one line (`show`, `one_line`). What does not fit is
 `Unreadable`: neither ok nor a difference (RECORD.md)."""
@@ -26,7 +26,7 @@ MiB = 2**20
 
 
 @dataclass(frozen=True)
-class Limits:
+class ReadLimits:
     """What the verifier reads at most (docs/RECORDS.md, "Hostile files and the bounds"):
     past any of these a file is unreadable (absurd sizes, RECORD.md); time and memory
     are bounded by them.
@@ -48,7 +48,7 @@ class Limits:
     max_bundle_bytes: int = 4 * 1024 * MiB
 
 
-LIMITS = Limits()
+LIMITS = ReadLimits()
 
 _show = reprlib.Repr()
 _show.maxstring = 80
@@ -74,7 +74,7 @@ _PAIR = re.compile(rb"\[\]|\{\}")
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
-def parse_json(raw: bytes, limits: Limits = LIMITS) -> Any:
+def parse_json(raw: bytes, limits: ReadLimits = LIMITS) -> Any:
     """The JSON document in `raw`, or Unreadable saying in one line why the verifier does
     not read it: over `limits`, empty, not UTF-8 (one leading byte order mark is
     skipped), not JSON, NaN or Infinity, a number past max_number_chars or a double's
@@ -116,7 +116,7 @@ def parse_json(raw: bytes, limits: Limits = LIMITS) -> Any:
             gc.enable()
 
 
-def _check_structure(raw: bytes, limits: Limits) -> None:
+def _check_structure(raw: bytes, limits: ReadLimits) -> None:
     """Nesting depth and the number of arrays and objects, from the brackets outside
     strings, before anything is built. On text that is not JSON the counts may be off;
     the parser then says what is wrong."""
@@ -168,7 +168,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def _number(text: str, limits: Limits) -> str:
+def _number(text: str, limits: ReadLimits) -> str:
     if len(text) > limits.max_number_chars:
         raise _Refused(
             said(
@@ -219,7 +219,7 @@ class JsonStream:
     reached (then dropped by the
     caller). Memory: a megabyte of text plus the value being read."""
 
-    def __init__(self, f: BinaryIO, limits: Limits = LIMITS) -> None:
+    def __init__(self, f: BinaryIO, limits: ReadLimits = LIMITS) -> None:
         self.f = f
         self.limits = limits
         self.text = ""

@@ -10,7 +10,7 @@ A record or bundle written before receipts (no `log_hash` / `log_root`) verifies
 with a note that it carries none. A document that is not a record or bundle at all
 (wrong shapes, unreadable times, absurd sizes) raises Unreadable.
 
-Files come from strangers: `parse_json` turns bytes into the document within `Limits`
+Files come from strangers: `parse_json` turns bytes into the document within `ReadLimits`
 (size, nesting, number length, containers, duplicate keys, UTF-8), and `verify_document`
 bounds records per bundle and actions per record, and checks a bundle's records one at
 a time and a record's actions a chunk at a time (all their shapes first, then the
@@ -55,8 +55,8 @@ from server.audit.replay import (
 from server.audit.untrusted import (
     LIMITS,
     JsonStream,
-    Limits,
     NotAnObject,
+    ReadLimits,
     Unreadable,
     show,
 )
@@ -66,7 +66,7 @@ from server.i18n.said import Said, said
 
 
 def verify_document(
-    data: Any, limits: Limits = LIMITS, networks: Mapping[str, Network] = BUILT_IN
+    data: Any, limits: ReadLimits = LIMITS, networks: Mapping[str, Network] = BUILT_IN
 ) -> Report:
     """Verify a parsed record or bundle; raises Unreadable if it is neither, or if it is
     past `limits` (records in a bundle, actions in a record or solution). Every shape is
@@ -97,7 +97,7 @@ class _BundleHead(Bundle):
     records: list[Any]
 
 
-def _bundle(data: dict[str, Any], limits: Limits) -> _BundleHead:
+def _bundle(data: dict[str, Any], limits: ReadLimits) -> _BundleHead:
     """The bundle's own fields, then every record's shape (each dropped once checked)."""
     records = data.get("records")
     if isinstance(records, list) and len(records) > limits.max_records:
@@ -123,7 +123,7 @@ _ACTIONS: TypeAdapter[list[RecordAction]] = TypeAdapter(list[RecordAction])
 
 
 def _record(
-    data: Any, limits: Limits, what: str, where: str = "", actions_checked: bool = False
+    data: Any, limits: ReadLimits, what: str, where: str = "", actions_checked: bool = False
 ) -> Record:
     """A record's fields, then every action's shape, a chunk at a time (dropped once
     checked: a record of a million actions would hold a million models at once), unless
@@ -149,13 +149,13 @@ def _record(
     return record
 
 
-def _solution_within(t: RecordTournament, limits: Limits, what: str) -> None:
+def _solution_within(t: RecordTournament, limits: ReadLimits, what: str) -> None:
     if t.solution is not None and len(t.solution) > limits.max_actions:
         n, most = f"{len(t.solution):,}", f"{limits.max_actions:,}"
         raise Unreadable(malformed(what, said("audit.unreadable.solution_over", n=n, max=most)))
 
 
-def _par_within(record: Record, limits: Limits, what: str) -> None:
+def _par_within(record: Record, limits: ReadLimits, what: str) -> None:
     if record.par is not None and len(record.par.line) > limits.max_actions:
         n, most = f"{len(record.par.line):,}", f"{limits.max_actions:,}"
         raise Unreadable(malformed(what, said("audit.unreadable.par_over", n=n, max=most)))
@@ -194,7 +194,7 @@ def _row(row: dict[str, Any]) -> str:
 def verify_bundle(
     bundle: Bundle,
     report: Report,
-    limits: Limits = LIMITS,
+    limits: ReadLimits = LIMITS,
     networks: Mapping[str, Network] = BUILT_IN,
 ) -> None:
     """Every record, the log root over their chains, then the standings recomputed
@@ -212,7 +212,7 @@ class _BundleCheck:
     """A bundle's records checked one at a time as they come (from a parsed bundle, or
     a file read record by record: `verify_bundle_file`), then its root and standings."""
 
-    def __init__(self, t: RecordTournament, report: Report, limits: Limits) -> None:
+    def __init__(self, t: RecordTournament, report: Report, limits: ReadLimits) -> None:
         self.report, self.limits = report, limits
         self.tournament = t.model_dump()
         self.t = t
@@ -336,7 +336,7 @@ def _finish_bundle(
 
 def verify_bundle_file(
     path: str,
-    limits: Limits = LIMITS,
+    limits: ReadLimits = LIMITS,
     player: str | None = None,
     networks: Mapping[str, Network] = BUILT_IN,
 ) -> tuple[Report, dict[str, Any] | None]:
@@ -388,13 +388,13 @@ class NotABundle(Exception):
     """The streamed file is not a bundle (a record, or no format): read it whole."""
 
 
-def _members(path: str, limits: Limits) -> Iterator[tuple[str, Any]]:
+def _members(path: str, limits: ReadLimits) -> Iterator[tuple[str, Any]]:
     with open(path, "rb") as f:
         yield from JsonStream(f, limits).members("records", "standings")
 
 
 def _start(
-    head: dict[str, Any], report: Report, limits: Limits, networks: Mapping[str, Network]
+    head: dict[str, Any], report: Report, limits: ReadLimits, networks: Mapping[str, Network]
 ) -> _BundleCheck:
     """The bundle's tournament, checked before its records come (how many is not known
     yet: an unsigned beacon round is a note here, and each record refuses it)."""

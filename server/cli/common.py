@@ -10,7 +10,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from sqlalchemy.engine import make_url
 
@@ -18,18 +18,11 @@ from server import i18n
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.i18n import terminal
-from server.i18n.terminal import t
+from server.i18n.terminal import OneLineParser, t
 from server.store import db
 from server.store.repository import Store
 
 Subparsers = argparse._SubParsersAction  # what `add_parser(sub)` receives
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr (and exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} ({t('cli.see_help', prog=self.prog)})\n")
 
 
 class UsageError(Exception):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 
 from server.cli import fairplay, migrate, operator, schedule, serve
-from server.cli.common import OneLineParser, verbose_flag
-from server.i18n.terminal import t
+from server.cli.common import verbose_flag
+from server.i18n.terminal import OneLineParser, t
 from server.store import db
 
 DESCRIPTION = (  # --help's first lines

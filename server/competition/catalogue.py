@@ -45,7 +45,7 @@ class TournamentSpec:
     time_limit_s: int | None = None
     join_until: datetime | None = None
     beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon (beacons.py)
-    series: SeriesFields = field(default_factory=SeriesFields)  # series (v1.3) hook
+    series: SeriesFields = field(default_factory=SeriesFields)  # its schedule, conditions, rated
     event: EventFields = field(default_factory=EventFields)  # club events (v1.4)
     limits: tuple[int, ...] = ()  # the clubs whose limits it must fit (a non-admin's)
 
@@ -88,12 +88,7 @@ class Catalogue:
         """The tournament in memory; `not_found` otherwise."""
         t = self.tournaments.get(tournament_id)
         if t is None:
-            raise CompetitionError(
-                "not_found",
-                f"no tournament {tournament_id}",
-                reason="no_tournament",
-                params={"id": tournament_id},
-            )
+            raise _no_tournament(tournament_id)
         return t.info
 
     async def runtime(self, tournament_id: int) -> Tournament:
@@ -102,12 +97,7 @@ class Catalogue:
         if t is None:
             info = await self.store.tournament(tournament_id)
             if info is None:
-                raise CompetitionError(
-                    "not_found",
-                    f"no tournament {tournament_id}",
-                    reason="no_tournament",
-                    params={"id": tournament_id},
-                )
+                raise _no_tournament(tournament_id)
             t = self.tournaments.add(info)
         return t
 
@@ -119,12 +109,7 @@ class Catalogue:
         """Read the tournament again from the store (after a change of its status)."""
         info = await self.store.tournament(tournament_id)
         if info is None:
-            raise CompetitionError(
-                "not_found",
-                f"no tournament {tournament_id}",
-                reason="no_tournament",
-                params={"id": tournament_id},
-            )
+            raise _no_tournament(tournament_id)
         t = self.tournaments.get(tournament_id)
         if t is None:
             return self.tournaments.add(info).info
@@ -233,7 +218,7 @@ class Catalogue:
             solution=deal.solution,
             created_at=now,
             beacon=planned,
-            **spec.series._asdict(),  # series (v1.3) hook
+            **spec.series._asdict(),
             **_event_columns(spec.event),  # club events (v1.4)
         )
         try:
@@ -305,3 +290,13 @@ def rules_of(game: str) -> GameRules[Any, Any]:
             params={"game": game[:32]},
         )
     return rules
+
+
+def _no_tournament(tournament_id: int) -> CompetitionError:
+    """`not_found`: no tournament of this id (in memory, or in the store)."""
+    return CompetitionError(
+        "not_found",
+        f"no tournament {tournament_id}",
+        reason="no_tournament",
+        params={"id": tournament_id},
+    )

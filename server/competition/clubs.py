@@ -27,7 +27,7 @@ from server.domain.clubs import (
 )
 from server.domain.model import PlayerInfo
 from server.store import clubs as stored
-from server.store.clubs import NewClub, Refusal
+from server.store.clubs import ClubRefusal, NewClub
 from server.store.repository import Store
 
 TEXTS = {
@@ -46,27 +46,27 @@ TEXTS = {
     "mine": "authenticate first to list your clubs",
 }
 _CODES = {  # the protocol error of each refusal
-    Refusal.NO_CLUB: "not_found",
-    Refusal.NO_PLAYER: "not_found",
-    Refusal.NAME_TAKEN: "name_taken",
-    Refusal.OWNED: "rate_limited",
-    Refusal.ROLE: "forbidden",
-    Refusal.NOT_MEMBER: "forbidden",
-    Refusal.OWNER_STAYS: "forbidden",
-    Refusal.KICK_SELF: "forbidden",
-    Refusal.OWNER_NO_LEADER: "forbidden",
+    ClubRefusal.NO_CLUB: "not_found",
+    ClubRefusal.NO_PLAYER: "not_found",
+    ClubRefusal.NAME_TAKEN: "name_taken",
+    ClubRefusal.OWNED: "rate_limited",
+    ClubRefusal.ROLE: "forbidden",
+    ClubRefusal.NOT_MEMBER: "forbidden",
+    ClubRefusal.OWNER_STAYS: "forbidden",
+    ClubRefusal.KICK_SELF: "forbidden",
+    ClubRefusal.OWNER_NO_LEADER: "forbidden",
 }
 
 
-def _refused(refusal: Refusal, club_id: int | None = None, name: str | None = None) -> None:
+def _refused(refusal: ClubRefusal, club_id: int | None = None, name: str | None = None) -> None:
     code = _CODES[refusal]
     params: dict[str, object] = {}
     extra: dict[str, object] = {}
-    if refusal is Refusal.NO_CLUB:
+    if refusal is ClubRefusal.NO_CLUB:
         params = {"id": club_id}
-    elif refusal in (Refusal.NO_PLAYER, Refusal.NOT_MEMBER, Refusal.NAME_TAKEN):
+    elif refusal in (ClubRefusal.NO_PLAYER, ClubRefusal.NOT_MEMBER, ClubRefusal.NAME_TAKEN):
         params = {"name": (name or "")[:32]}
-    elif refusal is Refusal.OWNED:
+    elif refusal is ClubRefusal.OWNED:
         params = {"max": MAX_OWNED}
         extra = {"limit": "clubs_owned"}
     raise CompetitionError(code, TEXTS[refusal.value], reason=refusal.value, params=params, **extra)
@@ -100,7 +100,7 @@ class Clubs:
         code = new_code()
         new = NewClub(name, names.name_key(name), text, code, self.now())
         made = await stored.create(self.store, player.id, new)
-        if isinstance(made, Refusal):
+        if isinstance(made, ClubRefusal):
             _refused(made, name=name)
         assert isinstance(made, int)
         return await self._shown(made, player)
@@ -177,12 +177,12 @@ class Clubs:
     async def _shown(self, club_id: int, asker: PlayerInfo | None) -> ClubInfo:
         club = await stored.view(self.store, club_id, None if asker is None else asker.id)
         if club is None:
-            _refused(Refusal.NO_CLUB, club_id)
+            _refused(ClubRefusal.NO_CLUB, club_id)
         assert club is not None
         return club
 
 
-def _check(refusal: Refusal | None, club_id: int, name: str | None = None) -> None:
+def _check(refusal: ClubRefusal | None, club_id: int, name: str | None = None) -> None:
     if refusal is not None:
         _refused(refusal, club_id, name)
 

@@ -30,6 +30,10 @@ TEXTS = {
 }
 
 
+def _taken(name: str) -> CompetitionError:
+    return CompetitionError("name_taken", TEXTS["taken"].format(name=name), params={"name": name})
+
+
 def label_of(label: str | None) -> str | None:
     """A device label as stored; `bad_request` saying why not."""
     try:
@@ -52,24 +56,32 @@ class Devices:
     async def register(
         self, name: str, label: str | None, bot: bool = False
     ) -> tuple[PlayerInfo, DeviceInfo, str]:
-        """A new player (or bot), its first device (kind `token`) and token."""
+        """A new player (or bot), its first device (kind `token`) and token; `name_taken`
+        when the name is reserved, taken, or was a deleted account's. A player's erased
+        name is refused by the writer, in the insert's transaction (store/writer.py); a
+        bot's is read before and after its insert."""
         label = label_of(label)
-        if is_reserved(name) or await stored_accounts.name_erased(self.store, name):
-            raise CompetitionError(
-                "name_taken", TEXTS["taken"].format(name=name), params={"name": name}
-            )
+        if is_reserved(name):
+            raise _taken(name)
         if bot:
-            player, token = await self.players.register_bot(name)
-        else:
-            player, token = await self.players.register(name, label)
+            return await self._register_bot(name)
+        try:
+            return await self.players.register_device(name, label)
+        except CompetitionError as e:  # a bad name that was erased is taken, as ever
+            if e.reason == "bad_name" and await stored_accounts.name_erased(self.store, name):
+                raise _taken(name) from None
+            raise
+
+    async def _register_bot(self, name: str) -> tuple[PlayerInfo, DeviceInfo, str]:
+        if await stored_accounts.name_erased(self.store, name):
+            raise _taken(name)
+        player, token = await self.players.register_bot(name)
         if await stored_accounts.name_erased(self.store, player.name):
             # The name's account was deleted between the check above and the insert (the
             # insert waits for a deletion in flight, so this check, made after it, sees
             # it): the registration is withdrawn, nothing else holds the new player yet.
             await stored_accounts.withdraw(self.store, player.id)
-            raise CompetitionError(
-                "name_taken", TEXTS["taken"].format(name=name), params={"name": name}
-            )
+            raise _taken(name)
         return player, await self._device_of_token(token), token
 
     async def authenticate(self, token: str) -> tuple[PlayerInfo, DeviceInfo]:

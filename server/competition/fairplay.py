@@ -36,7 +36,7 @@ log = logging.getLogger("samedeal.fairplay")
 MAX_REASON = 200
 
 
-class Outcome(NamedTuple):
+class DisqualificationMade(NamedTuple):
     """A disqualification made: whose, why, and whether it amends a closed bundle."""
 
     tournament_id: int
@@ -68,7 +68,9 @@ class FairPlay:
         self.catalogue = catalogue
         self.now = now
 
-    async def disqualify(self, tournament_id: int, player: str, reason: str) -> Outcome:
+    async def disqualify(
+        self, tournament_id: int, player: str, reason: str
+    ) -> DisqualificationMade:
         """Disqualify `player`'s entry of the tournament: `bad_request` for an empty or
         long reason or an entry disqualified already, `not_found` without an entry."""
         text = _reason(reason)
@@ -96,7 +98,7 @@ class FairPlay:
         self.catalogue.tournaments.receive(t.id, Disqualified(made.after_close))
         if made.after_close:
             await rerate(store)
-        return Outcome(t.id, entry.player_name, text, made.at, made.after_close)
+        return DisqualificationMade(t.id, entry.player_name, text, made.at, made.after_close)
 
     async def report(
         self, tournament_id: int, thresholds: analysis.Thresholds = analysis.THRESHOLDS

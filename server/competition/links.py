@@ -27,7 +27,7 @@ from server.domain.accounts import (
 )
 from server.domain.model import PlayerInfo
 from server.store import links as stored
-from server.store.links import NewLink, Refusal
+from server.store.links import LinkRefusal, NewLink
 from server.store.models import LinkCode
 from server.store.repository import Store
 
@@ -54,7 +54,7 @@ class Started:
     interval_s: int
 
 
-async def _waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | Refusal:
+async def _waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | LinkRefusal:
     return await stored.waiting(store, code_hash, now)
 
 
@@ -107,14 +107,14 @@ class Links:
             )
         key = code_key(code)
         found = (
-            Refusal.NOT_FOUND
+            LinkRefusal.NOT_FOUND
             if key is None
             else await step(self.store, token_hash(key), *more, now)
         )
-        if found is Refusal.NOT_FOUND:
+        if found is LinkRefusal.NOT_FOUND:
             await stored.count_guess(self.store, player.id, address, now)
             raise CompetitionError("not_found", TEXTS["not_found"], reason="no_link_code")
-        if found is Refusal.EXPIRED:
+        if found is LinkRefusal.EXPIRED:
             raise CompetitionError("expired", TEXTS["expired"], reason="link_expired")
         return found
 
@@ -125,10 +125,10 @@ class Links:
         found = await stored.poll(self.store, token_hash(poll), token_hash(token), self.now())
         if isinstance(found, tuple):
             return found[0], found[1], token
-        if found is Refusal.TOO_SOON:
+        if found is LinkRefusal.TOO_SOON:
             raise CompetitionError("rate_limited", TEXTS["too_soon"], reason="poll_too_soon")
-        if found is Refusal.PENDING:
+        if found is LinkRefusal.PENDING:
             raise CompetitionError("authorization_pending", TEXTS["pending"])
-        if found is Refusal.EXPIRED:
+        if found is LinkRefusal.EXPIRED:
             raise CompetitionError("expired", TEXTS["expired"], reason="link_expired")
         raise CompetitionError("not_found", TEXTS["no_poll"], reason="no_link")

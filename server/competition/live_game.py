@@ -20,7 +20,7 @@ from server.games import GameRules
 from server.games.base import ActionError, GameState
 
 PLAYING, TIMED_OUT = Status.PLAYING, Status.TIMED_OUT
-MAX_ACTIONS = 10_000  # accepted actions a game holds at most (COMPETITION.md, v1.3)
+MAX_ACTIONS = 10_000  # accepted actions a game holds at most (COMPETITION.md "Limits")
 
 CHECKPOINT = 32
 """The entry's row caches its chain head (entries.log_hash, with log_seq) only at a

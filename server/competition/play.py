@@ -87,7 +87,7 @@ class Play:
                     params={"at": timing.iso(t.join_until)},
                 )
             playing_for = await self.club_events.entry_club(player, t, code, club)  # v1.4
-            await admit(self.store, player, t, now)  # series (v1.3) hook: entry conditions
+            await admit(self.store, player, t, now)  # refused when an entry condition is unmet
         except CompetitionError:
             if await self.store.entry(t.id, player.id) is not None:
                 return await self.state(player, tournament_id)  # joined meanwhile: resume

@@ -16,7 +16,8 @@ from datetime import datetime
 
 from server.competition.errors import CompetitionError
 from server.domain import names
-from server.domain.model import NameTaken, PlayerInfo
+from server.domain.accounts import DeviceInfo
+from server.domain.model import NameErased, NameTaken, PlayerInfo
 from server.store import ratings as stored_ratings
 from server.store.repository import Store
 
@@ -35,7 +36,7 @@ def token_hash(token: str) -> str:
 
 
 class Players:
-    """Register a name (a new token) for a player or a bot (PROTOCOL v1.3 `register` with
+    """Register a name (a new token) for a player or a bot (PROTOCOL.md `register` with
     `"bot": true`: a player like any other, marked so that ratings and leaderboards leave
     it out)."""
 
@@ -46,15 +47,28 @@ class Players:
     async def register(self, name: str, label: str | None = None) -> tuple[PlayerInfo, str]:
         """A new player and their token, its first device labelled `label` (checked by
         the caller); `bad_request` or `name_taken` otherwise."""
-        name = checked_name(name)
+        player, _, token = await self.register_device(name, label)
+        return player, token
+
+    async def register_device(
+        self, name: str, label: str | None = None
+    ) -> tuple[PlayerInfo, DeviceInfo, str]:
+        """A new player, its first device (labelled `label`, checked by the caller) and
+        its token; `bad_request`, or `name_taken` when the name is taken or was a deleted
+        account's (said with the name as given)."""
+        given, name = name, checked_name(name)
         token = secrets.token_urlsafe(32)
         try:
-            player = await self.store.create_player(name, token_hash(token), self.now(), label)
+            made = await self.store.create_account(name, token_hash(token), self.now(), label)
         except NameTaken:
             raise CompetitionError(
                 "name_taken", f"the name {name!r} is taken", params={"name": name}
             ) from None
-        return player, token
+        except NameErased:
+            raise CompetitionError(
+                "name_taken", f"the name {given!r} is taken", params={"name": given}
+            ) from None
+        return *made, token
 
     async def register_bot(self, name: str) -> tuple[PlayerInfo, str]:
         """A new bot and its token; `bad_request` or `name_taken` as for any player."""

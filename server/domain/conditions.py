@@ -46,7 +46,7 @@ def parse(raw: Any) -> dict[str, Any] | None:
     return out or None
 
 
-class Refusal(NamedTuple):
+class UnmetCondition(NamedTuple):
     """A condition the player does not meet: its name, its figures (`limit`, `yours`) for
     a message in the player's language (reason `condition_<name>`), the English text."""
 
@@ -55,18 +55,18 @@ class Refusal(NamedTuple):
     text: str
 
 
-def refusal(conditions: dict[str, Any] | None, facts: Facts) -> Refusal | None:
+def refusal(conditions: dict[str, Any] | None, facts: Facts) -> UnmetCondition | None:
     """Why the player may not join, naming the condition; None when they may."""
     if not conditions:
         return None
     if conditions.get("bots", True) is False and facts.bot:
-        return Refusal(
+        return UnmetCondition(
             "bots", {}, "entry condition bots: false: bots may not enter this tournament"
         )
     age = conditions.get("min_account_age_s")
     if age is not None and facts.account_age_s < age:
         yours = int(facts.account_age_s)
-        return Refusal(
+        return UnmetCondition(
             "min_account_age_s",
             {"limit": age, "yours": yours},
             f"entry condition min_account_age_s: the account must be at least {age} s old "
@@ -74,7 +74,7 @@ def refusal(conditions: dict[str, Any] | None, facts: Facts) -> Refusal | None:
         )
     rated = conditions.get("min_rated")
     if rated is not None and facts.rated < rated:
-        return Refusal(
+        return UnmetCondition(
             "min_rated",
             {"limit": rated, "yours": facts.rated},
             f"entry condition min_rated: at least {rated} rated tournaments of this game "
@@ -82,14 +82,14 @@ def refusal(conditions: dict[str, Any] | None, facts: Facts) -> Refusal | None:
         )
     low = conditions.get("min_rating")
     if low is not None and facts.rating < low:
-        return Refusal(
+        return UnmetCondition(
             "min_rating",
             {"limit": low, "yours": round(facts.rating, 2)},
             f"entry condition min_rating: a rating of at least {low} (yours is {facts.rating:.2f})",
         )
     high = conditions.get("max_rating")
     if high is not None and facts.rating > high:
-        return Refusal(
+        return UnmetCondition(
             "max_rating",
             {"limit": high, "yours": round(facts.rating, 2)},
             f"entry condition max_rating: a rating of at most {high} (yours is {facts.rating:.2f})",

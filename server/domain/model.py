@@ -22,6 +22,7 @@ __all__ = [
     "EntryInfo",
     "Figures",
     "LoggedAction",
+    "NameErased",
     "NameTaken",
     "NewTournament",
     "PlayerInfo",
@@ -57,6 +58,10 @@ class NameTaken(Exception):
     """A player with that name (case-insensitively) exists."""
 
 
+class NameErased(Exception):
+    """The name (case-insensitively) was a deleted account's: it is never registered again."""
+
+
 class EntryExists(Exception):
     """The player already has an entry in that tournament."""
 
@@ -75,7 +80,7 @@ class PlayerInfo:
     id: int
     name: str
     admin: bool
-    bot: bool = False  # bots play but are never rated (v1.3)
+    bot: bool = False  # bots play but are never rated
 
 
 class Figures(NamedTuple):
@@ -125,7 +130,7 @@ class NewTournament:
     solution: list[dict[str, Any]] | None
     created_at: datetime
     beacon: dict[str, Any] | None = None  # the planned round (RNG.md "Public beacon")
-    # series (v1.3): the schedule and occurrence it is, entry conditions, rated
+    # series: the schedule and occurrence it is, entry conditions, rated
     schedule_id: int | None = None
     occurrence: int | None = None
     conditions: dict[str, Any] | None = None
@@ -162,7 +167,7 @@ class TournamentInfo:
     entrants: int = 0
     beacon: dict[str, Any] | None = None  # {"network","chain_hash","round"[,"signature"...]}
     void: bool = False  # closed for want of its beacon round
-    # series (v1.3): the schedule and occurrence it is, entry conditions, rated
+    # series: the schedule and occurrence it is, entry conditions, rated
     schedule_id: int | None = None
     occurrence: int | None = None
     conditions: dict[str, Any] | None = None
@@ -194,7 +199,7 @@ class EntryInfo:
     # log_seq (competition/live_game.py). "" for a row written before receipts existed.
     log_hash: str
     log_seq: int
-    player_bot: bool = False  # v1.3: the player is a bot (marked in standings)
+    player_bot: bool = False  # the player is a bot (marked in standings)
     club_id: int | None = None  # v1.4: in a team battle, the club the entry plays for
 
 

@@ -85,7 +85,7 @@ class Standing(NamedTuple):
     resets: int
     time_ms: int
     score: int
-    bot: bool = False  # v1.3: in pushed and paged rows (not yet in bundles: as_dict)
+    bot: bool = False  # in pushed and paged rows (not yet in bundles: as_dict)
 
     @classmethod
     def of(cls, rank: int, player: str, f: Figures, bot: bool = False) -> Standing:
@@ -122,7 +122,7 @@ class Unranked(NamedTuple):
     score: int
     disqualified: str
     rank: None = None
-    bot: bool = False  # v1.3: in pushed and paged rows, like Standing.bot
+    bot: bool = False  # in pushed and paged rows, like Standing.bot
 
     @classmethod
     def of(cls, player: str, f: Figures, reason: str, bot: bool = False) -> Unranked:

@@ -164,7 +164,7 @@ class Field(NamedTuple):
     disqualified: list[bool] | None = None  # fair play: never ranked nor rated (None: none)
 
 
-class Outcome(NamedTuple):
+class RatingOutcome(NamedTuple):
     """What taking a closed tournament in gives, per entry in the field's order: its rank
     (None: not ranked), and its rating after (mu, sigma, rated tournaments of the game)
     when the tournament moved it, else None; `ranked` counts the ranked entries."""
@@ -213,7 +213,7 @@ def ranks_of(progress: list[int], resets: list[int], time_ms: list[int]) -> list
     return out
 
 
-def take_in(rated: bool, field: Field, current: Current) -> Outcome:
+def take_in(rated: bool, field: Field, current: Current) -> RatingOutcome:
     """A closed tournament's outcome from its field and its players' current ratings
     (absent: MU, SIGMA). It moves ratings when it is `rated` and at least 2 of its ranked
     entrants count for ratings; otherwise it only places its entrants."""
@@ -236,7 +236,7 @@ def take_in(rated: bool, field: Field, current: Current) -> Outcome:
         mu, sigma = rate([b[0] for b in before], [b[1] for b in before], chosen_ranks)
         for i, m, sg, b in zip(chosen, mu.tolist(), sigma.tolist(), before, strict=True):
             mu_after[i], sigma_after[i], count_after[i] = m, sg, b[2] + 1
-    return Outcome(ranks, ranked, mu_after, sigma_after, count_after)
+    return RatingOutcome(ranks, ranked, mu_after, sigma_after, count_after)
 
 
 def _ranks_without(field: Field, out: list[bool]) -> list[int | None]:
@@ -253,12 +253,12 @@ def _ranks_without(field: Field, out: list[bool]) -> list[int | None]:
 
 def replay(
     fields: list[tuple[str, bool, Field]],
-) -> tuple[list[Outcome], dict[tuple[int, str], tuple[float, float, int]]]:
+) -> tuple[list[RatingOutcome], dict[tuple[int, str], tuple[float, float, int]]]:
     """Every tournament's outcome from nothing, the tournaments (game, rated, field)
     taken in the given order (close time, then id), and the final ratings by (player,
     game): what taking each in at its close gives."""
     state: dict[tuple[int, str], tuple[float, float, int]] = {}
-    outcomes: list[Outcome] = []
+    outcomes: list[RatingOutcome] = []
     for game, rated, field in fields:
         current = {p: r for p in field.players if (r := state.get((p, game)))}
         out = take_in(rated, field, current)
@@ -270,7 +270,7 @@ def replay(
 
 
 def placing_rows(
-    tournament_id: int, game: str, field: Field, out: Outcome
+    tournament_id: int, game: str, field: Field, out: RatingOutcome
 ) -> Iterator[tuple[Any, ...]]:
     """The outcome's placings as PlacingRow's values, in the field's order."""
     n = len(field.players)
@@ -287,7 +287,7 @@ def placing_rows(
     )
 
 
-def rating_rows(game: str, field: Field, out: Outcome) -> list[RatingRow]:
+def rating_rows(game: str, field: Field, out: RatingOutcome) -> list[RatingRow]:
     """The ratings the outcome moved, as RatingRows."""
     return [
         RatingRow(p, game, m, sg, c)

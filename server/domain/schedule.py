@@ -136,7 +136,7 @@ def upcoming(s: ScheduleInfo | NewSchedule, now: datetime, n: int = 3) -> list[O
 
 
 class SeriesFields(NamedTuple):
-    """What a tournament carries of the series (v1.3), spread into NewTournament."""
+    """What a tournament carries of the series, spread into NewTournament."""
 
     schedule_id: int | None = None
     occurrence: int | None = None

@@ -82,7 +82,7 @@ class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Move(_Action):
+class GapsMove(_Action):
     """Move `card` into the gap at cell `to` = [row, col]."""
 
     kind: Literal["move"] = "move"
@@ -90,15 +90,15 @@ class Move(_Action):
     to: tuple[Row, Col]
 
 
-class Redeal(_Action):
+class GapsRedeal(_Action):
     kind: Literal["redeal"] = "redeal"
 
 
-class Resign(_Action):
+class GapsResign(_Action):
     kind: Literal["resign"] = "resign"
 
 
-GapsAction = Annotated[Move | Redeal | Resign, Field(discriminator="kind")]
+GapsAction = Annotated[GapsMove | GapsRedeal | GapsResign, Field(discriminator="kind")]
 _ACTION = TypeAdapter(GapsAction)
 
 
@@ -111,7 +111,7 @@ _TWO_MOVES = {g: tuple((two, g) for two in TWOS) for g in range(0, ROWS * COLS, 
 _CELL_CODE: tuple[str | None, ...] = (*cards.CODES, None)  # index = cell value (GAP = -1: last)
 
 
-class GapsState(GameState[Move | Redeal | Resign]):
+class GapsState(GameState[GapsMove | GapsRedeal | GapsResign]):
     """A Gaps position. Never mutated; apply() builds the next one."""
 
     __slots__ = (
@@ -213,19 +213,19 @@ class GapsState(GameState[Move | Redeal | Resign]):
         return moves
 
     # -- actions ---------------------------------------------------------
-    def apply(self, action: Move | Redeal | Resign) -> tuple[GapsState, list[Event]]:
+    def apply(self, action: GapsMove | GapsRedeal | GapsResign) -> tuple[GapsState, list[Event]]:
         if self._status is not PLAYING:
             raise IllegalAction("game_over", f"the game is over ({self._status.value})")
-        if isinstance(action, Move):
+        if isinstance(action, GapsMove):
             return self._move(action)
-        if isinstance(action, Redeal):
+        if isinstance(action, GapsRedeal):
             return self._redeal()
-        if isinstance(action, Resign):
+        if isinstance(action, GapsResign):
             state = self._with(self.grid, self.redeals_used, RESIGNED)
             return state, [{"type": "resigned"}]
         raise MalformedAction("unknown_action", f"not a Gaps action: {action!r}")
 
-    def _move(self, action: Move) -> tuple[GapsState, list[Event]]:
+    def _move(self, action: GapsMove) -> tuple[GapsState, list[Event]]:
         card = _CARD_OF[action.card]
         row, col = action.to
         target = row * COLS + col
@@ -350,13 +350,13 @@ def _with_end(state: GapsState, events: list[Event]) -> list[Event]:
     return events
 
 
-class GapsRules(GameRules[Move | Redeal | Resign, GapsOptions]):
+class GapsRules(GameRules[GapsMove | GapsRedeal | GapsResign, GapsOptions]):
     name = "gaps"
     options_model = GapsOptions
 
-    def parse_action(self, data: Any) -> Move | Redeal | Resign:
+    def parse_action(self, data: Any) -> GapsMove | GapsRedeal | GapsResign:
         try:
-            action: Move | Redeal | Resign = _ACTION.validator.validate_python(data)
+            action: GapsMove | GapsRedeal | GapsResign = _ACTION.validator.validate_python(data)
             return action
         except ValidationError as exc:
             raise MalformedAction("bad_action", f"bad Gaps action: {first_error(exc)}") from None
@@ -407,12 +407,12 @@ __all__ = [
     "TWOS",
     "VARIANTS",
     "ActionError",
+    "GapsMove",
     "GapsOptions",
+    "GapsRedeal",
+    "GapsResign",
     "GapsState",
-    "Move",
-    "Redeal",
     "RedealRule",
-    "Resign",
     "Variant",
     "accepted_cards",
     "card_below",

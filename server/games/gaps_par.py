@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from server.games.base import ActionError, action_data
-from server.games.gaps import GAPS, GapsOptions, GapsState, Redeal
-from server.games.gaps_search import PAR_TIERS, Limits, actions, search_tiers
+from server.games.gaps import GAPS, GapsOptions, GapsRedeal, GapsState
+from server.games.gaps_search import PAR_TIERS, SearchLimits, actions, search_tiers
 
 
 class Par(NamedTuple):
@@ -36,7 +36,7 @@ def par_for(
     options: GapsOptions | Mapping[str, Any] | None,
     player_id: int,
     witness_line: Sequence[Mapping[str, Any]] = (),
-    limits: Limits | Sequence[Limits] = PAR_TIERS,
+    limits: SearchLimits | Sequence[SearchLimits] = PAR_TIERS,
     *,
     deal_attempt: int = 0,
 ) -> Par:
@@ -48,7 +48,7 @@ def par_for(
     opts = options if isinstance(options, GapsOptions) else GAPS.parse_options(options)
     start = GAPS.new_game(seed, opts, player_id=player_id, deal_attempt=deal_attempt)
     witness = _best_prefix(start, witness_line)
-    tiers = (limits,) if isinstance(limits, Limits) else tuple(limits)
+    tiers = (limits,) if isinstance(limits, SearchLimits) else tuple(limits)
     found = search_tiers(start.grid, seed, player_id, opts.redeals, opts.redeal, tiers, opts.rules)
     par = witness
     if (found.progress, -found.resets) > (witness.progress, -witness.resets):
@@ -75,7 +75,9 @@ def _best_prefix(start: GapsState, line: Sequence[Mapping[str, Any]]) -> Par:
         if not isinstance(nxt, GapsState):  # pragma: no cover - apply keeps the type
             raise TypeError("not a Gaps state")
         state = nxt
-        taken.append(action_data(action) if not isinstance(action, Redeal) else {"kind": "redeal"})
+        taken.append(
+            action_data(action) if not isinstance(action, GapsRedeal) else {"kind": "redeal"}
+        )
         if (state.progress, -state.resets) > best[:2]:
             best = (state.progress, -state.resets, i)
     return Par(best[0], -best[1], taken[: best[2]])

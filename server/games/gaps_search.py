@@ -41,7 +41,7 @@ REDEAL: Step = (-1, -1)
 KEEP_RUNS, RESHUFFLE_ALL = "keep_runs", "reshuffle_all"
 
 
-class Limits(NamedTuple):
+class SearchLimits(NamedTuple):
     """A par search's budget: positions in all (`total`), per phase (the deal's and each
     later one's), and how many kept-run sets of each level go on to a redeal."""
 
@@ -51,8 +51,8 @@ class Limits(NamedTuple):
     breadth: int = 8
 
 
-PAR_LIMITS = Limits()
-PAR_TIERS = (PAR_LIMITS, Limits(total=240_000, first=24_000, later=6_000, breadth=24))
+PAR_LIMITS = SearchLimits()
+PAR_TIERS = (PAR_LIMITS, SearchLimits(total=240_000, first=24_000, later=6_000, breadth=24))
 """Par's budgets: the second is searched only when the first found no win."""
 
 
@@ -316,7 +316,7 @@ def search(
     player_id: int,
     redeals: int,
     rule: str = KEEP_RUNS,
-    limits: Limits = PAR_LIMITS,
+    limits: SearchLimits = PAR_LIMITS,
     variant: Variant = GAPS_VARIANT,
 ) -> Found:
     """The best (most cards in place, then fewest redeals) the search finds from the dealt
@@ -350,7 +350,7 @@ def search_tiers(
     player_id: int,
     redeals: int,
     rule: str = KEEP_RUNS,
-    tiers: Sequence[Limits] = PAR_TIERS,
+    tiers: Sequence[SearchLimits] = PAR_TIERS,
     variant: Variant = GAPS_VARIANT,
 ) -> Found:
     """`search` under each budget of `tiers` in turn until one finds a win; the best of

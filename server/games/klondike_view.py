@@ -3,7 +3,7 @@
 RULES-KLONDIKE.md "Hidden information" (the view: counts only for face-down cards
 and the stock), '"No moves" warning' and "Hint" (the first suggestion in the rules'
 order of seven; none means the warning). Nothing here changes a position: these are
-functions of a `Table`, which KlondikeState is, and KlondikeState binds them as its
+functions of a `KlondikeTable`, which KlondikeState is, and KlondikeState binds them as its
 own methods (`state.view()`, `state.hint()`), so a call costs no extra frame. This
 module never imports the state (klondike_state imports it).
 """
@@ -30,10 +30,10 @@ from server.games.klondike_core import (
     is_safe,
 )
 
-__all__ = ["Table", "future_waste_tops", "hint", "view"]
+__all__ = ["KlondikeTable", "future_waste_tops", "hint", "view"]
 
 
-class Table(Protocol):
+class KlondikeTable(Protocol):
     """What the view and the hint read of a position (klondike_state's KlondikeState)."""
 
     @property
@@ -53,7 +53,7 @@ class Table(Protocol):
 
 
 # -- the view ----------------------------------------------------------------
-def view(t: Table) -> dict[str, Any]:
+def view(t: KlondikeTable) -> dict[str, Any]:
     """Only what the player may see: counts for face-down cards and the stock."""
     return {
         "tableau": [{"down": len(down), "up": [cards.code(c) for c in up]} for down, up in t.cols],
@@ -71,7 +71,7 @@ def view(t: Table) -> dict[str, Any]:
 
 
 # -- the hint ----------------------------------------------------------------
-def hint(t: Table) -> KlondikeAction | None:
+def hint(t: KlondikeTable) -> KlondikeAction | None:
     """The first suggestion in the rules' order of seven; None means 'no moves'."""
     for step in _STEPS:
         action = step(t)
@@ -80,7 +80,7 @@ def hint(t: Table) -> KlondikeAction | None:
     return None
 
 
-def _sources(t: Table) -> Iterator[tuple[Tableau | Waste, int]]:
+def _sources(t: KlondikeTable) -> Iterator[tuple[Tableau | Waste, int]]:
     """(place, card) of each column's last card, columns 0..6, then the waste top."""
     for place in TABLEAU:
         up = t.cols[place.column][1]
@@ -98,19 +98,19 @@ def _col_move(source: int, target: int, count: int) -> Move:
     return Move(source=TABLEAU[source], to=TABLEAU[target], count=count)
 
 
-def _target_for(t: Table, card: int, exclude: int) -> int | None:
+def _target_for(t: KlondikeTable, card: int, exclude: int) -> int | None:
     return next(
         (c for c in range(COLUMNS) if c != exclude and fits_column(card, t.cols[c][1])),
         None,
     )
 
 
-def _safe_up(t: Table) -> Move | None:
+def _safe_up(t: KlondikeTable) -> Move | None:
     """1. a safe move up to a foundation."""
     return next((_up(p, c) for p, c in _sources(t) if is_safe(t.found, c)), None)
 
 
-def _uncover(t: Table) -> Move | None:
+def _uncover(t: KlondikeTable) -> Move | None:
     """2. a whole face-up run that uncovers a face-down card (most face-down cards first)."""
     order = sorted(range(COLUMNS), key=lambda i: (-len(t.cols[i][0]), i))
     for i in order:
@@ -122,12 +122,12 @@ def _uncover(t: Table) -> Move | None:
     return None
 
 
-def _any_up(t: Table) -> Move | None:
+def _any_up(t: KlondikeTable) -> Move | None:
     """3. any other move up to a foundation."""
     return next((_up(p, c) for p, c in _sources(t) if fits_foundation(t.found, c)), None)
 
 
-def _waste_down(t: Table) -> Move | None:
+def _waste_down(t: KlondikeTable) -> Move | None:
     """4. the waste's card to a column."""
     if not t.waste:
         return None
@@ -135,7 +135,7 @@ def _waste_down(t: Table) -> Move | None:
     return None if target is None else Move(source=WASTE, to=TABLEAU[target])
 
 
-def _king_waiting(t: Table) -> bool:
+def _king_waiting(t: KlondikeTable) -> bool:
     return (
         any(c % 13 == KING for c in t.stock)
         or any(c % 13 == KING for c in t.waste)
@@ -143,7 +143,7 @@ def _king_waiting(t: Table) -> bool:
     )
 
 
-def _empty_for_king(t: Table) -> Move | None:
+def _empty_for_king(t: KlondikeTable) -> Move | None:
     """5. emptying a column onto another when a King is waiting."""
     if not _king_waiting(t):
         return None
@@ -163,7 +163,7 @@ def _empty_for_king(t: Table) -> Move | None:
     return None
 
 
-def _part_frees(t: Table) -> Move | None:
+def _part_frees(t: KlondikeTable) -> Move | None:
     """6. part of a run to another column, freeing a card that then goes up."""
     for i, (_, up) in enumerate(t.cols):
         for n in range(1, len(up)):
@@ -175,7 +175,7 @@ def _part_frees(t: Table) -> Move | None:
     return None
 
 
-def _draw(t: Table) -> Draw | None:
+def _draw(t: KlondikeTable) -> Draw | None:
     """7. drawing, if a card it would bring to the waste's top fits somewhere now."""
 
     def helps(card: int) -> bool:
@@ -184,7 +184,7 @@ def _draw(t: Table) -> Draw | None:
     return Draw() if any(helps(c) for c in future_waste_tops(t)) else None
 
 
-_STEPS: tuple[Callable[[Table], KlondikeAction | None], ...] = (
+_STEPS: tuple[Callable[[KlondikeTable], KlondikeAction | None], ...] = (
     _safe_up,
     _uncover,
     _any_up,
@@ -196,7 +196,7 @@ _STEPS: tuple[Callable[[Table], KlondikeAction | None], ...] = (
 """The hint's steps in the rules' order: the first that finds something wins."""
 
 
-def future_waste_tops(t: Table) -> list[int]:
+def future_waste_tops(t: KlondikeTable) -> list[int]:
     """Cards that would reach the waste's top by drawing: the stock to its end, then
     one more whole pass when a recycle is still allowed."""
     tops: list[int] = []

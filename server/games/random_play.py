@@ -16,8 +16,7 @@ from pydantic import BaseModel
 
 from server.games import cards
 from server.games.base import ActionError, GameRules, GameState, Status, action_data
-from server.games.gaps import COLS, GAPS, GapsOptions, GapsState, Redeal
-from server.games.gaps import Move as GapsMove
+from server.games.gaps import COLS, GAPS, GapsMove, GapsOptions, GapsRedeal, GapsState
 from server.games.klondike import (
     KLONDIKE,
     Auto,
@@ -29,7 +28,7 @@ from server.games.klondike import (
 )
 from server.games.klondike_core import PLACES, Place, Tableau, Waste
 
-GapsPlay = GapsMove | Redeal
+GapsPlay = GapsMove | GapsRedeal
 """A Gaps action other than resign."""
 
 _DRAW, _AUTO = Draw(), Auto()
@@ -53,7 +52,7 @@ def gaps_legal_actions(state: GapsState) -> list[GapsPlay]:
         GapsMove(card=cards.code(card), to=divmod(cell, COLS)) for card, cell in state.legal_moves()
     ]
     if not moves and state.redeals_used < state.redeals:
-        return [Redeal()]
+        return [GapsRedeal()]
     return moves
 
 
@@ -79,7 +78,7 @@ def random_gaps_game(
             card, cell = rnd.choice(legal)
             action = GapsMove(card=cards.code(card), to=divmod(cell, COLS))
         else:
-            action = Redeal()
+            action = GapsRedeal()
         state, _ = state.apply(action)
         yield state, action
 

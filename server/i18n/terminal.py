@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from server import i18n
 
@@ -148,6 +148,14 @@ def install_argparse() -> None:
     """Make argparse say its own words ("usage:", "options", its errors) in the chosen
     language (argparse asks its module-level `_`, gettext's, for each)."""
     argparse._ = _argparse_words  # type: ignore[attr-defined]
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (and exit status 2), pointing
+    at the help in the chosen language; both command lines build their parsers of it."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} ({t('cli.see_help', prog=self.prog)})\n")
 
 
 class Texts(Mapping[str, str]):

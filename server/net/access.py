@@ -30,8 +30,8 @@ from server.net.clubs_protocol import OPEN_CLUB_TYPES
 OPEN_TYPES = frozenset(
     {"register", "auth", "ping", "tournaments", "subscribe", "unsubscribe", "standings_page"}
     | {"record"}  # after the close, records are public (the bundle is, over HTTP)
-    | {"leaderboard", "player"}  # v1.3: ratings are public
-    | {"schedules"}  # v1.3: series are public
+    | {"leaderboard", "player"}  # ratings are public
+    | {"schedules"}  # series are public
     | OPEN_ACCOUNT_TYPES  # v1.4: linking a device starts signed out
     | OPEN_CLUB_TYPES  # v1.4: clubs and their members are public
 )

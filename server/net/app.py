@@ -44,7 +44,7 @@ from server.net.metrics import CONTENT_TYPE, Metrics
 from server.net.ratings_http import RatingsHttp, page_query
 from server.net.response_cache import ResponseCache
 from server.net.session import Abuse, Session
-from server.net.transport import Limits, WsServer
+from server.net.transport import ConnectionLimits, WsServer
 from server.ops import faults
 from server.store.pg_coordination import Listener
 from server.store.repository import Store
@@ -52,7 +52,7 @@ from server.store.repository import Store
 log = logging.getLogger("samedeal.server")
 STARTUP_ATTEMPTS = 30  # start-up steps tried again while the database is away (1 s apart)
 T = TypeVar("T")
-LIMITS = Limits()  # 64 KiB messages, 32 queued, pings every 20 s (see transport.py)
+LIMITS = ConnectionLimits()  # 64 KiB messages, 32 queued, pings every 20 s (see transport.py)
 # Collect young garbage every 100,000 allocations instead of 700: with hundreds of
 # requests in flight, the default promotes their short-lived objects to the old
 # generation, whose full collections (tens of ms) then dominate the latency tail.
@@ -86,7 +86,7 @@ class App:
     serve_limits: ServeLimits = field(default_factory=ServeLimits.none)
     registrations: Registrations = field(default_factory=lambda: Registrations(0))
     sign_ins: Registrations = field(default_factory=lambda: Registrations(0))  # v1.4 passkeys
-    ratings_http: RatingsHttp | None = None  # v1.3 leaderboards, players, results.csv
+    ratings_http: RatingsHttp | None = None  # leaderboards, players, results.csv over HTTP
 
     def opened(self, conn: WsConnection) -> MessageHandler:
         """A WebSocket connection is open: its session answers each message."""
@@ -391,7 +391,7 @@ async def run(
     await shutdown(server, app, ticker)
 
 
-def transport_limits(chosen: ServeLimits) -> Limits:
+def transport_limits(chosen: ServeLimits) -> ConnectionLimits:
     """The transport's limits for `chosen`, after raising the open-files limit: the
     connection cap never lets accept() run out of descriptors."""
     nofile = raise_nofile()

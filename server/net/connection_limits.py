@@ -1,4 +1,4 @@
-"""What one connection of the transport may hold or take (`Limits`, the server's
+"""What one connection of the transport may hold or take (`ConnectionLimits`, the server's
 settings by default) and the transport's fixed sizes and answers."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
-class Limits:
+class ConnectionLimits:
     """What one connection may hold or take; the defaults are the server's settings."""
 
     max_size: int = 64 * 1024  # a larger message closes the connection with 1009

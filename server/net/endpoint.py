@@ -11,7 +11,7 @@ from typing import Protocol, TypeVar
 
 from websockets.http11 import Request, Response
 
-from server.net.connection_limits import Limits
+from server.net.connection_limits import ConnectionLimits
 from server.net.limits import Connections, LimitLog
 
 MessageHandler = Callable[[str | bytes], Awaitable[None]]
@@ -31,7 +31,7 @@ class Host(Protocol[Conn]):
     """What a connection needs of its server, which in turn calls only the connection's
     `keepalive` and `idle_check` (and `close`)."""
 
-    limits: Limits
+    limits: ConnectionLimits
     loop: asyncio.AbstractEventLoop
     endpoint: Endpoint[Conn]
     counts: Connections

@@ -28,10 +28,10 @@ character as UTF-8, percent-encoded (32 code points of 4 bytes at most)."""
 PAGE_PATHS = re.compile(
     r"^/(?:|t/\d{1,10}|t/\d{1,10}/replay/" + NAME_SEGMENT + r"|t/\d{1,10}/analysis|verify"
     r"|leaderboard/[a-z]{1,16}|players/"
-    + NAME_SEGMENT  # v1.3: ratings' pages
-    + r"|operator"  # v1.3 series hook: the operator's page (server/web/operator.js)
-    r"|account"  # v1.4 accounts: devices, links (server/web/account.js)
-    r"|clubs|clubs/\d{1,10}"  # v1.4 clubs (server/web/clubs.js)
+    + NAME_SEGMENT  # a player's ratings page
+    + r"|operator"  # the operator's page (server/web/operator.js)
+    r"|account"  # the account page: devices, links (server/web/account.js)
+    r"|clubs|clubs/\d{1,10}"  # the clubs pages (server/web/clubs.js)
     r"|rules/gaps|rules/klondike)$"  # the rules of each game (server/web/rulespage.js)
 )
 STATIC_PATH = re.compile(r"^/static/([A-Za-z0-9_-]{1,64}(?:/[A-Za-z0-9_-]{1,64})*\.[a-z0-9]{1,8})$")

@@ -81,7 +81,7 @@ class _Msg(BaseModel):
 class Register(_Msg):
     type: Literal["register"]
     name: Annotated[StrictStr, Field(max_length=64)]
-    bot: StrictBool = False  # v1.3: a bot plays but is never rated
+    bot: StrictBool = False  # a bot plays but is never rated
     device: Annotated[StrictStr, Field(max_length=256)] | None = None  # v1.4: its label
 
 
@@ -103,9 +103,9 @@ class CreateTournament(_Msg):
     ends_at: AwareDatetime
     time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
     join_until: AwareDatetime | None = None
-    beacon: dict[str, Any] | None = None  # {"network": N} (v1.3)
-    conditions: dict[str, Any] | None = None  # v1.3 (checked by domain/conditions)
-    rated: StrictBool | None = None  # v1.3; v1.4: default false in a non-admin's club event
+    beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon
+    conditions: dict[str, Any] | None = None  # entry conditions (checked by domain/conditions)
+    rated: StrictBool | None = None  # None: an admin's true, a leader's false (access)
     club: ClubRef | None = None  # v1.4 club events (PROTOCOL.md "Clubs (v1.4)")
     visibility: Literal["public", "unlisted"] = "public"
     entry_code: Annotated[StrictStr, Field(max_length=64)] | None = None  # 4-32: after
@@ -170,19 +170,19 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
-class LeaderboardRequest(_Msg):  # v1.3, public
+class LeaderboardRequest(_Msg):  # public
     type: Literal["leaderboard"]
     game: Annotated[StrictStr, Field(max_length=32)]
     offset: Annotated[StrictInt, Field(ge=0, le=MAX_ID)] = 0
     limit: Annotated[StrictInt, Field(ge=1, le=MAX_PAGE)] = MAX_PAGE
 
 
-class PlayerRequest(_Msg):  # v1.3, public
+class PlayerRequest(_Msg):  # public
     type: Literal["player"]
     name: Annotated[StrictStr, Field(max_length=64)]
 
 
-class Disqualify(_Msg):  # v1.3, admin
+class Disqualify(_Msg):  # the operator's
     type: Literal["disqualify"]
     tournament: TournamentId
     player: Annotated[StrictStr, Field(max_length=64)]
@@ -195,7 +195,7 @@ class FairplayReport(_Msg):  # beyond the contract, admin: the organiser's repor
     moves: Annotated[StrictInt, Field(ge=1, le=10_000)] = 20
 
 
-# -- schedules (v1.3): handlers in net/schedule_session.py ---------------------------
+# -- schedules: handlers in net/schedule_session.py ---------------------------
 class SchedulesRequest(_Msg):  # public
     type: Literal["schedules"]
 
@@ -422,8 +422,8 @@ def standings_message(tournament_id: int, view: View) -> dict[str, Any]:
 def standing_row(
     r: Row, par: Mapping[str, tuple[int, int]] | None, club_of: Mapping[str, int | None] | None
 ) -> dict[str, Any]:
-    """A standings row (`row_of`) with, after the close (`par` not None), its `par` (v1.3,
-    null until computed), and in a team battle (`club_of`, v1.4) its entry's `club`."""
+    """A standings row (`row_of`) with, after the close (`par` not None), its `par` (null
+    until computed), and in a team battle (`club_of`) its entry's `club`."""
     row = row_of(r)
     if par is not None:
         got = par.get(r.player)
@@ -434,7 +434,7 @@ def standing_row(
 
 
 def row_of(r: Row) -> dict[str, Any]:
-    """A standings row; a disqualified one (v1.3) has rank None and `disqualified`."""
+    """A standings row; a disqualified one has rank None and `disqualified`."""
     row = {
         "rank": r.rank,
         "player": r.player,
@@ -443,7 +443,7 @@ def row_of(r: Row) -> dict[str, Any]:
         "resets": r.resets,
         "time_ms": r.time_ms,
         "score": r.score,
-        "bot": r.bot,  # v1.3
+        "bot": r.bot,
     }
     if isinstance(r, Unranked):
         row["disqualified"] = r.disqualified

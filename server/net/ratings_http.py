@@ -1,4 +1,4 @@
-"""HTTP of ratings (PROTOCOL v1.3): `GET /leaderboard/G.json?offset=O&limit=L`,
+"""HTTP of ratings (PROTOCOL.md): `GET /leaderboard/G.json?offset=O&limit=L`,
 `GET /players/NAME.json`, `GET /tournaments/ID/results.csv` (after the reveal).
 
 Anonymous, and cached as standings.json is, in the same ResponseCache."""

@@ -1,4 +1,4 @@
-"""The replies of protocol v1.3's ratings, fair-play and series messages, built from the
+"""The replies of the ratings, fair-play and series messages, built from the
 records the competition's parts return (protocol.py builds the v1 ones). The HTTP routes
 and the operator's command line print the same objects."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.audit.fairplay import Finding
-from server.competition.fairplay import Outcome
+from server.competition.fairplay import DisqualificationMade
 from server.competition.ratings import LeaderboardPage, PlayerPage, TournamentResult
 from server.competition.schedules import Listing
 from server.domain import ratings as math
@@ -99,7 +99,7 @@ def _recent(r: TournamentResult) -> dict[str, Any]:
 
 
 # -- fair play --------------------------------------------------------------------------
-def amended_message(outcome: Outcome) -> dict[str, Any]:
+def amended_message(outcome: DisqualificationMade) -> dict[str, Any]:
     """The reply to `disqualify` (PROTOCOL.md v1.3)."""
     return {"type": "amended", "tournament": outcome.tournament_id, "player": outcome.player}
 
@@ -115,7 +115,7 @@ def fairplay_report_message(tournament_id: int, found: list[Finding]) -> dict[st
 
 # -- series -----------------------------------------------------------------------------
 def schedule_item(listing: Listing, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
-    """A SCHEDULE object (PROTOCOL v1.3) with `next`, its next occurrences (a SUMMARY
+    """A SCHEDULE object (PROTOCOL.md) with `next`, its next occurrences (a SUMMARY
     for one created, else occurrence, name, starts_at, ends_at), as `viewer` sees it
     (v1.4: the entry code only for its creator, its club's leaders and admins)."""
     nexts: list[dict[str, Any]] = []

@@ -1,4 +1,4 @@
-"""HTTP of schedules (PROTOCOL v1.3): `GET /schedules.json` (the `schedules` items) and
+"""HTTP of schedules (PROTOCOL.md): `GET /schedules.json` (the `schedules` items) and
 `GET /calendar.ics`, an iCalendar feed (RFC 5545) with one VEVENT per scheduled or open
 tournament and per upcoming occurrence of every active schedule, created or not; and
 `GET /tournaments/ID/calendar.ics`, one tournament's event ("add to calendar").
@@ -41,7 +41,7 @@ ONE = re.compile(r"^/tournaments/(\d{1,12})/calendar\.ics$")
 REMIND_DEFAULT, REMIND_MAX = 15, 7 * 24 * 60  # minutes
 
 
-class Viewer:
+class CalendarViewer:
     """Who reads the calendar: the language and the alarm's minutes (None: no alarm)."""
 
     def __init__(self, lang: str, remind: int | None) -> None:
@@ -51,7 +51,7 @@ class Viewer:
         return i18n.translate(self.lang, key, **params)
 
 
-def viewer(request: Request) -> Viewer | str:
+def viewer(request: Request) -> CalendarViewer | str:
     """The viewer the query and headers describe, or why the query is refused."""
     query = parse_qs(urlsplit(request.path).query)
     asked = query.get("lang", [])
@@ -64,7 +64,7 @@ def viewer(request: Request) -> Viewer | str:
     text = (query.get("remind") or [str(REMIND_DEFAULT)])[0]
     if not text.isdigit() or int(text) > REMIND_MAX:
         return f"remind is a number of minutes from 0 to {REMIND_MAX}, not {text[:20]!r}\n"
-    return Viewer(lang, int(text) or None)
+    return CalendarViewer(lang, int(text) or None)
 
 
 async def respond(
@@ -98,9 +98,9 @@ async def respond(
     return response
 
 
-async def calendar(competition: Competition, host: str, who: Viewer | None = None) -> str:
+async def calendar(competition: Competition, host: str, who: CalendarViewer | None = None) -> str:
     """The feed's text (CRLF line ends, long lines folded)."""
-    who = who or Viewer(i18n.ENGLISH, REMIND_DEFAULT)
+    who = who or CalendarViewer(i18n.ENGLISH, REMIND_DEFAULT)
     events: dict[str, list[str]] = {}
     for t in await competition.catalogue.summaries():
         if t.status == TournamentStatus.CLOSED or not ANONYMOUS.lists(fields_of(t)):
@@ -127,7 +127,7 @@ async def calendar(competition: Competition, host: str, who: Viewer | None = Non
     return _wrap(who, [line for uid in sorted(events) for line in events[uid]], None)
 
 
-def _wrap(who: Viewer, events: list[str], name: str | None) -> str:
+def _wrap(who: CalendarViewer, events: list[str], name: str | None) -> str:
     """The VCALENDAR around `events` (`name`: one tournament's, else the feed's)."""
     lines = [
         "BEGIN:VCALENDAR",
@@ -141,7 +141,7 @@ def _wrap(who: Viewer, events: list[str], name: str | None) -> str:
     return "".join(_fold(line) + "\r\n" for line in lines)
 
 
-def _about(t: Any, who: Viewer) -> str:
+def _about(t: Any, who: CalendarViewer) -> str:
     """A tournament in words: its game, the time limit, the commitment, a beacon."""
     about = who.say(
         "calendar.tournament",
@@ -164,7 +164,13 @@ def _uid(host: str, schedule_id: int | None, k: int | None, tid: int | None) -> 
 
 
 def _event(
-    uid: str, name: str, starts: datetime, ends: datetime, stamp: datetime, about: str, who: Viewer
+    uid: str,
+    name: str,
+    starts: datetime,
+    ends: datetime,
+    stamp: datetime,
+    about: str,
+    who: CalendarViewer,
 ) -> list[str]:
     alarm = []
     if who.remind is not None:

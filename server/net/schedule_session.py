@@ -1,4 +1,4 @@
-"""The schedule messages of protocol v1.3: `schedules` (public), `create_schedule` and
+"""The schedule messages: `schedules` (public), `create_schedule` and
 `cancel_schedule` (admin); their SCHEDULE objects are built in replies.py.
 
 Handlers take the connection's Session (its `competition` and `player`)."""

@@ -303,7 +303,7 @@ class Session:
 
 
 def _bot(player: PlayerInfo) -> dict[str, bool]:
-    """`bot: true` for a bot (v1.3), nothing for anyone else."""
+    """`bot: true` for a bot, nothing for anyone else."""
     return {"bot": True} if player.bot else {}
 
 
@@ -318,7 +318,7 @@ _HANDLERS: dict[str, Callable[[Session, Any], Awaitable[dict[str, Any]]]] = (
     | schedule_session.HANDLERS
     | accounts_session.HANDLERS
     | clubs_session.HANDLERS
-)  # series (v1.3), accounts and clubs (v1.4)
+)  # schedules', accounts' and clubs' messages are handled in their own modules
 
 
 def _valid_id(value: Any) -> bool:

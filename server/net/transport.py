@@ -28,18 +28,18 @@ import time
 from websockets.frames import CloseCode
 
 from server.net.connection import WsConnection
-from server.net.connection_limits import Limits
+from server.net.connection_limits import ConnectionLimits
 from server.net.endpoint import Endpoint
 from server.net.frames import text_header
 from server.net.limits import Connections, LimitLog, networks
 
-__all__ = ["Endpoint", "Limits", "WsServer", "broadcast", "text_header"]
+__all__ = ["ConnectionLimits", "Endpoint", "WsServer", "broadcast", "text_header"]
 
 
 class WsServer:
     """Listening socket plus every live connection."""
 
-    def __init__(self, endpoint: Endpoint[WsConnection], limits: Limits) -> None:
+    def __init__(self, endpoint: Endpoint[WsConnection], limits: ConnectionLimits) -> None:
         self.endpoint = endpoint
         self.limits = limits
         self.loop = asyncio.get_running_loop()

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from server.domain.names import name_key
 from server.store import clubs, pg_coordination
-from server.store.models import Device, Entry, ErasedName, Erasure, Player, Tournament
+from server.store.models import Device, Entry, ErasedName, Erasure, Player, TournamentRow
 from server.store.repository import Store
 
 
@@ -26,9 +26,12 @@ class Erased(NamedTuple):
 
 
 async def name_erased(store: Store, name: str) -> bool:
-    """Whether `name` (as names compare) was a deleted account's."""
-    async with store._session() as s:
-        found = await s.scalar(select(ErasedName).where(ErasedName.name_key == name_key(name)))
+    """Whether `name` (as names compare) was a deleted account's (one Core read: a new
+    player's name is checked by the writer, in its insert's transaction)."""
+    async with store.engine.connect() as c:
+        found = await c.scalar(
+            select(ErasedName.player_id).where(ErasedName.name_key == name_key(name))
+        )
         return found is not None
 
 
@@ -65,8 +68,8 @@ async def erase(store: Store, player_id: int, pseudonym: str, now: datetime) -> 
             .values(name=pseudonym, name_key=name_key(pseudonym), admin=False)
         )
         rows = await s.execute(
-            select(Entry.tournament_id, Tournament.status)
-            .join(Tournament, Tournament.id == Entry.tournament_id)
+            select(Entry.tournament_id, TournamentRow.status)
+            .join(TournamentRow, TournamentRow.id == Entry.tournament_id)
             .where(Entry.player_id == player_id)
             .order_by(Entry.tournament_id)
         )

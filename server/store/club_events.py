@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.club_events import MAX_OPEN, MAX_PER_DAY, ClubEventsFull
 from server.domain.model import TournamentStatus
-from server.store.models import Club, ClubMember, Player, Schedule, Tournament
+from server.store.models import Club, ClubMember, Player, Schedule, TournamentRow
 
 
 def _of(club_id: int, row_club: int | None, battle: dict[str, Any] | None) -> bool:
@@ -31,12 +31,17 @@ async def within_limits(s: AsyncSession, club_ids: tuple[int, ...], now: datetim
     await s.execute(locked.with_for_update())
     since = now - timedelta(hours=24)
     by_hand = (  # tournaments not made by a schedule: their own club, or any battle
-        select(Tournament.club_id, Tournament.battle, Tournament.status, Tournament.created_at)
+        select(
+            TournamentRow.club_id,
+            TournamentRow.battle,
+            TournamentRow.status,
+            TournamentRow.created_at,
+        )
         .add_columns(Player.admin)
-        .outerjoin(Player, Player.id == Tournament.created_by)
+        .outerjoin(Player, Player.id == TournamentRow.created_by)
         .where(
-            Tournament.schedule_id.is_(None),
-            or_(Tournament.club_id.in_(club_ids), Tournament.battle.is_not(None)),
+            TournamentRow.schedule_id.is_(None),
+            or_(TournamentRow.club_id.in_(club_ids), TournamentRow.battle.is_not(None)),
         )
     )
     events = [

@@ -20,7 +20,7 @@ from server.store.models import Club, ClubMember, CodeGuess, Player, Schedule
 from server.store.repository import Store
 
 
-class Refusal(StrEnum):
+class ClubRefusal(StrEnum):
     """Why a club step changed nothing."""
 
     NO_CLUB = "no_club"
@@ -50,11 +50,11 @@ async def _owned(s: AsyncSession, player_id: int) -> int:
     return int(n or 0)
 
 
-async def create(store: Store, owner_id: int, new: NewClub) -> int | Refusal:
+async def create(store: Store, owner_id: int, new: NewClub) -> int | ClubRefusal:
     """The new club's id, its creator its owner and first member; or OWNED, NAME_TAKEN."""
     async with store._session() as s:
         if await _owned(s, owner_id) >= MAX_OWNED:
-            return Refusal.OWNED
+            return ClubRefusal.OWNED
         club = Club(
             name=new.name,
             name_key=new.name_key,
@@ -68,7 +68,7 @@ async def create(store: Store, owner_id: int, new: NewClub) -> int | Refusal:
             await s.flush()
         except IntegrityError:
             await s.rollback()
-            return Refusal.NAME_TAKEN
+            return ClubRefusal.NAME_TAKEN
         s.add(ClubMember(club_id=club.id, player_id=owner_id, leader=False, joined_at=new.now))
         await s.commit()
         return club.id
@@ -203,97 +203,109 @@ async def _named(s: AsyncSession, name_key: str) -> Player | None:
 
 async def _club_and_role(
     s: AsyncSession, club_id: int, player_id: int
-) -> tuple[Club, Role | None] | Refusal:
+) -> tuple[Club, Role | None] | ClubRefusal:
     club = await s.get(Club, club_id, with_for_update=True)
     if club is None:
-        return Refusal.NO_CLUB
+        return ClubRefusal.NO_CLUB
     return club, await _role(s, club, player_id)
 
 
-async def _as_leader(s: AsyncSession, club_id: int, actor_id: int) -> tuple[Club, Role] | Refusal:
+async def _as_leader(
+    s: AsyncSession, club_id: int, actor_id: int
+) -> tuple[Club, Role] | ClubRefusal:
     """The club and the actor's role when the actor is its owner or a leader."""
     found = await _club_and_role(s, club_id, actor_id)
-    if isinstance(found, Refusal):
+    if isinstance(found, ClubRefusal):
         return found
     club, role = found
     if role not in (Role.OWNER, Role.LEADER):
-        return Refusal.ROLE
+        return ClubRefusal.ROLE
     return club, role
 
 
-async def _target(s: AsyncSession, club: Club, name_key: str) -> tuple[Player, Role] | Refusal:
+async def _target(s: AsyncSession, club: Club, name_key: str) -> tuple[Player, Role] | ClubRefusal:
     player = await _named(s, name_key)
     if player is None:
-        return Refusal.NO_PLAYER
+        return ClubRefusal.NO_PLAYER
     role = await _role(s, club, player.id)
-    return Refusal.NOT_MEMBER if role is None else (player, role)
+    return ClubRefusal.NOT_MEMBER if role is None else (player, role)
 
 
-async def leave(store: Store, club_id: int, player_id: int) -> Refusal | None:
+async def leave(store: Store, club_id: int, player_id: int) -> ClubRefusal | None:
     async with store._session() as s:
         found = await _club_and_role(s, club_id, player_id)
-        if isinstance(found, Refusal):
+        if isinstance(found, ClubRefusal):
             return found
         club, role = found
         if role is None:
-            return Refusal.ROLE
+            return ClubRefusal.ROLE
         if role is Role.OWNER:
-            return Refusal.OWNER_STAYS
-        await s.execute(
-            delete(ClubMember).where(
-                ClubMember.club_id == club.id, ClubMember.player_id == player_id
-            )
-        )
-        await s.commit()
+            return ClubRefusal.OWNER_STAYS
+        await _remove(s, club.id, player_id)
         return None
 
 
-async def kick(store: Store, club_id: int, actor_id: int, name_key: str) -> Refusal | None:
+async def kick(store: Store, club_id: int, actor_id: int, name_key: str) -> ClubRefusal | None:
     """A leader kicks a member; the owner kicks leaders too; nobody kicks oneself."""
     async with store._session() as s:
         found = await _as_leader(s, club_id, actor_id)
-        if isinstance(found, Refusal):
+        if isinstance(found, ClubRefusal):
             return found
         club, role = found
         target = await _target(s, club, name_key)
-        if isinstance(target, Refusal):
+        if isinstance(target, ClubRefusal):
             return target
         player, their_role = target
         if player.id == actor_id:
-            return Refusal.KICK_SELF
+            return ClubRefusal.KICK_SELF
         if their_role is not Role.MEMBER and role is not Role.OWNER:
-            return Refusal.ROLE
-        await s.execute(
-            delete(ClubMember).where(
-                ClubMember.club_id == club.id, ClubMember.player_id == player.id
-            )
-        )
-        await s.commit()
+            return ClubRefusal.ROLE
+        await _remove(s, club.id, player.id)
         return None
 
 
-async def set_owner(store: Store, club_id: int, actor_id: int, name_key: str) -> Refusal | None:
+async def set_owner(store: Store, club_id: int, actor_id: int, name_key: str) -> ClubRefusal | None:
     """The owner hands the club to a member (within MAX_OWNED); the old owner leads."""
     async with store._session() as s:
-        found = await _club_and_role(s, club_id, actor_id)
-        if isinstance(found, Refusal):
+        found = await _owner_naming(s, club_id, actor_id, name_key)
+        if isinstance(found, ClubRefusal):
             return found
-        club, role = found
-        if role is not Role.OWNER:
-            return Refusal.ROLE
-        target = await _target(s, club, name_key)
-        if isinstance(target, Refusal):
-            return target
-        player, _ = target
+        club, player, _ = found
         if player.id == actor_id:
             return None  # the owner already
         if await _owned(s, player.id) >= MAX_OWNED:
-            return Refusal.OWNED
+            return ClubRefusal.OWNED
         club.owner_id = player.id
         await _mark(s, club.id, player.id, False)
         await _mark(s, club.id, actor_id, True)
         await s.commit()
         return None
+
+
+async def _owner_naming(
+    s: AsyncSession, club_id: int, actor_id: int, name_key: str
+) -> tuple[Club, Player, Role] | ClubRefusal:
+    """The club as its owner `actor_id` acts on it, and the member named `name_key` with
+    their role; NO_CLUB, ROLE (the actor is not the owner), NO_PLAYER or NOT_MEMBER."""
+    found = await _club_and_role(s, club_id, actor_id)
+    if isinstance(found, ClubRefusal):
+        return found
+    club, role = found
+    if role is not Role.OWNER:
+        return ClubRefusal.ROLE
+    target = await _target(s, club, name_key)
+    if isinstance(target, ClubRefusal):
+        return target
+    player, their_role = target
+    return club, player, their_role
+
+
+async def _remove(s: AsyncSession, club_id: int, player_id: int) -> None:
+    """The player is a member no more (leaving or kicked); committed."""
+    await s.execute(
+        delete(ClubMember).where(ClubMember.club_id == club_id, ClubMember.player_id == player_id)
+    )
+    await s.commit()
 
 
 async def _mark(s: AsyncSession, club_id: int, player_id: int, leader: bool) -> None:
@@ -306,30 +318,24 @@ async def _mark(s: AsyncSession, club_id: int, player_id: int, leader: bool) -> 
 
 async def set_leader(
     store: Store, club_id: int, actor_id: int, name_key: str, leader: bool
-) -> Refusal | None:
+) -> ClubRefusal | None:
     async with store._session() as s:
-        found = await _club_and_role(s, club_id, actor_id)
-        if isinstance(found, Refusal):
+        found = await _owner_naming(s, club_id, actor_id, name_key)
+        if isinstance(found, ClubRefusal):
             return found
-        club, role = found
-        if role is not Role.OWNER:
-            return Refusal.ROLE
-        target = await _target(s, club, name_key)
-        if isinstance(target, Refusal):
-            return target
-        player, their_role = target
+        club, player, their_role = found
         if their_role is Role.OWNER:
-            return Refusal.OWNER_NO_LEADER
+            return ClubRefusal.OWNER_NO_LEADER
         await _mark(s, club.id, player.id, leader)
         await s.commit()
         return None
 
 
-async def new_invite(store: Store, club_id: int, actor_id: int, code: str) -> Refusal | None:
+async def new_invite(store: Store, club_id: int, actor_id: int, code: str) -> ClubRefusal | None:
     """A leader's new code; the old one stops working at once."""
     async with store._session() as s:
         found = await _as_leader(s, club_id, actor_id)
-        if isinstance(found, Refusal):
+        if isinstance(found, ClubRefusal):
             return found
         club, _ = found
         club.invite = code

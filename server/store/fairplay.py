@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from server.domain.model import TournamentStatus
 from server.store import pg_coordination
-from server.store.models import Disqualification, Entry, Player, Tournament
+from server.store.models import DisqualificationRow, Entry, Player, TournamentRow
 from server.store.repository import Store
 
 
@@ -59,12 +59,16 @@ async def disqualify(
         # a no-op update takes the tournament's row lock (PostgreSQL), so a close commits
         # either before (this is an amendment) or after (it is not)
         await s.execute(
-            update(Tournament).where(Tournament.id == tournament_id).values(id=Tournament.id)
+            update(TournamentRow)
+            .where(TournamentRow.id == tournament_id)
+            .values(id=TournamentRow.id)
         )
-        status = await s.scalar(select(Tournament.status).where(Tournament.id == tournament_id))
+        status = await s.scalar(
+            select(TournamentRow.status).where(TournamentRow.id == tournament_id)
+        )
         after = status == TournamentStatus.CLOSED
         s.add(
-            Disqualification(
+            DisqualificationRow(
                 entry_id=entry_id,
                 tournament_id=tournament_id,
                 reason=reason,
@@ -87,17 +91,17 @@ async def of_tournament(store: Store, tournament_id: int) -> list[DisqualifiedEn
     async with store._session() as s:
         rows = await s.execute(
             select(
-                Disqualification.entry_id,
+                DisqualificationRow.entry_id,
                 Entry.player_id,
                 Player.name,
-                Disqualification.reason,
-                Disqualification.at,
-                Disqualification.after_close,
+                DisqualificationRow.reason,
+                DisqualificationRow.at,
+                DisqualificationRow.after_close,
             )
-            .join(Entry, Entry.id == Disqualification.entry_id)
+            .join(Entry, Entry.id == DisqualificationRow.entry_id)
             .join(Player, Player.id == Entry.player_id)
-            .where(Disqualification.tournament_id == tournament_id)
-            .order_by(Disqualification.at, Disqualification.entry_id)
+            .where(DisqualificationRow.tournament_id == tournament_id)
+            .order_by(DisqualificationRow.at, DisqualificationRow.entry_id)
         )
         return [DisqualifiedEntry(*r) for r in rows.all()]
 
@@ -106,8 +110,8 @@ async def counts(store: Store) -> dict[int, int]:
     """Tournament id -> how many of its entries are disqualified (never fewer later: a
     disqualification is never removed). SQLite's single server polls it on its clock to
     hear of those the operator's command line made (competition/lifecycle.py)."""
-    query = select(Disqualification.tournament_id, func.count()).group_by(
-        Disqualification.tournament_id
+    query = select(DisqualificationRow.tournament_id, func.count()).group_by(
+        DisqualificationRow.tournament_id
     )
     async with store._session() as s:
         return {tid: n for tid, n in (await s.execute(query)).all()}

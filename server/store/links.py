@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.accounts import DeviceInfo, DeviceKind
 from server.domain.model import PlayerInfo
@@ -21,7 +22,7 @@ from server.store.repository import Store
 KEPT_EXPIRED = timedelta(hours=1)  # an expired code still answers `expired` this long
 
 
-class Refusal(StrEnum):
+class LinkRefusal(StrEnum):
     """Why a link step gave no result (the protocol's error codes but one)."""
 
     NOT_FOUND = "not_found"
@@ -87,28 +88,21 @@ async def count_guess(store: Store, player_id: int, address: str, now: datetime)
         await s.commit()
 
 
-async def waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | Refusal:
+async def waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | LinkRefusal:
     """The link waiting for approval under this code, or why not (as `approve` says)."""
     async with store._session() as s:
-        link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
-        if link is None or link.device_id is not None or link.fetched:
-            return Refusal.NOT_FOUND
-        if now > link.expires_at:
-            return Refusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else Refusal.NOT_FOUND
-        return link
+        return await _awaiting_approval(s, code_hash, now)
 
 
 async def approve(
     store: Store, code_hash: str, player_id: int, now: datetime
-) -> DeviceInfo | Refusal:
+) -> DeviceInfo | LinkRefusal:
     """The approving player's new device (kind `link`, token not yet made), or why not:
     NOT_FOUND (unknown, approved or fetched already, gone), EXPIRED."""
     async with store._session() as s:
-        link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
-        if link is None or link.device_id is not None or link.fetched:
-            return Refusal.NOT_FOUND
-        if now > link.expires_at:
-            return Refusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else Refusal.NOT_FOUND
+        link = await _awaiting_approval(s, code_hash, now)
+        if isinstance(link, LinkRefusal):
+            return link
         device = Device(
             player_id=player_id,
             token_hash=None,
@@ -127,26 +121,26 @@ async def approve(
         )
         if taken.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()  # approved meanwhile on another node
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         await s.commit()
         return DeviceInfo(device.id, player_id, DeviceKind.LINK, device.label, now, now)
 
 
 async def poll(
     store: Store, poll_hash: str, token_hash: str, now: datetime
-) -> tuple[PlayerInfo, DeviceInfo] | Refusal:
+) -> tuple[PlayerInfo, DeviceInfo] | LinkRefusal:
     """The link's player and device, its token (by `token_hash`) made now, or why not:
     NOT_FOUND (unknown, fetched already, its device revoked, gone), TOO_SOON (within the
     interval of the previous poll not itself too soon), EXPIRED, PENDING."""
     async with store._session() as s:
         link = await s.scalar(select(LinkCode).where(LinkCode.poll_hash == poll_hash))
         if link is None:
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         last = link.last_poll_at
         if last is not None and now < last + timedelta(seconds=link.interval_s):
-            return Refusal.TOO_SOON
+            return LinkRefusal.TOO_SOON
         link.last_poll_at = now
-        refusal = await _poll_refusal(s, link, now)
+        refusal = _poll_refusal(link, now)
         if refusal is not None:
             await s.commit()
             return refusal
@@ -154,7 +148,7 @@ async def poll(
         player = await s.get(Player, device.player_id) if device is not None else None
         if device is None or player is None or device.revoked_at is not None:
             await s.commit()
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         done = await s.execute(
             update(LinkCode)
             .where(LinkCode.id == link.id, LinkCode.fetched.is_(False))
@@ -162,7 +156,7 @@ async def poll(
         )
         if done.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()
-            return Refusal.NOT_FOUND
+            return LinkRefusal.NOT_FOUND
         device.token_hash = token_hash
         device.expires_at = None
         device.last_seen_at = now
@@ -173,11 +167,31 @@ async def poll(
         return PlayerInfo(player.id, player.name, player.admin, player.bot), info
 
 
-async def _poll_refusal(s: object, link: LinkCode, now: datetime) -> Refusal | None:
+async def _awaiting_approval(
+    s: AsyncSession, code_hash: str, now: datetime
+) -> LinkCode | LinkRefusal:
+    """The link under this code still to approve, or NOT_FOUND (unknown, approved or
+    fetched already, gone) or EXPIRED."""
+    link = await s.scalar(select(LinkCode).where(LinkCode.code_hash == code_hash))
+    if link is None or link.device_id is not None or link.fetched:
+        return LinkRefusal.NOT_FOUND
+    expired = _expired(link, now)
+    return link if expired is None else expired
+
+
+def _expired(link: LinkCode, now: datetime) -> LinkRefusal | None:
+    """Past its time: EXPIRED while kept (KEPT_EXPIRED), NOT_FOUND after; else None."""
+    if now <= link.expires_at:
+        return None
+    return LinkRefusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else LinkRefusal.NOT_FOUND
+
+
+def _poll_refusal(link: LinkCode, now: datetime) -> LinkRefusal | None:
     if link.fetched:
-        return Refusal.NOT_FOUND
-    if now > link.expires_at:
-        return Refusal.EXPIRED if now <= link.expires_at + KEPT_EXPIRED else Refusal.NOT_FOUND
+        return LinkRefusal.NOT_FOUND
+    expired = _expired(link, now)
+    if expired is not None:
+        return expired
     if link.device_id is None:
-        return Refusal.PENDING
+        return LinkRefusal.PENDING
     return None

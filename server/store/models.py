@@ -2,6 +2,9 @@
 
 The seed lives in its own table (`tournament_secrets`), so no query for public data
 can select it by accident; it is read only to deal and, after the close, to reveal.
+
+`TournamentRow` and `DisqualificationRow` carry "Row" to stand apart from the runtime
+tournament (competition/tournament.py) and the bundle's record (audit/records.py).
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ class Player(Base):
     bot: Mapped[bool] = mapped_column(Boolean, server_default=false())  # never rated
 
 
-class Tournament(Base):
+class TournamentRow(Base):
     __tablename__ = "tournaments"
     __table_args__ = (  # series (0006): each occurrence of a schedule exists once
         Index("uq_tournaments_schedule_occurrence", "schedule_id", "occurrence", unique=True),
@@ -138,7 +141,7 @@ class Schedule(Base):
     beacon: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    # club events (0015): as on Tournament; its occurrences inherit them
+    # club events (0015): as on TournamentRow; its occurrences inherit them
     club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), index=True)
     visibility: Mapped[str] = mapped_column(String(8), server_default="public")
     entry_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
@@ -217,7 +220,7 @@ class Placing(Base):
     sigma: Mapped[float | None] = mapped_column(Double, nullable=True)
 
 
-class Disqualification(Base):
+class DisqualificationRow(Base):
     """An operator's disqualification of one entry (docs/COMPETITION.md "Fair play"): the
     entry and its actions stay; standings leave it unranked. `after_close`: made after
     the tournament closed, an amendment of its bundle."""

@@ -17,7 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from server.domain.model import TournamentStatus
 from server.store import pg_coordination
-from server.store.models import EntryPar, Tournament
+from server.store.models import EntryPar, TournamentRow
 from server.store.repository import Store
 
 
@@ -41,9 +41,9 @@ async def pending(store: Store) -> list[int]:
     """Closed tournaments whose par step is not done, in close order then id."""
     async with store._session() as s:
         rows = await s.execute(
-            select(Tournament.id)
-            .where(Tournament.status == TournamentStatus.CLOSED, Tournament.par_at.is_(None))
-            .order_by(Tournament.closed_at, Tournament.id)
+            select(TournamentRow.id)
+            .where(TournamentRow.status == TournamentStatus.CLOSED, TournamentRow.par_at.is_(None))
+            .order_by(TournamentRow.closed_at, TournamentRow.id)
         )
         return [r[0] for r in rows.all()]
 
@@ -98,8 +98,8 @@ async def finish(store: Store, tournament_id: int, at: datetime) -> bool:
     node, or an earlier run): the conditional update exactly one caller wins."""
     async with store._session() as s:
         res = await s.execute(
-            update(Tournament)
-            .where(Tournament.id == tournament_id, Tournament.par_at.is_(None))
+            update(TournamentRow)
+            .where(TournamentRow.id == tournament_id, TournamentRow.par_at.is_(None))
             .values(par_at=at)
         )
         await s.commit()

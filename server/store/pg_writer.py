@@ -4,10 +4,11 @@ engine's asyncpg connections (which wait without holding the interpreter).
 A batch is one transaction of raw SQL (prepared once per connection, no per-row work in
 SQLAlchemy): new players and new entries each as one INSERT over unnest()ed arrays that
 skips a conflicting row (ON CONFLICT DO NOTHING) and returns the ids of the rows it
-stored; the actions by executemany; their entries' summaries by executemany (with the
-chain head only at a checkpoint: a summary's log_hash '' keeps the row's); last, the
-batch's notices for the other nodes (pg_coordination.py: new entries, entries' new summaries),
-delivered at commit. First of all, the batch share-locks its tournaments' rows and reads
+stored (a new player of an erased name is refused: `_write_players`); the actions by
+executemany; their entries' summaries by executemany (with the chain head only at a
+checkpoint: a summary's log_hash '' keeps the row's); last, the batch's notices for the
+other nodes (pg_coordination.py: new entries, entries' new summaries), delivered at
+commit. First of all, the batch share-locks its tournaments' rows and reads
 which are closed: their actions and entries are refused, and a close (an UPDATE of the
 row) cannot commit until the batch has.
 
@@ -28,7 +29,7 @@ from typing import Any
 from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.domain.model import DuplicateAction, TournamentClosed
+from server.domain.model import DuplicateAction, NameErased, TournamentClosed
 from server.store import pg_coordination
 from server.store.rows import summary_columns
 from server.store.writer import (
@@ -37,6 +38,7 @@ from server.store.writer import (
     Conflict,
     EntryJob,
     Job,
+    NewPlayer,
     PlayerJob,
     WriterFailed,
 )
@@ -45,12 +47,16 @@ _INSERT_PLAYERS = (
     "INSERT INTO players (name, name_key, token_hash, admin, created_at)"
     " SELECT n, k, h, false, c"
     " FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamp[]) AS u (n, k, h, c)"
+    " WHERE NOT EXISTS (SELECT 1 FROM erased_names e WHERE e.name_key = u.k)"
     " ON CONFLICT DO NOTHING RETURNING id, name_key, token_hash"
 )
+_ERASED = "SELECT name_key FROM erased_names WHERE name_key = ANY($1::varchar[])"
+_DELETE_PLAYERS = "DELETE FROM players WHERE id = ANY($1::integer[])"
 _INSERT_DEVICES = (  # new players' first devices (PROTOCOL.md "Accounts")
     "INSERT INTO devices (player_id, token_hash, kind, label, created_at, last_seen_at)"
     " SELECT p, h, 'token', l, c, c"
     " FROM unnest($1::integer[], $2::varchar[], $3::varchar[], $4::timestamp[]) AS u (p, h, l, c)"
+    " RETURNING id, player_id"
 )
 _INSERT_ENTRIES = (  # summary_columns after the entry's own; log_seq = seq
     "INSERT INTO entries (tournament_id, player_id, started_at, deadline,"
@@ -151,17 +157,8 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
             actions.append((i, job))
         else:
             entries.append((i, job))
-    if players:  # rows come back as (id, name_key, token_hash)
-        rows = [tuple(p[:4]) for _, p in players]
-        made = {tuple(r[1:]): r[0] for r in await _insert(conn, _INSERT_PLAYERS, rows)}
-        devices = []
-        for i, p in players:
-            new_id = made.pop((p.name_key, p.token_hash), None)
-            outcomes[i] = new_id if new_id is not None else Conflict(_name_taken(p))
-            if new_id is not None:
-                devices.append((new_id, p.token_hash, p.label, p.created_at))
-        if devices:
-            await conn.exec_driver_sql(_INSERT_DEVICES, tuple(zip(*devices, strict=True)))
+    if players:
+        await _write_players(conn, players, outcomes)
     if entries:  # rows come back as (id, tournament_id, player_id)
         rows = [
             (
@@ -196,6 +193,37 @@ async def _write(conn: AsyncConnection, jobs: list[Job], careful: bool) -> list[
             pg_coordination.NOTIFY_SQL, [(p,) for p in pg_coordination.payloads(notices)]
         )
     return outcomes
+
+
+async def _write_players(
+    conn: AsyncConnection, players: list[tuple[int, PlayerJob]], outcomes: list[object]
+) -> None:
+    """Insert the new players (none of an erased name) and their first devices. The
+    erased names are read again after the insert, which waited for any deletion in flight
+    whose old row held a name's key (READ COMMITTED: the next statement sees it
+    committed): a player made of a name erased meanwhile is deleted again and refused."""
+    rows = [tuple(p[:4]) for _, p in players]  # rows come back as (id, name_key, token_hash)
+    made = {tuple(r[1:]): r[0] for r in await _insert(conn, _INSERT_PLAYERS, rows)}
+    keys = [p.name_key for _, p in players]
+    erased = {r[0] for r in await conn.exec_driver_sql(_ERASED, (keys,))}
+    lost, kept = [], []
+    for i, p in players:
+        new_id = made.pop((p.name_key, p.token_hash), None)
+        if p.name_key in erased:
+            outcomes[i] = NameErased(f"the name {p.name!r} was a deleted account's")
+            if new_id is not None:
+                lost.append(new_id)
+        elif new_id is None:
+            outcomes[i] = Conflict(_name_taken(p))
+        else:
+            kept.append((i, new_id, p))
+    if lost:
+        await conn.exec_driver_sql(_DELETE_PLAYERS, (lost,))
+    if kept:
+        devices = [(new_id, p.token_hash, p.label, p.created_at) for _, new_id, p in kept]
+        device_of = {r[1]: r[0] for r in await _insert(conn, _INSERT_DEVICES, devices)}
+        for i, new_id, _ in kept:
+            outcomes[i] = NewPlayer(new_id, device_of[new_id])
 
 
 def _name_taken(job: PlayerJob) -> str:

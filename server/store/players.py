@@ -3,15 +3,16 @@ token hash or name, the admin role."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.domain.accounts import DeviceInfo, DeviceKind
 from server.domain.model import NameTaken, PlayerInfo
 from server.domain.names import name_key
-from server.store.models import Player
+from server.store.models import Player, utc_naive
 from server.store.writer import Conflict, Writer
 
 
@@ -27,15 +28,24 @@ class PlayerCalls:
     async def create_player(
         self: _Sessions, name: str, token_hash: str, now: datetime, label: str | None = None
     ) -> PlayerInfo:
-        """A new (non-admin) player with its first device (v1.4: the token's, labelled
+        """A new player, as `create_account` makes it."""
+        return (await PlayerCalls.create_account(self, name, token_hash, now, label))[0]
+
+    async def create_account(
+        self: _Sessions, name: str, token_hash: str, now: datetime, label: str | None = None
+    ) -> tuple[PlayerInfo, DeviceInfo]:
+        """A new (non-admin) player and its first device (v1.4: the token's, labelled
         `label`), committed by group commit; NameTaken when the name is taken
-        case-insensitively (or, however unlikely, the token's hash is)."""
+        case-insensitively (or, however unlikely, the token's hash is), NameErased when
+        it was a deleted account's (the writer's check, in the insert's transaction)."""
         try:
             key = name_key(name)
-            player_id = await self.writer.new_player(name, key, token_hash, now, label)
+            made = await self.writer.new_player(name, key, token_hash, now, label)
         except Conflict:
             raise NameTaken(name) from None
-        return PlayerInfo(player_id, name, False)
+        at = utc_naive(now).replace(tzinfo=UTC)  # (as the device's row reads back)
+        device = DeviceInfo(made.device_id, made.player_id, DeviceKind.TOKEN, label, at, at)
+        return PlayerInfo(made.player_id, name, False), device
 
     async def player_by_token_hash(self: _Sessions, token_hash: str) -> PlayerInfo | None:
         async with self._session() as s:

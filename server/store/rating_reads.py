@@ -10,7 +10,7 @@ from sqlalchemy import and_, func, or_, select
 
 from server.domain.model import Figures
 from server.domain.names import name_key
-from server.store.models import Entry, EntryPar, Placing, Player, PlayerRating, Tournament
+from server.store.models import Entry, EntryPar, Placing, Player, PlayerRating, TournamentRow
 from server.store.repository import Store
 from server.store.rows import figures_of
 
@@ -43,7 +43,7 @@ class TournamentResult(NamedTuple):
     ranked: int
     entrants: int
     figures: Figures
-    par_progress: int | None = None  # the entry's par, once computed (v1.3)
+    par_progress: int | None = None  # the entry's par, once computed
     par_resets: int | None = None
 
 
@@ -144,10 +144,10 @@ async def results_of(store: Store, player_id: int, limit: int | None) -> list[To
     and their pars."""
     query = (
         select(
-            Tournament.id,
-            Tournament.name,
-            Tournament.game,
-            Tournament.closed_at,
+            TournamentRow.id,
+            TournamentRow.name,
+            TournamentRow.game,
+            TournamentRow.closed_at,
             Placing.rank,
             Placing.ranked,
             Placing.entrants,
@@ -155,14 +155,14 @@ async def results_of(store: Store, player_id: int, limit: int | None) -> list[To
             EntryPar.progress,
             EntryPar.resets,
         )
-        .join(Tournament, Tournament.id == Placing.tournament_id)
+        .join(TournamentRow, TournamentRow.id == Placing.tournament_id)
         .join(
             Entry,
             and_(Entry.tournament_id == Placing.tournament_id, Entry.player_id == player_id),
         )
         .outerjoin(EntryPar, EntryPar.entry_id == Entry.id)
         .where(Placing.player_id == player_id)
-        .order_by(Tournament.closed_at.desc(), Tournament.id.desc())
+        .order_by(TournamentRow.closed_at.desc(), TournamentRow.id.desc())
     )
     if limit is not None:
         query = query.limit(limit)
@@ -178,10 +178,12 @@ async def history(store: Store, player_id: int) -> dict[str, list[Point]]:
     out: dict[str, list[Point]] = {}
     async with store._session() as s:
         rows = await s.execute(
-            select(Placing.game, Tournament.id, Tournament.closed_at, Placing.mu, Placing.sigma)
-            .join(Tournament, Tournament.id == Placing.tournament_id)
+            select(
+                Placing.game, TournamentRow.id, TournamentRow.closed_at, Placing.mu, Placing.sigma
+            )
+            .join(TournamentRow, TournamentRow.id == Placing.tournament_id)
             .where(Placing.player_id == player_id, Placing.mu.is_not(None))
-            .order_by(Tournament.closed_at, Tournament.id)
+            .order_by(TournamentRow.closed_at, TournamentRow.id)
         )
         for game, tid, closed_at, mu, sigma in rows.all():
             if closed_at is None or mu is None or sigma is None:

@@ -18,8 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.domain.model import NameTaken, PlayerInfo, TournamentStatus
 from server.domain.names import name_key
-from server.domain.ratings import Current, Field, Outcome, PlacingRow, RatingRow, placing_rows
-from server.store.models import Device, Placing, Player, PlayerRating, Tournament
+from server.domain.ratings import Current, Field, PlacingRow, RatingOutcome, RatingRow, placing_rows
+from server.store.models import Device, Placing, Player, PlayerRating, TournamentRow
 from server.store.repository import Store
 
 CHUNK = 5000  # rows per statement
@@ -133,13 +133,13 @@ async def game_lock(store: Store, key: int, wait: bool) -> AsyncIterator[bool]:
 
 async def closed(store: Store, game: str | None = None) -> list[ClosedTournament]:
     """Closed tournaments (of `game`, or all), in close order then id."""
-    query = select(Tournament.id, Tournament.game, Tournament.rated, Tournament.closed_at).where(
-        Tournament.status == TournamentStatus.CLOSED
-    )
+    query = select(
+        TournamentRow.id, TournamentRow.game, TournamentRow.rated, TournamentRow.closed_at
+    ).where(TournamentRow.status == TournamentStatus.CLOSED)
     if game is not None:
-        query = query.where(Tournament.game == game)
+        query = query.where(TournamentRow.game == game)
     async with store._session() as s:
-        rows = await s.execute(query.order_by(Tournament.closed_at, Tournament.id))
+        rows = await s.execute(query.order_by(TournamentRow.closed_at, TournamentRow.id))
         return [ClosedTournament(*r) for r in rows.all()]
 
 
@@ -149,13 +149,15 @@ async def pending(store: Store, game: str) -> tuple[list[ClosedTournament], bool
     ratings must be computed again from there: the rebuild)."""
     async with store._session() as s:
         rows = await s.execute(
-            select(Tournament.id, Tournament.game, Tournament.rated, Tournament.closed_at)
-            .where(
-                Tournament.status == TournamentStatus.CLOSED,
-                Tournament.game == game,
-                Tournament.rated_at.is_(None),
+            select(
+                TournamentRow.id, TournamentRow.game, TournamentRow.rated, TournamentRow.closed_at
             )
-            .order_by(Tournament.closed_at, Tournament.id)
+            .where(
+                TournamentRow.status == TournamentStatus.CLOSED,
+                TournamentRow.game == game,
+                TournamentRow.rated_at.is_(None),
+            )
+            .order_by(TournamentRow.closed_at, TournamentRow.id)
         )
         todo = [ClosedTournament(*r) for r in rows.all()]
         if not todo:
@@ -163,13 +165,13 @@ async def pending(store: Store, game: str) -> tuple[list[ClosedTournament], bool
         first = todo[0]
         later = await s.scalar(
             select(func.count())
-            .select_from(Tournament)
+            .select_from(TournamentRow)
             .where(
-                Tournament.game == game,
-                Tournament.rated_at.is_not(None),
+                TournamentRow.game == game,
+                TournamentRow.rated_at.is_not(None),
                 or_(
-                    Tournament.closed_at > first.closed_at,
-                    and_(Tournament.closed_at == first.closed_at, Tournament.id > first.id),
+                    TournamentRow.closed_at > first.closed_at,
+                    and_(TournamentRow.closed_at == first.closed_at, TournamentRow.id > first.id),
                 ),
             )
         )
@@ -213,7 +215,7 @@ async def record(
     tournament_id: int,
     game: str,
     taken: Field,
-    out: Outcome,
+    out: RatingOutcome,
     existing: set[int],
     now: datetime,
 ) -> bool:
@@ -223,11 +225,11 @@ async def record(
     or the rebuild)."""
     async with store._session() as s:
         res = await s.execute(
-            update(Tournament)
+            update(TournamentRow)
             .where(
-                Tournament.id == tournament_id,
-                Tournament.status == TournamentStatus.CLOSED,
-                Tournament.rated_at.is_(None),
+                TournamentRow.id == tournament_id,
+                TournamentRow.status == TournamentStatus.CLOSED,
+                TournamentRow.rated_at.is_(None),
             )
             .values(rated_at=now)
         )
@@ -244,7 +246,7 @@ async def record(
         return True
 
 
-def _moved(game: str, taken: Field, out: Outcome) -> list[tuple[Any, ...]]:
+def _moved(game: str, taken: Field, out: RatingOutcome) -> list[tuple[Any, ...]]:
     """(player, game, mu, sigma, tournaments, rating) of the ratings the outcome moved."""
     return [
         (p, game, m, sg, c, m - 3.0 * sg)
@@ -266,8 +268,8 @@ async def replace_all(
     async with store._session() as s:
         for start in range(0, len(closed_ids), CHUNK):
             await s.execute(
-                update(Tournament)
-                .where(Tournament.id.in_(closed_ids[start : start + CHUNK]))
+                update(TournamentRow)
+                .where(TournamentRow.id.in_(closed_ids[start : start + CHUNK]))
                 .values(rated_at=now)
             )
         await s.execute(delete(Placing))
@@ -305,7 +307,7 @@ async def set_rated(store: Store, tournament_id: int, rated: bool) -> bool:
     such tournament."""
     async with store._session() as s:
         res = await s.execute(
-            update(Tournament).where(Tournament.id == tournament_id).values(rated=rated)
+            update(TournamentRow).where(TournamentRow.id == tournament_id).values(rated=rated)
         )
         await s.commit()
         return bool(res.rowcount)  # type: ignore[attr-defined]

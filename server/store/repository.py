@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import case, event, func, select, update
+from sqlalchemy import bindparam, case, event, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -35,11 +35,17 @@ from server.domain.model import (
 from server.domain.schedule import OccurrenceExists
 from server.store import club_events, db, pg_coordination
 from server.store.coordination import Coordination
-from server.store.models import Action, Entry, Player, Tournament, TournamentSecret
+from server.store.models import Action, Entry, Player, TournamentRow, TournamentSecret
 from server.store.players import PlayerCalls
 from server.store.rows import entry_of, tournament_of
 from server.store.writer import Conflict, Writer
 from server.store.writer_factory import make_writer
+
+_ENTRY_OF_PLAYER = (
+    select(Entry.__table__, Player.name.label("player_name"), Player.bot.label("player_bot"))
+    .join(Player, Player.id == Entry.player_id)
+    .where(Entry.tournament_id == bindparam("t"), Entry.player_id == bindparam("p"))
+)
 
 
 class Store(Coordination, PlayerCalls):
@@ -93,7 +99,7 @@ class Store(Coordination, PlayerCalls):
         one more event of each of these clubs fits (a non-admin's club event, v1.4)."""
         async with self._session() as s:
             await club_events.within_limits(s, limits, new.created_at)
-            row = Tournament(
+            row = TournamentRow(
                 name=new.name,
                 game=new.game,
                 options=new.options,
@@ -108,7 +114,7 @@ class Store(Coordination, PlayerCalls):
                 solution=new.solution,
                 created_at=new.created_at,
                 beacon=new.beacon,
-                schedule_id=new.schedule_id,  # series (v1.3)
+                schedule_id=new.schedule_id,
                 occurrence=new.occurrence,
                 conditions=new.conditions,
                 rated=new.rated,
@@ -138,15 +144,15 @@ class Store(Coordination, PlayerCalls):
                 .subquery()
             )
             rows = await s.execute(
-                select(Tournament, func.coalesce(counts.c.n, 0))
-                .outerjoin(counts, counts.c.tournament_id == Tournament.id)
-                .order_by(Tournament.id)
+                select(TournamentRow, func.coalesce(counts.c.n, 0))
+                .outerjoin(counts, counts.c.tournament_id == TournamentRow.id)
+                .order_by(TournamentRow.id)
             )
             return [tournament_of(t, n) for t, n in rows.all()]
 
     async def tournament(self, tournament_id: int) -> TournamentInfo | None:
         async with self._session() as s:
-            row = await s.get(Tournament, tournament_id)
+            row = await s.get(TournamentRow, tournament_id)
             if row is None:
                 return None
             n = await s.scalar(
@@ -156,7 +162,7 @@ class Store(Coordination, PlayerCalls):
 
     async def count_tournaments(self) -> int:
         async with self._session() as s:
-            return await s.scalar(select(func.count()).select_from(Tournament)) or 0
+            return await s.scalar(select(func.count()).select_from(TournamentRow)) or 0
 
     async def secret_seed(self, tournament_id: int) -> str:
         """The seed. Callers use it to deal, and publish it only after the close."""
@@ -202,10 +208,10 @@ class Store(Coordination, PlayerCalls):
         caller wins, however many nodes try); `notify`: the other nodes hear of it."""
         async with self._session() as s:
             res = await s.execute(
-                update(Tournament)
+                update(TournamentRow)
                 .where(
-                    Tournament.id == tournament_id,
-                    Tournament.status == TournamentStatus.SCHEDULED,
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.status == TournamentStatus.SCHEDULED,
                 )
                 .values(**values)
             )
@@ -229,8 +235,11 @@ class Store(Coordination, PlayerCalls):
         its entries are seen here, or waits and is refused."""
         async with self._session() as s:
             res = await s.execute(
-                update(Tournament)
-                .where(Tournament.id == tournament_id, Tournament.status != TournamentStatus.CLOSED)
+                update(TournamentRow)
+                .where(
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.status != TournamentStatus.CLOSED,
+                )
                 .values(status=TournamentStatus.CLOSED, closed_at=closed_at)
             )
             if not res.rowcount:  # type: ignore[attr-defined]
@@ -290,14 +299,11 @@ class Store(Coordination, PlayerCalls):
         )
 
     async def entry(self, tournament_id: int, player_id: int) -> EntryInfo | None:
-        async with self._session() as s:
-            row = await s.execute(
-                select(Entry, Player.name, Player.bot)
-                .join(Player, Player.id == Entry.player_id)
-                .where(Entry.tournament_id == tournament_id, Entry.player_id == player_id)
-            )
-            found = row.first()
-            return None if found is None else entry_of(*found)
+        """The player's entry in the tournament (one Core read: every first join asks)."""
+        async with self.engine.connect() as c:
+            rows = await c.execute(_ENTRY_OF_PLAYER, {"t": tournament_id, "p": player_id})
+            found = rows.first()
+        return None if found is None else entry_of(found, found.player_name, found.player_bot)
 
     async def entries(self, tournament_id: int) -> list[EntryInfo]:
         async with self._session() as s:
@@ -428,11 +434,11 @@ class Store(Coordination, PlayerCalls):
             rows = await s.execute(
                 select(Entry, Player.name, Player.bot)
                 .join(Player, Player.id == Entry.player_id)
-                .join(Tournament, Tournament.id == Entry.tournament_id)
+                .join(TournamentRow, TournamentRow.id == Entry.tournament_id)
                 .where(
                     Entry.status == Status.PLAYING,
                     Entry.deadline <= now,
-                    Tournament.status != TournamentStatus.CLOSED,
+                    TournamentRow.status != TournamentStatus.CLOSED,
                 )
             )
             return [entry_of(e, n, b) for e, n, b in rows.all()]

@@ -3,6 +3,10 @@ and the one layout of an entry's figures as columns (what the writers' SQL takes
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy import Row
+
 from server.domain.model import (
     EntryInfo,
     Figures,
@@ -11,10 +15,10 @@ from server.domain.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from server.store.models import Entry, Tournament
+from server.store.models import Entry, TournamentRow
 
 
-def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
+def tournament_of(row: TournamentRow, entrants: int = 0) -> TournamentInfo:
     return TournamentInfo(
         id=row.id,
         name=row.name,
@@ -34,7 +38,7 @@ def tournament_of(row: Tournament, entrants: int = 0) -> TournamentInfo:
         entrants=entrants,
         beacon=dict(row.beacon) if row.beacon else None,
         void=bool(row.void),
-        schedule_id=row.schedule_id,  # series (v1.3)
+        schedule_id=row.schedule_id,
         occurrence=row.occurrence,
         conditions=row.conditions,
         rated=row.rated,
@@ -57,7 +61,11 @@ def summary_columns(s: Summary) -> SummaryColumns:
     return (f.status, f.progress, f.resets, f.score, f.time_ms, s.seq, s.log_hash)
 
 
-def figures_of(row: Entry) -> Figures:
+EntryRow = Entry | Row[Any]
+"""An entry's row: the ORM's, or a Core row of the entries table's columns."""
+
+
+def figures_of(row: EntryRow) -> Figures:
     """An entry row's figures."""
     return Figures(
         status=Status(row.status),
@@ -68,7 +76,7 @@ def figures_of(row: Entry) -> Figures:
     )
 
 
-def entry_of(row: Entry, player_name: str, player_bot: bool = False) -> EntryInfo:
+def entry_of(row: EntryRow, player_name: str, player_bot: bool = False) -> EntryInfo:
     return EntryInfo(
         id=row.id,
         tournament_id=row.tournament_id,

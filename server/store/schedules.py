@@ -14,7 +14,7 @@ from sqlalchemy import select, update
 
 from server.domain.schedule import NewSchedule, ScheduleInfo
 from server.store import club_events
-from server.store.models import Player, Schedule, Tournament
+from server.store.models import Player, Schedule, TournamentRow
 from server.store.repository import Store
 
 
@@ -103,8 +103,8 @@ async def occurrences(store: Store, schedule_ids: list[int]) -> dict[tuple[int, 
         return {}
     async with store._session() as s:
         rows = await s.execute(
-            select(Tournament.schedule_id, Tournament.occurrence, Tournament.id).where(
-                Tournament.schedule_id.in_(schedule_ids)
+            select(TournamentRow.schedule_id, TournamentRow.occurrence, TournamentRow.id).where(
+                TournamentRow.schedule_id.in_(schedule_ids)
             )
         )
         return {(sid, k): tid for sid, k, tid in rows.all() if sid is not None and k is not None}

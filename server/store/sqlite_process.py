@@ -9,15 +9,17 @@ Jobs (lists: the typed jobs of writer.py as `sqlite_writer.wire` lays them out, 
 summary as its columns, `rows.summary_columns`):
   ["action", tournament_id, entry_id, seq, at_ms, action_json,
              status, progress, resets, score, time_ms, entry_seq, log_hash]  -> null
-  ["player", name, name_key, token_hash, created_at, label]          -> the new row id
-             (with its first device, kind `token`: PROTOCOL.md "Accounts")
+  ["player", name, name_key, token_hash, created_at, label]
+             -> [player id, device id] (its first device, kind `token`: PROTOCOL.md
+             "Accounts"), unless name_key is an erased name's
   ["entry", tournament_id, player_id, started_at, deadline,
             status, progress, resets, score, time_ms, seq, log_hash] -> the new row id
 An action's log_hash is a checkpoint's head (stored with log_seq = entry_seq) or '' (the
 row keeps its cached head and log_seq); a new entry's is stored with log_seq = seq.
 Times are the text SQLAlchemy stores. A job that fails alone gets [kind, message] with
 kind "duplicate" (the entry has that seq), "closed" (its tournament is closed),
-"conflict" (a unique name or entry) or "error" (the whole batch failed).
+"conflict" (a unique name or entry), "erased" (a deleted account's name: read inside the
+write transaction, which no deletion commits into) or "error" (the whole batch failed).
 
 Its own process, so that the database work never contends with the event loop for the
 interpreter lock. It ignores SIGINT and SIGTERM: it stops when its input closes (the
@@ -52,6 +54,7 @@ UPDATE_ENTRY = (  # a log_hash of '' (not a checkpoint) keeps the row's cached h
 INSERT_PLAYER = (
     "INSERT INTO players (name, name_key, token_hash, admin, created_at) VALUES (?, ?, ?, 0, ?)"
 )
+ERASED = "SELECT 1 FROM erased_names WHERE name_key = ?"
 INSERT_DEVICE = (  # a new player's first device: its token's
     "INSERT INTO devices (player_id, token_hash, kind, label, created_at, last_seen_at)"
     " VALUES (?1, ?2, 'token', ?3, ?4, ?4)"
@@ -61,7 +64,7 @@ INSERT_ENTRY = (  # its log_hash is the head after its seq (0: the chain's start
     " resets, score, time_ms, seq, log_hash, club_id, log_seq)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?10)"
 )
-Outcome = None | int | list[str]
+Outcome = None | int | list[int] | list[str]
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -109,20 +112,26 @@ def _write(conn: sqlite3.Connection, jobs: list[list[Any]]) -> list[Outcome]:
     return outcomes
 
 
-def _insert_player(conn: sqlite3.Connection, job: list[Any]) -> int:
-    """The new player's id, with its first device (both or neither)."""
+def _insert_player(conn: sqlite3.Connection, job: list[Any]) -> list[int] | list[str]:
+    """[the new player's id, its first device's] (both or neither), or the "erased"
+    refusal when its name's key is a deleted account's."""
     _, name, key, token_hash, created_at, label = job
+    if conn.execute(ERASED, (key,)).fetchone() is not None:
+        return ["erased", f"the name {name!r} was a deleted account's"]
     conn.execute("SAVEPOINT player")
     try:
         player_id = conn.execute(INSERT_PLAYER, (name, key, token_hash, created_at)).lastrowid
         assert player_id is not None
-        conn.execute(INSERT_DEVICE, (player_id, token_hash, label, created_at))
+        device_id = conn.execute(
+            INSERT_DEVICE, (player_id, token_hash, label, created_at)
+        ).lastrowid
+        assert device_id is not None
     except BaseException:
         conn.execute("ROLLBACK TO player")
         conn.execute("RELEASE player")
         raise
     conn.execute("RELEASE player")
-    return player_id
+    return [player_id, device_id]
 
 
 def _closed(conn: sqlite3.Connection, ids: set[int]) -> set[int]:

@@ -21,7 +21,7 @@ import orjson
 from sqlalchemy import DateTime
 from sqlalchemy.dialects import sqlite
 
-from server.domain.model import DuplicateAction, TournamentClosed
+from server.domain.model import DuplicateAction, NameErased, TournamentClosed
 from server.store.rows import summary_columns
 from server.store.sqlite_process import HEADER, frame
 from server.store.writer import (
@@ -29,6 +29,7 @@ from server.store.writer import (
     Conflict,
     GroupCommit,
     Job,
+    NewPlayer,
     Pending,
     PlayerJob,
     WriterFailed,
@@ -38,8 +39,16 @@ _REFUSALS: dict[str, type[Exception]] = {
     "duplicate": DuplicateAction,
     "closed": TournamentClosed,
     "conflict": Conflict,
+    "erased": NameErased,
     "error": WriterFailed,
 }
+
+
+def _outcome(reply: list[Any]) -> object:
+    """A job's outcome the process sent as a list: a new player's ids, or a refusal."""
+    if type(reply[0]) is int:
+        return NewPlayer(*reply)
+    return _REFUSALS[reply[0]](reply[1])
 
 
 def _time_text() -> Callable[[datetime], str]:
@@ -179,7 +188,7 @@ class SqliteWriter(GroupCommit):
         batch, self._flight = self._flight, None
         if batch is None:  # (never: one reply per batch)
             return
-        self._settle(batch, [_REFUSALS[o[0]](o[1]) if type(o) is list else o for o in outcomes])
+        self._settle(batch, [_outcome(o) if type(o) is list else o for o in outcomes])
         if self._queued:
             self._send()
         elif self._drained is not None:

@@ -6,9 +6,9 @@ Every hot-path write (an action with its entry's new summary, a new player, a ne
 is queued. One batch at a time is committed in one transaction (one fsync); while it
 commits, new writes queue and form the next batch, so under load a commit carries many
 writes, and alone a write commits at once. A caller's awaitable completes only once its
-own write is committed, or fails alone with a refusal (Conflict, DuplicateAction,
-TournamentClosed) while the rest of its batch commits. A batch that fails as a whole (the
-database is away) fails each of its callers with WriterFailed.
+own write is committed, or fails alone with a refusal (Conflict, NameErased,
+DuplicateAction, TournamentClosed) while the rest of its batch commits. A batch that
+fails as a whole (the database is away) fails each of its callers with WriterFailed.
 
 Implementations: `SqliteWriter` (sqlite_writer.py, through a writer process) and
 `PgWriter` (pg_writer.py, on the engine's asyncpg connections); writer_factory.py picks
@@ -69,6 +69,13 @@ Job = ActionJob | PlayerJob | EntryJob
 """A queued write, the one layout both writers take (each turns it into its SQL)."""
 
 
+class NewPlayer(NamedTuple):
+    """What a `PlayerJob` made: the player's id and its first device's."""
+
+    player_id: int
+    device_id: int
+
+
 class Conflict(Exception):
     """A new player or entry broke a unique constraint (name or token taken, or the player
     already has an entry in the tournament); nothing was stored."""
@@ -111,9 +118,12 @@ class Writer(Protocol):
         token_hash: str,
         created_at: datetime,
         label: str | None = None,
-    ) -> Awaitable[int]:
-        """The new (non-admin) player's id, made with its first device (kind `token`,
-        labelled `label`); Conflict when name_key or token_hash is taken."""
+    ) -> Awaitable[NewPlayer]:
+        """The new (non-admin) player's id and its first device's (kind `token`, labelled
+        `label`); Conflict when name_key or token_hash is taken, NameErased when name_key
+        was a deleted account's (read in the write's transaction, after the insert has
+        waited for a deletion in flight: a name erased before the commit is never
+        registered)."""
         ...
 
     def new_entry(
@@ -168,7 +178,7 @@ class GroupCommit(ABC):
         token_hash: str,
         created_at: datetime,
         label: str | None = None,
-    ) -> asyncio.Future[int]:
+    ) -> asyncio.Future[NewPlayer]:
         job = PlayerJob(name, name_key, token_hash, utc_naive(created_at), label)
         return self._submit(job)
 
@@ -234,8 +244,8 @@ class CommitLoop(GroupCommit):
     @abstractmethod
     async def _commit(self, jobs: list[Job]) -> list[object]:
         """Commit the jobs in one transaction; per job its result (None for an action,
-        the new row's id otherwise) or the refusal (an exception) it failed with alone.
-        Raises when the batch failed as a whole."""
+        a NewPlayer for a player, the new entry's id) or the refusal (an exception) it
+        failed with alone. Raises when the batch failed as a whole."""
 
     @abstractmethod
     async def _stop(self) -> None:

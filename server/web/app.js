@@ -86,10 +86,10 @@ async function route() {
   } else if ((m = /^\/clubs\/(\d{1,10})$/.exec(path))) {
     document.body.dataset.page = "club";
     leave = await clubPage(main, link, Number(m[1]));
-  } else if (path === "/operator") { // series (v1.3) hook: the operator's page
+  } else if (path === "/operator") { // the operator's page
     document.body.dataset.page = "operator";
     leave = await operatorPage(main, link);
-  } else if (path === "/account") { // v1.4 accounts: devices, links
+  } else if (path === "/account") { // the account page: devices, links
     document.body.dataset.page = "account";
     leave = await accountPage(main, link, accountChip);
   } else if ((m = /^\/rules\/(gaps|klondike)$/.exec(path))) {

@@ -15,7 +15,7 @@ import { dateRange, t as tr, tn } from "./i18n.js";
 export async function lobbyPage(main, link, refreshAccount) {
   const accountBox = h("section.account-box");
   const lists = h("section.lists", h("p.muted", tr("web.lobby.loading")));
-  fill(main, h("div.lobby", accountBox, h("div.lobby-main", upcomingSection(link), lists))); // series (v1.3) hook
+  fill(main, h("div.lobby", accountBox, h("div.lobby-main", upcomingSection(link), lists))); // the series' next occurrences, then the lists
   renderAccount(accountBox, link, () => {
     refreshAccount();
     load();
@@ -89,7 +89,7 @@ function card(t, link) {
     h("details.audit.small", h("summary", tr("web.audit.summary")),
       h("p.commit", tr("web.commitment.label"), " ", h("code", { title: tr("web.commitment.title"), translate: "no" }, t.commitment)),
       h("p.muted", tr("web.commitment.explain"))),
-    beaconLine(t), // a public beacon (v1.3): its network, round and whether awaited, used or void
+    beaconLine(t), // a public beacon: its network, round and whether awaited, used or void
     h("a.button.go", { href: `/t/${t.id}`, "data-nav": "" }, action));
 }
 

@@ -1,6 +1,6 @@
 // /leaderboard/G: a game's leaderboard, paged; /players/NAME: a player's ratings, a plot
 // of the rating over their rated tournaments (inline SVG), recent results with rank and
-// percentile, and streaks (PROTOCOL v1.3 `leaderboard` and `player`, public messages).
+// percentile, and streaks (PROTOCOL.md `leaderboard` and `player`, public messages).
 
 import { fill, h, localTime } from "./dom.js";
 import { ServerError } from "./net.js";

@@ -56,14 +56,14 @@ function model(v, loc, name) {
   if (!isObject(v)) throw new ShapeError(loc, `Input should be a valid dictionary or instance of ${name}`);
   return v;
 }
-/** Fair play (v1.3): a record's `disqualified` {reason, at}, or null. */
+/** Fair play: a record's `disqualified` {reason, at}, or null. */
 function disqualification(r, loc) {
   if (!("disqualified" in r) || r.disqualified === null) return null;
   const at = [...loc, "disqualified"];
   const d = model(r.disqualified, at, "Disqualification");
   return { reason: text(d, "reason", at), at: text(d, "at", at) };
 }
-/** Fair play (v1.3) and deleted accounts (v1.4): a bundle's `amendments` [{kind, player,
+/** Fair play and deleted accounts: a bundle's `amendments` [{kind, player,
  * reason, player_id, at}] in order; what each kind needs is checked by amended.js. */
 function amendmentsOf(b) {
   if (!("amendments" in b)) return [];
@@ -173,7 +173,7 @@ function recordShape(v, loc) {
   };
 }
 
-/** A standings row's v1.3 `par` ({progress, resets}), or null (absent, or none yet). */
+/** A standings row's `par` ({progress, resets}), or null (absent, or none yet). */
 function rowPar(r, at) {
   if (!("par" in r) || r.par === null) return null;
   const pl = [...at, "par"];
@@ -181,7 +181,7 @@ function rowPar(r, at) {
   return { progress: int(p, "progress", pl), resets: int(p, "resets", pl) };
 }
 
-/** v1.3 `par` ({progress, resets, line}), or null when the record has none. */
+/** A record's `par` ({progress, resets, line}), or null when the record has none. */
 function parShape(r, loc) {
   if (!("par" in r) || r.par === null) return null;
   const pl = [...loc, "par"];
@@ -244,7 +244,7 @@ export function bundleWithin(b) {
   return head;
 }
 
-/** A row's rank: an integer, or null for a disqualified entry (v1.3); required. */
+/** A row's rank: an integer, or null for a disqualified entry; required. */
 function rankOf(r, at) {
   need(r, "rank", at);
   return r.rank === null ? null : int(r, "rank", at);

@@ -1,7 +1,7 @@
 // The live standings panel: PROTOCOL v1.2's window (the top rows and the rows around the
 // player's own), pushed by the server; `total` entrants and `version`. Older servers
 // without windows get a plain subscribe. Bots are tagged; a disqualified entry (fair
-// play, v1.3) is listed after the ranked ones as "DQ" with its reason.
+// play) is listed after the ranked ones as "DQ" with its reason.
 
 import { ServerError } from "./net.js";
 import { clock, h, fill } from "./dom.js";
@@ -29,7 +29,7 @@ export function runningTime(row, serverTime, now) {
 }
 
 /** A row's player: the name (a link to the player's page) after a `bot` tag for a bot
- * (PROTOCOL v1.3 rows carry `bot`; first, as a long name is cut). */
+ * (PROTOCOL.md: rows carry `bot`; first, as a long name is cut). */
 export function playerCell(row) {
   return h("td.player", { title: row.bot ? t("web.standings.bot_title", { name: row.player }) : row.player }, row.bot ? h("span.tag.bot", { title: t("web.standings.bot_registered") }, t("web.standings.bot")) : null,
     h("a", { href: `/players/${encodeURIComponent(row.player)}`, "data-nav": "", translate: "no" }, row.player));

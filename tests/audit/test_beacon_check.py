@@ -11,7 +11,7 @@ import pytest
 
 from client_cli import verify as cli
 from server.audit import drand
-from server.audit.untrusted import Limits
+from server.audit.untrusted import ReadLimits
 from server.audit.verify import verify_bundle_file, verify_document
 from tests.support.beacon import KEYED_NETWORKS, beacon_documents
 
@@ -137,7 +137,7 @@ def test_a_streamed_bundle_checks_the_beacon_as_one_read_whole(
 ) -> None:
     """Streamed, the records' count is not known when the tournament is read: a void
     bundle (no records) has its note, and a record under an unsigned round is refused."""
-    every = Limits(stream_from=0)
+    every = ReadLimits(stream_from=0)
     n = 1000 if network == "quicknet" else 72785
     for name in (f"beacon {network}", f"beacon {network}: void", f"beacon {network}: no signature"):
         path = tmp_path / "b.json"

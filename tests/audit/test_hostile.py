@@ -3,7 +3,7 @@
 Every file gets one verdict and an exit status: 0 ok, 1 a difference, 2 cannot tell
 (not there, not a record or bundle, past the limits), 3 a bug in the verifier; never
 a traceback. Every file here is made in tmp_path. The limits are tested at full size
-where that is fast, otherwise lowered through `Limits`; SAMEDEAL_LONG=1 adds the
+where that is fast, otherwise lowered through `ReadLimits`; SAMEDEAL_LONG=1 adds the
 full-size runs (a record of a million valid actions, a 64 MiB bundle, the worst
 hostile files at the size cap) and prints their figures.
 """
@@ -26,7 +26,7 @@ import pytest
 
 from client_cli import verify as cli
 from server.audit.records import record_of
-from server.audit.untrusted import LIMITS, Limits, Unreadable
+from server.audit.untrusted import LIMITS, ReadLimits, Unreadable
 from server.audit.verify import verify_document
 from tests.support import factories
 
@@ -36,7 +36,7 @@ STATUSES = {cli.EXIT_OK, cli.EXIT_MISMATCH, cli.EXIT_UNREADABLE}
 
 
 def check(
-    tmp_path: Path, content: str | bytes | dict[str, Any], limits: Limits = LIMITS, *args: Any
+    tmp_path: Path, content: str | bytes | dict[str, Any], limits: ReadLimits = LIMITS, *args: Any
 ) -> tuple[int, list[str]]:
     """Run the verifier's command on `content` written to a file: (status, lines)."""
     f = tmp_path / "doc.json"
@@ -48,7 +48,7 @@ def check(
     return run(str(f), limits, *args)
 
 
-def run(path: str, limits: Limits = LIMITS, *args: Any) -> tuple[int, list[str]]:
+def run(path: str, limits: ReadLimits = LIMITS, *args: Any) -> tuple[int, list[str]]:
     out = io.StringIO()
     status = cli.run(path, out, *args, limits=limits)
     lines = out.getvalue().splitlines()
@@ -57,7 +57,7 @@ def run(path: str, limits: Limits = LIMITS, *args: Any) -> tuple[int, list[str]]
     return status, lines
 
 
-def unreadable(tmp_path: Path, content: Any, fragment: str, limits: Limits = LIMITS) -> None:
+def unreadable(tmp_path: Path, content: Any, fragment: str, limits: ReadLimits = LIMITS) -> None:
     status, lines = check(tmp_path, content, limits)
     assert status == cli.EXIT_UNREADABLE, lines
     assert len(lines) == 1 and lines[0].startswith("unreadable: "), lines
@@ -185,22 +185,24 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path) -> None:
 
 def test_a_stream_past_the_cap_is_read_only_to_the_cap(tmp_path) -> None:
     """A file whose size says nothing (a device, a pipe) is read to the cap and no more."""
-    status, lines = run("/dev/zero", Limits(max_bytes=2**20))
+    status, lines = run("/dev/zero", ReadLimits(max_bytes=2**20))
     assert status == cli.EXIT_UNREADABLE
     assert lines == ["unreadable: /dev/zero: too large: 1,048,577 bytes, the limit is 1,048,576"]
 
 
 def test_the_size_cap(tmp_path, record) -> None:
     text = json.dumps(record)
-    assert check(tmp_path, text, Limits(max_bytes=len(text)))[0] == cli.EXIT_OK
-    unreadable(tmp_path, text, "too large: ", Limits(max_bytes=len(text) - 1))
+    assert check(tmp_path, text, ReadLimits(max_bytes=len(text)))[0] == cli.EXIT_OK
+    unreadable(tmp_path, text, "too large: ", ReadLimits(max_bytes=len(text) - 1))
 
 
 def test_too_many_arrays_and_objects(tmp_path, record) -> None:
     text = json.dumps(record)
     n = text.count("{") + text.count("[")
-    assert check(tmp_path, text, Limits(max_containers=n))[0] == cli.EXIT_OK
-    unreadable(tmp_path, text, f"too many arrays and objects: {n}", Limits(max_containers=n - 1))
+    assert check(tmp_path, text, ReadLimits(max_containers=n))[0] == cli.EXIT_OK
+    unreadable(
+        tmp_path, text, f"too many arrays and objects: {n}", ReadLimits(max_containers=n - 1)
+    )
     unreadable(tmp_path, "[" + ",".join(["{}"] * 4_000_001) + "]", "4,000,002, the limit is")
 
 
@@ -217,18 +219,20 @@ def test_millions_of_actions_in_a_record(tmp_path) -> None:
 
 def test_the_record_and_action_counts_at_their_limits(tmp_path, record, bundle) -> None:
     n = len(record["actions"])
-    assert check(tmp_path, record, Limits(max_actions=n))[0] == cli.EXIT_OK
-    unreadable(tmp_path, record, f"{n} actions, the limit is {n - 1}", Limits(max_actions=n - 1))
-    assert check(tmp_path, bundle, Limits(max_records=2))[0] == cli.EXIT_OK
-    unreadable(tmp_path, bundle, "bundle has 2 records, the limit is 1", Limits(max_records=1))
+    assert check(tmp_path, record, ReadLimits(max_actions=n))[0] == cli.EXIT_OK
+    unreadable(
+        tmp_path, record, f"{n} actions, the limit is {n - 1}", ReadLimits(max_actions=n - 1)
+    )
+    assert check(tmp_path, bundle, ReadLimits(max_records=2))[0] == cli.EXIT_OK
+    unreadable(tmp_path, bundle, "bundle has 2 records, the limit is 1", ReadLimits(max_records=1))
     inner = copy.deepcopy(bundle)
     inner["records"][1]["actions"] *= 3
     unreadable(
-        tmp_path, inner, "bundle is malformed: records.1: 24 actions", Limits(max_actions=20)
+        tmp_path, inner, "bundle is malformed: records.1: 24 actions", ReadLimits(max_actions=20)
     )
     solved = copy.deepcopy(record)
     solved["tournament"]["solution"] = [{"kind": "resign"}] * (n + 1)
-    unreadable(tmp_path, solved, f"a solution of {n + 1} steps", Limits(max_actions=n))
+    unreadable(tmp_path, solved, f"a solution of {n + 1} steps", ReadLimits(max_actions=n))
 
 
 # -- wrong types, nulls, missing and extra fields, anywhere ------------------------------

@@ -26,7 +26,7 @@ from server.games import RULES
 from server.games.base import Status
 from server.games.gaps import GAPS, deal_grid
 from server.games.gaps_par import par_for
-from server.games.gaps_search import Limits, prove_win
+from server.games.gaps_search import SearchLimits, prove_win
 from tests.support import factories
 
 SEED = bytes.fromhex("e4c537b6139465e60d1e3dc91d26a884e7b04b4d57558cedeb4b13dff5d68d97")
@@ -137,7 +137,7 @@ def with_par(par: dict[str, Any]) -> Record:
 def test_a_par_replays_to_what_it_claims_and_is_no_worse_than_the_entry() -> None:
     doc = a_record()
     witness = [a["action"] for a in doc["actions"]]
-    par = par_for(SEED, doc["tournament"]["options"], 3, witness, Limits(total=2_000))
+    par = par_for(SEED, doc["tournament"]["options"], 3, witness, SearchLimits(total=2_000))
     record = with_par(par.as_dict())
     report = Report()
     verify_par(RULES["gaps"], GAPS.parse_options({"redeals": 2}), record, report)

@@ -13,12 +13,12 @@ import pytest
 
 from client_cli.verify import run
 from server.audit import receipts
-from server.audit.untrusted import Limits, Unreadable
+from server.audit.untrusted import ReadLimits, Unreadable
 from server.audit.verify import NotABundle, verify_bundle_file, verify_document
 from tests.support import factories
 
 SEED = bytes.fromhex("e4c537b6139465e60d1e3dc91d26a884e7b04b4d57558cedeb4b13dff5d68d97")
-STREAM_ALL = Limits(stream_from=0)  # every bundle streamed, however small
+STREAM_ALL = ReadLimits(stream_from=0)  # every bundle streamed, however small
 
 
 @pytest.fixture

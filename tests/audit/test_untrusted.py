@@ -1,5 +1,5 @@
 """Reading a stranger's file (server/audit/untrusted.py): `parse_json` and `JsonStream`
-read JSON within `Limits` or say in one line why not (`Unreadable`, each reason its own
+read JSON within `ReadLimits` or say in one line why not (`Unreadable`, each reason its own
 catalogue key), and `show` / `one_line` keep what a message quotes short and on one line."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from server.audit import untrusted
 from server.audit.untrusted import (
     LIMITS,
     JsonStream,
-    Limits,
     NotAnObject,
+    ReadLimits,
     Unreadable,
     one_line,
     parse_json,
@@ -23,7 +23,7 @@ from server.audit.untrusted import (
 )
 
 
-def reason(raw: bytes, limits: Limits = LIMITS) -> str:
+def reason(raw: bytes, limits: ReadLimits = LIMITS) -> str:
     """The catalogue key of why parse_json does not read `raw`."""
     with pytest.raises(Unreadable) as info:
         parse_json(raw, limits)
@@ -61,17 +61,17 @@ def test_what_parse_json_does_not_read_and_why(raw: bytes, key: str) -> None:
 
 
 def test_the_limits_bound_size_depth_and_containers() -> None:
-    assert reason(b"[1, 2, 3]", Limits(max_bytes=8)) == "audit.unreadable.too_large"
-    assert parse_json(b"[[[]]]", Limits(max_depth=3)) == [[[]]]
-    assert reason(b"[[[[]]]]", Limits(max_depth=3)) == "audit.unreadable.nested"
-    assert reason(b"[{}, [], {}]", Limits(max_containers=3)) == "audit.unreadable.containers"
-    assert parse_json(b"[1234]", Limits(max_number_chars=4)) == [1234]
-    assert reason(b"[-1234]", Limits(max_number_chars=4)) == "audit.unreadable.long_number"
+    assert reason(b"[1, 2, 3]", ReadLimits(max_bytes=8)) == "audit.unreadable.too_large"
+    assert parse_json(b"[[[]]]", ReadLimits(max_depth=3)) == [[[]]]
+    assert reason(b"[[[[]]]]", ReadLimits(max_depth=3)) == "audit.unreadable.nested"
+    assert reason(b"[{}, [], {}]", ReadLimits(max_containers=3)) == "audit.unreadable.containers"
+    assert parse_json(b"[1234]", ReadLimits(max_number_chars=4)) == [1234]
+    assert reason(b"[-1234]", ReadLimits(max_number_chars=4)) == "audit.unreadable.long_number"
 
 
 def test_brackets_inside_strings_count_for_nothing() -> None:
     deep_text = json.dumps({"s": "[{" * 100 + '\\"[', "t": "]]]"}).encode()
-    assert parse_json(deep_text, Limits(max_depth=1, max_containers=1))["t"] == "]]]"
+    assert parse_json(deep_text, ReadLimits(max_depth=1, max_containers=1))["t"] == "]]]"
 
 
 def test_show_cuts_a_value_short_and_keeps_it_on_one_line() -> None:
@@ -90,7 +90,7 @@ def test_one_line_escapes_the_unprintable_and_cuts_the_rest() -> None:
     assert one_line("x" * 10, limit=10) == "x" * 10
 
 
-def members(raw: bytes, *streamed: str, limits: Limits = LIMITS) -> dict[str, object]:
+def members(raw: bytes, *streamed: str, limits: ReadLimits = LIMITS) -> dict[str, object]:
     got = JsonStream(io.BytesIO(raw), limits).members(*streamed)
     return {k: (list(v) if k in streamed and not isinstance(v, list) else v) for k, v in got}
 
@@ -135,15 +135,15 @@ def test_a_stream_of_something_else_than_an_object_is_not_an_object() -> None:
 
 def test_a_stream_counts_its_objects_and_its_bytes() -> None:
     with pytest.raises(Unreadable, match="objects"):
-        members(b'{"a": [{}, {}, {}]}', limits=Limits(max_containers=2))
+        members(b'{"a": [{}, {}, {}]}', limits=ReadLimits(max_containers=2))
     with pytest.raises(Unreadable) as info:
-        members(b'{"a": "' + b"x" * 100 + b'"}', limits=Limits(max_bundle_bytes=50))
+        members(b'{"a": "' + b"x" * 100 + b'"}', limits=ReadLimits(max_bundle_bytes=50))
     assert info.value.args[0].key == "audit.unreadable.bundle_too_large"
 
 
 def test_a_value_past_max_bytes_is_unreadable() -> None:
     text = b'{"format": "samedeal-bundle/1", "records": ["' + b"a" * 5000 + b'"]}'
-    stream = JsonStream(io.BytesIO(text), Limits(max_bytes=1000))
+    stream = JsonStream(io.BytesIO(text), ReadLimits(max_bytes=1000))
     with pytest.raises(Unreadable, match="too large"):
         for _, value in stream.members("records"):
             if not isinstance(value, str):

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from server.audit.untrusted import Limits, Unreadable
+from server.audit.untrusted import ReadLimits, Unreadable
 from server.audit.verify import verify_document
 from server.games.gaps import GAPS
 from server.games.gaps_par import par_for
-from server.games.gaps_search import Limits as SearchLimits
+from server.games.gaps_search import SearchLimits
 from tests.support import factories
 from tests.web.support import require_node
 from tests.web.test_js import js_verdicts, python_verdict
@@ -153,7 +153,7 @@ def test_an_absurd_par_line_is_unreadable(docs: dict[str, Any]) -> None:
     doc = copy.deepcopy(docs["keep_runs: record"])
     doc["par"]["line"] = [{"kind": "redeal"}] * 41
     with pytest.raises(Unreadable, match="par line of 41 steps, the limit is 40"):
-        verify_document(doc, Limits(max_actions=40))
+        verify_document(doc, ReadLimits(max_actions=40))
 
 
 def test_the_browser_verifier_says_the_same_on_every_document(

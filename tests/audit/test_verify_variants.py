@@ -15,7 +15,7 @@ from server.audit.verify import verify_document
 from server.games.base import action_data
 from server.games.gaps import GAPS, GapsState
 from server.games.gaps_par import par_for
-from server.games.gaps_search import Limits as SearchLimits
+from server.games.gaps_search import SearchLimits
 from server.games.random_play import random_gaps_game
 from tests.support import factories
 

@@ -41,7 +41,11 @@ def test_entry_conditions_and_unrated_reach_the_tournament(server: Server) -> No
 def test_a_bad_flag_is_one_line_and_status_2_and_nothing_is_created(server: Server) -> None:
     for argv, says in [
         (["--options", "{redeals: 2}"], "--options is not JSON"),
+        (["--options", "[1, 2]"], "--options must be a JSON object"),
         (["--hours", "0"], "--hours is a positive number of hours"),
+        (["--starts-at", "tomorrow"], "--at is a time like 18:00, 21:00-03:00 or 2026-"),
+        (["--join-until", "soon"], "--join-until is a time like"),
+        (["--duration", "an hour"], "--duration is a span like"),
         (["--time-limit-s", "0"], "--time-limit-s is a positive number of seconds"),
         (["--ends-at", "2026-13-45"], "--ends-at is a time like"),
         (["--beacon", "nowhere"], "nowhere"),

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -12,11 +14,30 @@ from server.__main__ import main
 from server.cli.common import UsageError
 from server.cli.registry import build_parser
 from server.cli.serve import _serve_limits, port_number
+from server.i18n import terminal
 
 
 def serve(capsys: pytest.CaptureFixture[str], url: str, *argv: str) -> tuple[int, str]:
     code = main(["--database-url", url, "serve", *argv])
     return code, capsys.readouterr().err
+
+
+def said_in(capsys: pytest.CaptureFixture[str], lang: str, *argv: str) -> tuple[int, str]:
+    """`samedeal-server --lang LANG ARGV`: its status and stderr (English again after)."""
+    try:
+        code = main(["--lang", lang, *argv])
+    finally:
+        terminal.choose("en")
+    return code, capsys.readouterr().err
+
+
+@contextmanager
+def port_taken() -> Iterator[int]:
+    """A port something listens on while the block runs (nothing answers there after)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield taken.getsockname()[1]
 
 
 @pytest.mark.parametrize(
@@ -43,10 +64,7 @@ def test_bad_flags_are_one_line_and_status_2(
 def test_a_port_in_use_is_said_before_the_database_is_opened(
     capsys: pytest.CaptureFixture[str], sqlite_url: str
 ) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
+    with port_taken() as port:
         code, err = serve(capsys, sqlite_url, "--port", str(port))
     assert code == 1 and "the port is in use" in err
 
@@ -97,14 +115,8 @@ def test_the_refusals_are_said_in_the_language(
 ) -> None:
     """--trusted-proxy, --public-origin, --beacon-relay, --beacon-networks and a bad
     --database-url through the catalogue."""
-    from server.i18n import terminal
-
     url = "not a url" if argv == ("migrate",) else sqlite_url
-    try:
-        code = main(["--lang", lang, "--database-url", url, *argv])
-    finally:
-        terminal.choose("en")
-    err = capsys.readouterr().err
+    code, err = said_in(capsys, lang, "--database-url", url, *argv)
     assert code == 2 and says in err and err.count("\n") == 1, err
 
 
@@ -112,16 +124,10 @@ def test_a_wrong_beacon_networks_file_is_said_in_the_language(
     capsys: pytest.CaptureFixture[str], sqlite_url: str, tmp_path: Path
 ) -> None:
     """The file's fault (a BeaconError's own sentence) is said in the language too."""
-    from server.i18n import terminal
-
     networks = tmp_path / "networks.json"
     networks.write_text("[]")
-    try:
-        code = main(["--lang", "pt-PT", "--database-url", sqlite_url, "serve", "--port", "0",
-                     "--beacon-networks", str(networks)])  # fmt: skip
-    finally:
-        terminal.choose("en")
-    err = capsys.readouterr().err
+    code, err = said_in(capsys, "pt-PT", "--database-url", sqlite_url, "serve", "--port", "0",
+                        "--beacon-networks", str(networks))  # fmt: skip
     assert code == 2 and err.count("\n") == 1, err
     assert f"--beacon-networks {networks}: um ficheiro de redes tem de ser um objeto JSON" in err
 
@@ -129,22 +135,10 @@ def test_a_wrong_beacon_networks_file_is_said_in_the_language(
 def test_a_port_in_use_and_a_database_away_are_said_in_the_language(
     capsys: pytest.CaptureFixture[str], sqlite_url: str
 ) -> None:
-    from server.i18n import terminal
-
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        dead = f"postgresql+asyncpg://postgres@127.0.0.1:{port}/x"
-        try:
-            busy = main(
-                ["--lang", "es", "--database-url", sqlite_url, "serve", "--port", str(port)]
-            )
-            said_busy = capsys.readouterr().err
-            taken.close()  # now nothing answers there
-            away = main(["--lang", "pt-BR", "--database-url", dead, "migrate"])
-            said_away = capsys.readouterr().err
-        finally:
-            terminal.choose("en")
+    with port_taken() as port:
+        busy, said_busy = said_in(capsys, "es", "--database-url", sqlite_url, "serve",
+                                  "--port", str(port))  # fmt: skip
+    dead = f"postgresql+asyncpg://postgres@127.0.0.1:{port}/x"
+    away, said_away = said_in(capsys, "pt-BR", "--database-url", dead, "migrate")
     assert busy == 1 and "el puerto está en uso (¿otro servidor?)" in said_busy
     assert away == 1 and "não foi possível conectar ao PostgreSQL em 127.0.0.1:" in said_away

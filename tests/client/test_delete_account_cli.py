@@ -4,29 +4,12 @@ pseudonym and an erasure, and verifies."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import sys
 from pathlib import Path
 
 from tests.support.harness import Clock, create_msg, running_server
 from tests.support.processes import samedeal
-
-
-async def _run(env: dict[str, str], stdin: bytes, *args: str) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "client_cli",
-        *args,
-        env=env,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(proc.communicate(stdin), 60)
-    return proc.returncode or 0, out.decode(), err.decode()
 
 
 async def test_delete_account_then_verify_an_affected_bundle(sqlite_url, tmp_path: Path) -> None:
@@ -49,9 +32,9 @@ async def test_delete_account_then_verify_an_affected_bundle(sqlite_url, tmp_pat
                 await c.ok(type="act", tournament=tid, seq=1, action={"kind": "resign"})
         await op.ok(type="close_tournament", tournament=tid)
 
-        code, _, err = await _run(env, b"quim\n", "delete-account")
+        code, _, err = await samedeal(env, "delete-account", stdin=b"quim\n")
         assert code == 2 and "nothing was deleted" in err  # the name exactly
-        code, out, err = await _run(env, b"Quim\n", "delete-account")
+        code, out, err = await samedeal(env, "delete-account", stdin=b"Quim\n")
         pid = me["player"]["id"]
         assert code == 0 and f"deleted-{pid}" in out, err
         assert srv.ws_url not in json.loads(

@@ -7,13 +7,13 @@ import asyncio
 import json
 import os
 import pty
-import re
 import select
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.support.harness import Clock, running_server
+from tests.support.processes import samedeal, samedeal_started, until_printed
 
 
 class WallClock(Clock):
@@ -35,24 +35,10 @@ async def test_login_links_the_terminal_after_approval_in_another_device(
     sqlite_url, tmp_path: Path
 ) -> None:
     async with running_server(sqlite_url, WallClock()) as srv:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "client_cli",
-            "login",
-            "--label",
-            "work laptop",
-            env=_env(tmp_path, srv.ws_url),
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        assert proc.stdout is not None
-        shown = ""
-        while (found := re.search(r"code ([A-Z]{4}-[A-Z]{4})", shown)) is None:
-            line = await asyncio.wait_for(proc.stdout.readline(), 60)
-            assert line, shown
-            shown += line.decode()
-        code = found[1]
+        env = _env(tmp_path, srv.ws_url)
+        proc = await samedeal_started(env, "login", "--label", "work laptop")
+        found = await until_printed(proc, r"code ([A-Z]{4}-[A-Z]{4})")
+        code, shown = found[1], found.string
         assert f"http://127.0.0.1:{srv.port}/account?code={code}" in shown
         assert "█" in shown or "▀" in shown  # the QR code, drawn in blocks
         async with srv.client() as phone:
@@ -79,20 +65,7 @@ async def test_login_token_reads_standard_input_only(sqlite_url, tmp_path: Path)
         env = _env(tmp_path, srv.ws_url)
 
         async def login(stdin: bytes, *more: str) -> tuple[int, str, str]:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "client_cli",
-                "login",
-                "--token",
-                *more,
-                env=env,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
-            out, err = await asyncio.wait_for(proc.communicate(stdin), 60)
-            return proc.returncode or 0, out.decode(), err.decode()
+            return await samedeal(env, "login", "--token", *more, stdin=stdin)
 
         status, _, err = await login(b"not-a-token\n")
         assert status == 1 and "unauthorized" in err

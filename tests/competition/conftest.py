@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from server.competition.catalogue import TournamentSpec
+from server.competition.live_game import Snapshot
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo
 from server.net import replies
@@ -79,18 +80,8 @@ async def alice(competition: Competition) -> PlayerInfo:
 
 
 @pytest.fixture
-async def any_store(db_url: str, migrated_sqlite: Path) -> AsyncIterator[Store]:
-    """A store on each database the suite runs on (SQLite, and PostgreSQL)."""
-    store = await Store.open(at_head(db_url, migrated_sqlite))
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-@pytest.fixture
 def comp(any_store: Store, events: Recorder, clock: Clock) -> Competition:
-    """The competition on `any_store`."""
+    """The competition on `any_store` (tests/conftest.py: each database)."""
     return Competition.build(any_store, events, clock)
 
 
@@ -102,3 +93,18 @@ async def leaderboard_message(comp: Competition, *args: Any, **kw: Any) -> dict[
 async def player_message(comp: Competition, name: str) -> dict[str, Any]:
     """The `player` message of the ratings part's page (as the protocol sends it)."""
     return replies.player_message(await comp.ratings.player(name))
+
+
+async def first_moves(
+    comp: Competition, clock: Clock, player: PlayerInfo, tournament_id: int, n: int
+) -> tuple[Snapshot, int]:
+    """`player` joins and makes up to `n` moves, each the first legal one, a second apart
+    (fewer when the deal blocks): the last snapshot and the moves made."""
+    snap = await comp.play.join(player, tournament_id)
+    made = 0
+    while made < n and snap.view["legal"]:
+        clock.advance(1)
+        made += 1
+        move = {"kind": "move", **snap.view["legal"][0]}
+        snap = await comp.play.act(player, tournament_id, made, move)
+    return snap, made

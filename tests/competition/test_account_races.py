@@ -18,7 +18,6 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.competition import devices as devices_module
 from server.competition.errors import CompetitionError
 from server.competition.live_game import Snapshot
 from server.competition.service import Competition
@@ -120,23 +119,23 @@ async def test_two_approvals_of_one_code_one_wins(comp: Competition, in_step: No
 async def test_a_name_registered_while_its_account_is_deleted_is_taken(
     comp: Competition, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The registration checks the erased names before the deletion commits and inserts
-    after it (the old row no longer holds the name): it must still be `name_taken`."""
+    """The deletion commits after the registration has passed its own checks and before
+    its insert is written: the writer reads the erased names in the insert's transaction,
+    so it is still `name_taken`, and nothing of it is stored. (A deletion still in flight
+    when the insert runs: tests/store/test_writer.py, on PostgreSQL.)"""
     ana, _, _ = await _player(comp, "Ana")
-    real = devices_module.stored_accounts.name_erased
-    calls: list[str] = []
+    writer = comp.store.writer
+    real = writer.new_player
 
-    async def checked_then_deleted(store: Store, name: str) -> bool:
-        erased = await real(store, name)
-        calls.append(name)
-        if len(calls) == 1:  # the registration's first check has passed: delete now
-            await comp.accounts.delete(ana, "Ana")
-        return erased
+    async def deleted_then_inserted(*args: Any) -> Any:
+        await comp.accounts.delete(ana, "Ana")
+        return await real(*args)
 
-    monkeypatch.setattr(devices_module.stored_accounts, "name_erased", checked_then_deleted)
+    monkeypatch.setattr(writer, "new_player", deleted_then_inserted)
     with pytest.raises(CompetitionError) as refused:
         await comp.devices.register("ana", None)
     assert refused.value.code == "name_taken"
+    assert refused.value.params == {"name": "ana"}
     monkeypatch.undo()
     async with comp.store._session() as s:
         names = sorted((await s.scalars(select(Player.name))).all())

@@ -85,11 +85,11 @@ async def test_resuming_an_entry_is_always_allowed(
     async with competition.store._session() as s:
         from sqlalchemy import update
 
-        from server.store.models import Tournament
+        from server.store.models import TournamentRow
 
         await s.execute(
-            update(Tournament)
-            .where(Tournament.id == t.id)
+            update(TournamentRow)
+            .where(TournamentRow.id == t.id)
             .values(conditions={"bots": False, "min_account_age_s": 10**9})
         )
         await s.commit()

@@ -17,7 +17,7 @@ from server.competition.service import Competition
 from server.domain.club_events import EventFields
 from server.domain.model import PlayerInfo
 from server.domain.schedule import NewSchedule
-from server.store.models import CodeGuess, Entry, Schedule, Tournament
+from server.store.models import CodeGuess, Entry, Schedule, TournamentRow
 from server.store.repository import Store
 from tests.competition.conftest import gaps_spec
 from tests.support.harness import T0, Clock
@@ -27,7 +27,7 @@ async def _state(store: Store) -> Any:
     """Every row a club event's creation or join could change."""
     async with store._session() as s:
         tables = []
-        for model in (Tournament, Schedule, Entry):
+        for model in (TournamentRow, Schedule, Entry):
             rows = await s.scalars(select(model).order_by(model.id))
             tables.append([(r.id, getattr(r, "club_id", None)) for r in rows])
         return tables
@@ -96,9 +96,12 @@ async def test_fields_and_limits(comp: Competition, clock: Clock) -> None:
     made_ids = [(await comp.catalogue.create(spec(mine, (one,)))).id for _ in range(3)]
     war = await comp.catalogue.create(spec(battle, (one, two)))  # counts for both clubs
     async with comp.store._session() as s:  # no battle: SQL NULL, not JSON null
-        plain = await s.scalars(select(Tournament.id).where(Tournament.battle.is_(None)))
+        plain = await s.scalars(select(TournamentRow.id).where(TournamentRow.battle.is_(None)))
         assert sorted(plain) == made_ids
-        assert await s.scalar(select(Tournament.id).where(Tournament.battle.is_not(None))) == war.id
+        assert (
+            await s.scalar(select(TournamentRow.id).where(TournamentRow.battle.is_not(None)))
+            == war.id
+        )
     weekly = NewSchedule(
         "Weekly",
         "gaps",
@@ -146,7 +149,7 @@ async def _closed_events(store: Store, n: int, club: int, creator: int, clock: C
     async with store._session() as s:
         for i in range(n):
             s.add(
-                Tournament(
+                TournamentRow(
                     name=f"Past {i}",
                     game="gaps",
                     options={},

@@ -41,6 +41,19 @@ async def test_register_refuses_reserved_names_and_bad_labels(competition: Compe
     assert await competition.store.player_by_name("ana") is None
 
 
+async def test_an_erased_name_is_taken_for_a_player_and_a_bot(competition: Competition) -> None:
+    """Said with the name as given (the writer refuses a player's, in its insert's
+    transaction); a bad name stays `bad_request`."""
+    gus, _, _ = await competition.devices.register("Gus", None)
+    await competition.accounts.delete(gus, "Gus")
+    for bot in (False, True):
+        with pytest.raises(CompetitionError) as err:
+            await competition.devices.register("GUS", None, bot)
+        assert (err.value.code, err.value.params) == ("name_taken", {"name": "GUS"})
+        assert str(err.value) == "the name 'GUS' is taken"
+    await refused("bad_request", "bad_name", competition.devices.register("g u s", None))
+
+
 async def test_a_token_finds_its_player_and_only_the_hash_is_stored(
     competition: Competition,
 ) -> None:

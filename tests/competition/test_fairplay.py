@@ -20,7 +20,7 @@ from server.domain.ranking import Result, standings, standings_without
 from server.net import protocol, replies
 from server.store import fairplay as stored
 from server.store.repository import Store
-from tests.competition.conftest import Recorder, gaps_spec
+from tests.competition.conftest import Recorder, first_moves, gaps_spec
 from tests.competition.test_ratings import (
     close_to,
     expected_by_openskill,
@@ -53,16 +53,9 @@ async def play_in(
     comp: Competition, clock: Clock, tid: int, field: list[PlayerInfo], moves: list[int]
 ) -> list[int]:
     """Each player joins and makes up to moves[i] first legal moves; the moves made."""
-    made = []
-    for p, n in zip(field, moves, strict=True):
-        snap = await comp.play.join(p, tid)
-        seq = 0
-        while seq < n and snap.view["legal"]:
-            clock.advance(1)
-            seq += 1
-            snap = await comp.play.act(p, tid, seq, {"kind": "move", **snap.view["legal"][0]})
-        made.append(seq)
-    return made
+    return [
+        (await first_moves(comp, clock, p, tid, n))[1] for p, n in zip(field, moves, strict=True)
+    ]
 
 
 async def long_opening(comp: Competition, clock: Clock, first: PlayerInfo, n: int) -> int:

@@ -5,7 +5,6 @@ receipts' root at the close is exact whatever the rows cache."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -24,12 +23,9 @@ DRAW = {"kind": "draw"}  # always legal in draw-1 Klondike with unlimited passes
 
 
 @pytest.fixture
-async def store(db_url: str) -> AsyncIterator[Store]:
-    store = await Store.open(db_url)
-    try:
-        yield store
-    finally:
-        await store.close()
+def store(any_store: Store) -> Store:
+    """Every test here on each database: conftest's `competition` is built on this."""
+    return any_store
 
 
 @pytest.fixture

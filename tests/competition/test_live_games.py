@@ -8,7 +8,7 @@ import pytest
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo
-from tests.competition.conftest import gaps_spec
+from tests.competition.conftest import first_moves, gaps_spec
 from tests.support.harness import Clock
 
 
@@ -16,12 +16,7 @@ async def test_a_game_dropped_from_memory_is_rebuilt_as_it_stood(
     competition: Competition, alice: PlayerInfo, clock: Clock
 ) -> None:
     t = await competition.catalogue.create(gaps_spec())
-    snap = await competition.play.join(alice, t.id)
-    for seq in (1, 2):
-        clock.advance(1)
-        snap = await competition.play.act(
-            alice, t.id, seq, {"kind": "move", **snap.view["legal"][0]}
-        )
+    await first_moves(competition, clock, alice, t.id, 2)
     kept = competition.games.cached(t.id, alice.id)
     assert kept is not None and kept.seq == 2 and len(competition.games) == 1
     competition.games.forget(kept)

@@ -33,7 +33,7 @@ from server.domain.model import EntryInfo, Figures, PlayerInfo, Status, Tourname
 from server.net import protocol
 from server.store import par as stored
 from server.store.repository import Store
-from tests.competition.conftest import Recorder, gaps_spec, player_message
+from tests.competition.conftest import Recorder, first_moves, gaps_spec, player_message
 from tests.support.harness import Clock
 
 WAIT_S = 240.0  # generous: the machine is shared
@@ -61,16 +61,9 @@ async def play_and_close(
     clock.t = start
     await comp.lifecycle.tick()
     for i, p in enumerate(players):
-        snap = await comp.play.join(p, t.id)
-        seq = 1
-        for _ in range(3 * i if game == "gaps" else 0):
-            if not snap.view["legal"]:
-                break
-            clock.advance(1)
-            snap = await comp.play.act(p, t.id, seq, {"kind": "move", **snap.view["legal"][0]})
-            seq += 1
+        _, made = await first_moves(comp, clock, p, t.id, 3 * i if game == "gaps" else 0)
         clock.advance(1)
-        await comp.play.act(p, t.id, seq, {"kind": "resign"})
+        await comp.play.act(p, t.id, made + 1, {"kind": "resign"})
     clock.t = end
     await comp.lifecycle.tick()  # the close
     await ratings.settle()

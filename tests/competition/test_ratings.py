@@ -17,7 +17,7 @@ from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentInfo
 from server.domain.ranking import Result, standings
 from server.store import ratings as stored
-from tests.competition.conftest import gaps_spec, leaderboard_message, player_message
+from tests.competition.conftest import first_moves, gaps_spec, leaderboard_message, player_message
 from tests.support.harness import T0, Clock
 
 MODEL = PlackettLuce()
@@ -40,16 +40,9 @@ async def play_and_close(
     )
     await comp.lifecycle.tick()
     for p, n in zip(field, moves, strict=True):
-        snap = await comp.play.join(p, t.id)
-        seq = 1
-        for _ in range(n):
-            if not snap.view["legal"]:
-                break
-            clock.advance(1)
-            snap = await comp.play.act(p, t.id, seq, {"kind": "move", **snap.view["legal"][0]})
-            seq += 1
+        _, made = await first_moves(comp, clock, p, t.id, n)
         clock.advance(1)
-        await comp.play.act(p, t.id, seq, {"kind": "resign"})
+        await comp.play.act(p, t.id, made + 1, {"kind": "resign"})
     clock.t = start + timedelta(minutes=50)
     await comp.lifecycle.tick()  # the close, and with it the rating step (a task)
     await ratings.settle()
@@ -166,11 +159,11 @@ async def test_a_tournament_left_waiting_is_taken_in_first_and_out_of_order_rebu
     async with comp.store._session() as s:  # as if its node died before the rating step
         from sqlalchemy import delete, update
 
-        from server.store.models import Placing, PlayerRating, Tournament
+        from server.store.models import Placing, PlayerRating, TournamentRow
 
         await s.execute(delete(Placing))
         await s.execute(delete(PlayerRating))
-        await s.execute(update(Tournament).values(rated_at=None))
+        await s.execute(update(TournamentRow).values(rated_at=None))
         await s.commit()
     second = await play_and_close(comp, clock, field, [3, 2, 1], hours=1)
     expected = await expected_by_openskill(comp, [first, second], set())
@@ -178,7 +171,7 @@ async def test_a_tournament_left_waiting_is_taken_in_first_and_out_of_order_rebu
     # a close committed out of order: the second taken in, the first closed before it
     # and still waiting: the game is computed again from scratch, in close order
     async with comp.store._session() as s:
-        from server.store.models import Tournament as T
+        from server.store.models import TournamentRow as T
 
         await s.execute(update(T).where(T.id == first.id).values(rated_at=None))
         await s.commit()

@@ -13,7 +13,7 @@ from server.competition import live_game, tournaments
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.domain.model import PlayerInfo, TournamentStatus
-from tests.competition.conftest import Recorder, gaps_spec
+from tests.competition.conftest import Recorder, first_moves, gaps_spec
 from tests.support.harness import Clock
 
 
@@ -96,12 +96,7 @@ async def test_the_limit_over_the_protocol_path_refuses_and_changes_nothing(
 ) -> None:
     monkeypatch.setattr(live_game, "MAX_ACTIONS", 3)
     t = await competition.catalogue.create(gaps_spec())
-    snap = await competition.play.join(alice, t.id)
-    for seq in (1, 2):
-        clock.advance(1)
-        snap = await competition.play.act(
-            alice, t.id, seq, {"kind": "move", **snap.view["legal"][0]}
-        )
+    snap, _ = await first_moves(competition, clock, alice, t.id, 2)
     with pytest.raises(CompetitionError) as refused:
         await competition.play.act(alice, t.id, 3, {"kind": "move", **snap.view["legal"][0]})
     assert refused.value.code == "illegal_action"

@@ -14,8 +14,8 @@ from server.domain.ratings import (
     MU,
     SIGMA,
     Field,
-    Outcome,
     Rating,
+    RatingOutcome,
     percentile,
     placing_rows,
     ranks_of,
@@ -171,7 +171,7 @@ def test_replay_carries_ratings_from_one_tournament_to_the_next() -> None:
     assert final[(1, "gaps")] == (again.mu[1], again.sigma[1], 2)
 
 
-def final_of(out: Outcome, field: Field, player: int) -> tuple[float, float, int]:
+def final_of(out: RatingOutcome, field: Field, player: int) -> tuple[float, float, int]:
     i = field.players.index(player)
     mu, sigma, count = out.mu[i], out.sigma[i], out.tournaments[i]
     assert mu is not None and sigma is not None and count is not None

@@ -11,11 +11,11 @@ from server.games.base import IllegalAction, MalformedAction, Status
 from server.games.gaps import (
     GAP,
     GAPS,
+    GapsMove,
     GapsOptions,
+    GapsRedeal,
+    GapsResign,
     GapsState,
-    Move,
-    Redeal,
-    Resign,
     deal_grid,
     format_grid,
     parse_grid,
@@ -39,8 +39,8 @@ def state(rows: list[str], redeals: int = 2, used: int = 0, player: int = 1) -> 
     )
 
 
-def move(card: str, row: int, col: int) -> Move:
-    return Move(card=card, to=(row, col))
+def move(card: str, row: int, col: int) -> GapsMove:
+    return GapsMove(card=card, to=(row, col))
 
 
 def refused(s: GapsState, action, reason: str) -> IllegalAction:
@@ -158,13 +158,13 @@ def test_blocked_when_every_gap_is_dead() -> None:
 
 
 def test_redeal_only_when_blocked() -> None:
-    err = refused(state(OPEN), Redeal(), "not_blocked")
+    err = refused(state(OPEN), GapsRedeal(), "not_blocked")
     assert "only when no move" in err.message
 
 
 def test_redeal_counts_and_runs_out() -> None:
     s = state(BLOCKED, redeals=1)
-    after, events = s.apply(Redeal())
+    after, events = s.apply(GapsRedeal())
     assert after.redeals_used == 1 and {"type": "redealt", "redeal": 1} in events
     assert format_grid(after.grid)[3].startswith("2S --")
     blocked_again = state(BLOCKED, redeals=2, used=2)
@@ -174,9 +174,9 @@ def test_redeal_counts_and_runs_out() -> None:
 def test_no_redeal_left_is_refused() -> None:
     s = state(BLOCKED, redeals=0)
     assert s.status is Status.LOST
-    refused(s, Redeal(), "game_over")
+    refused(s, GapsRedeal(), "game_over")
     playing = state(OPEN, redeals=1, used=1)
-    refused(playing, Redeal(), "no_redeal_left")
+    refused(playing, GapsRedeal(), "no_redeal_left")
 
 
 def test_lost_detected_after_the_move_that_blocks() -> None:
@@ -204,9 +204,9 @@ def test_suit_order_between_rows_is_free() -> None:
 
 
 def test_resign_any_time_while_playing() -> None:
-    after, events = state(OPEN).apply(Resign())
+    after, events = state(OPEN).apply(GapsResign())
     assert after.status is Status.RESIGNED and events == [{"type": "resigned"}]
-    refused(after, Resign(), "game_over")
+    refused(after, GapsResign(), "game_over")
 
 
 def test_cards_in_place_counts_only_runs_from_column_zero() -> None:
@@ -299,7 +299,7 @@ def test_a_viewed_games_next_views_match_a_fresh_view_of_each_position() -> None
         viewed += 1
         legal = s.view()["legal"]
         if not legal:
-            s, _ = s.apply(Redeal())
+            s, _ = s.apply(GapsRedeal())
             continue
         pick = legal[rnd.randrange(len(legal))]
         s, _ = s.apply(move(pick["card"], *pick["to"]))

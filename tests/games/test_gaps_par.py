@@ -12,7 +12,7 @@ import pytest
 from server.games.base import action_data
 from server.games.gaps import GAPS, GapsState, deal_grid
 from server.games.gaps_par import Par, par_for
-from server.games.gaps_search import Limits, prove_win
+from server.games.gaps_search import SearchLimits, prove_win
 from server.games.random_play import random_gaps_game
 from tests.conftest import load_vector
 
@@ -22,7 +22,7 @@ def seed_of(i: int) -> bytes:
 
 
 QUICK_WIN = seed_of(4)  # attempt 0 is proven won within 100 positions
-SMALL = Limits(total=12_000, first=3_000, later=1_500, breadth=4)
+SMALL = SearchLimits(total=12_000, first=3_000, later=1_500, breadth=4)
 
 
 def _witness(
@@ -49,9 +49,9 @@ def test_a_witness_better_than_the_search_is_kept_at_its_best_prefix() -> None:
     seed = QUICK_WIN
     win = prove_win(deal_grid(seed), 1_000)
     assert win is not None
-    par = par_for(seed, {"redeals": 0}, 2, [*win, {"kind": "resign"}], Limits(total=1))
+    par = par_for(seed, {"redeals": 0}, 2, [*win, {"kind": "resign"}], SearchLimits(total=1))
     assert par == Par(48, 0, win)
-    none = par_for(seed, {"redeals": 0}, 2, [], Limits(total=1))
+    none = par_for(seed, {"redeals": 0}, 2, [], SearchLimits(total=1))
     assert none.line == [] and none.resets == 0
 
 
@@ -84,6 +84,8 @@ def test_par_of_each_variant_is_never_worse_than_the_witness(variant: str) -> No
 def test_par_keeps_the_vectors_won_games() -> None:
     for game in load_vector("gaps-variants-v1.json")["won_games"]:
         seed = bytes.fromhex(game["seed"])
-        par = par_for(seed, game["options"], game["player_id"], game["actions"], Limits(total=1))
+        par = par_for(
+            seed, game["options"], game["player_id"], game["actions"], SearchLimits(total=1)
+        )
         assert par.progress == 48
         assert par.resets == game["redeals_used"]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from server.games import cards
 from server.games.base import Status
-from server.games.gaps import COLS, GAP, GAPS, GapsOptions, GapsState, Redeal
+from server.games.gaps import COLS, GAP, GAPS, GapsOptions, GapsRedeal, GapsState
 from tests.support.factories import random_gaps_game
 
 seeds = st.binary(min_size=32, max_size=32)
@@ -48,7 +48,7 @@ def test_same_seed_and_actions_give_the_same_game(seed: bytes, choice: int) -> N
 def test_redeal_preserves_exactly_the_runs(seed: bytes, choice: int) -> None:
     prev = None
     for s, action in random_gaps_game(seed, random.Random(choice), redeals=3):
-        if isinstance(action, Redeal) and prev is not None:
+        if isinstance(action, GapsRedeal) and prev is not None:
             assert s.runs == prev.runs
             for r, run in enumerate(prev.runs):
                 start = r * COLS

@@ -17,8 +17,8 @@ from server.games.base import IllegalAction
 from server.games.gaps import (
     GAP,
     GAPS,
+    GapsRedeal,
     GapsState,
-    Redeal,
     deal_grid,
     format_grid,
     parse_grid,
@@ -161,12 +161,12 @@ def test_a_reshuffle_all_redeal_through_the_engine_and_its_progress() -> None:
         seed=bytes(32), player_id=5, redeals=1, grid=parse_grid(BLOCKED), rule="reshuffle_all"
     )
     assert s.progress == 37
-    after, events = s.apply(Redeal())
+    after, events = s.apply(GapsRedeal())
     assert events[0] == {"type": "redealt", "redeal": 1}
     assert after.progress == 0 and after.resets == 1 and after.rule == "reshuffle_all"
     assert all(after.grid[r * 13] == GAP for r in range(4))
     with pytest.raises(IllegalAction):
-        after.apply(Redeal())
+        after.apply(GapsRedeal())
 
 
 def test_options_parse_both_rules_and_winnable() -> None:

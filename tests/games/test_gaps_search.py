@@ -11,7 +11,14 @@ import pytest
 from server.games import gaps, gaps_search
 from server.games.base import Status
 from server.games.gaps import GAPS, deal_grid, parse_grid, redeal_grid
-from server.games.gaps_search import Limits, Redealer, prove_win, search, search_tiers, to_bytes
+from server.games.gaps_search import (
+    Redealer,
+    SearchLimits,
+    prove_win,
+    search,
+    search_tiers,
+    to_bytes,
+)
 from server.games.random_play import random_gaps_game
 
 
@@ -21,7 +28,7 @@ def seed_of(i: int) -> bytes:
 
 QUICK_WIN = seed_of(4)  # attempt 0 is proven won within 100 positions
 WIN_AT_1 = seed_of(13)  # attempt 0 is not proven within 3,000 positions, attempt 1 is
-SMALL = Limits(total=12_000, first=3_000, later=1_500, breadth=4)
+SMALL = SearchLimits(total=12_000, first=3_000, later=1_500, breadth=4)
 
 
 def test_prove_win_finds_a_line_the_engine_replays_to_a_win_with_no_redeal() -> None:
@@ -52,7 +59,7 @@ def test_search_depends_on_the_budget_alone_and_a_bigger_one_is_no_worse() -> No
     a = search(deal_grid(seed), seed, 1, 2, "keep_runs", SMALL)
     b = search(deal_grid(seed), seed, 1, 2, "keep_runs", SMALL)
     assert a == b
-    big = search(deal_grid(seed), seed, 1, 2, "keep_runs", Limits())
+    big = search(deal_grid(seed), seed, 1, 2, "keep_runs", SearchLimits())
     assert (big.progress, -big.resets) >= (a.progress, -a.resets)
 
 
@@ -110,7 +117,7 @@ def test_a_solved_grid_needs_no_move() -> None:
 def test_search_tiers_use_the_next_budget_only_without_a_win() -> None:
     seed = seed_of(3)
     grid = deal_grid(seed)
-    tiny = Limits(total=40, first=40, later=10, breadth=1)
+    tiny = SearchLimits(total=40, first=40, later=10, breadth=1)
     first = search(grid, seed, 1, 2, "keep_runs", tiny)
     assert first.progress < 48
     second = search(grid, seed, 1, 2, "keep_runs", SMALL)

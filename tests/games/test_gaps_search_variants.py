@@ -10,11 +10,11 @@ import pytest
 
 from server.games import gaps_search
 from server.games.gaps import GAPS, VARIANTS, GapsState, parse_grid, redeal_grid
-from server.games.gaps_search import HOLE, Limits, Redealer, search, to_bytes
+from server.games.gaps_search import HOLE, Redealer, SearchLimits, search, to_bytes
 from server.games.random_play import random_gaps_game
 from tests.conftest import load_vector
 
-SMALL = Limits(total=12_000, first=3_000, later=1_500, breadth=4)
+SMALL = SearchLimits(total=12_000, first=3_000, later=1_500, breadth=4)
 VARIANT_RULES = [
     ("montana", "keep_runs"),
     ("addiction", "keep_runs"),

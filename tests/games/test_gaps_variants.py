@@ -19,10 +19,10 @@ from server.games.gaps import (
     GAPS,
     TWOS,
     VARIANTS,
+    GapsMove,
     GapsOptions,
+    GapsRedeal,
     GapsState,
-    Move,
-    Redeal,
     format_grid,
     parse_grid,
     redeal_grid,
@@ -155,7 +155,7 @@ def test_a_lost_game_ended_by_the_server_at_once(game: dict[str, Any]) -> None:
     state, _ = _play(game)
     assert state.blocked and state.resets == GAPS.parse_options(game["options"]).redeals
     with pytest.raises(IllegalAction) as info:
-        state.apply(Redeal())
+        state.apply(GapsRedeal())
     assert info.value.reason == "game_over"
 
 
@@ -235,8 +235,8 @@ def _state(variant: str, rows: list[str]) -> GapsState:
     )
 
 
-def _move(card: str, row: int, col: int) -> Move:
-    return Move(card=card, to=(row, col))
+def _move(card: str, row: int, col: int) -> GapsMove:
+    return GapsMove(card=card, to=(row, col))
 
 
 MONTANA = VECTORS["cases"][0]["initial_layout"]
@@ -311,7 +311,7 @@ def test_random_play_under_a_variant_keeps_its_invariants(
         assert sorted(c for c in state.grid if c != GAP) == full and len(state.gaps) == 4
         if variant == "montana":
             assert [state.grid[r * 13] for r in range(4)] == list(TWOS)  # never move
-        if isinstance(action, Redeal) and variant != "addiction":
+        if isinstance(action, GapsRedeal) and variant != "addiction":
             assert all(state.grid[r * 13 + run] == GAP for r, run in enumerate(state.runs))
         if state.status is Status.PLAYING:
             _every_move_to_a_gap_is_legal_exactly_when_listed(state)
@@ -322,7 +322,7 @@ def _every_move_to_a_gap_is_legal_exactly_when_listed(state: GapsState) -> None:
     assert bool(legal) is not state.blocked
     for gap in state.gaps:
         for card in (c for c in cards.DECK if cards.rank(c) != cards.ACE):
-            move = Move(card=cards.code(card), to=(gap // 13, gap % 13))
+            move = GapsMove(card=cards.code(card), to=(gap // 13, gap % 13))
             try:
                 state.apply(move)
             except IllegalAction:

@@ -9,7 +9,7 @@ import pytest
 
 from server.games import cards, random_play
 from server.games.base import ActionError, action_data
-from server.games.gaps import COLS, GAPS, GapsOptions, GapsState, Move, Redeal, Resign
+from server.games.gaps import COLS, GAPS, GapsMove, GapsOptions, GapsRedeal, GapsResign, GapsState
 from server.games.klondike import KLONDIKE, Auto, Draw, KlondikeOptions, KlondikeState
 from server.games.klondike import Move as KMove
 from server.games.klondike_core import PLACES
@@ -31,12 +31,12 @@ def accepted(state, actions) -> list:
 def every_gaps_action() -> list:
     """Every well-formed Gaps action but resign: each card into each cell, and redeal."""
     moves = [
-        Move(card=cards.code(c), to=(r, col))
+        GapsMove(card=cards.code(c), to=(r, col))
         for c in cards.DECK
         for r in range(4)
         for col in range(COLS)
     ]
-    return [*moves, Redeal()]
+    return [*moves, GapsRedeal()]
 
 
 def every_klondike_action() -> list:
@@ -71,7 +71,7 @@ def test_gaps_legal_actions_are_exactly_what_the_engine_accepts() -> None:
         assert set(legal) == set(accepted(state, everything))
         assert len(set(legal)) == len(legal)
         assert random_play.legal_actions(state) == legal
-        redeals += legal == [Redeal()]
+        redeals += legal == [GapsRedeal()]
     assert redeals  # blocked positions were among them
 
 
@@ -92,7 +92,7 @@ def test_a_finished_game_has_no_legal_action() -> None:
     k = KLONDIKE.new_game(SEEDS[0], KlondikeOptions(), player_id=1)
     k_over, _ = k.apply(KLONDIKE.parse_action({"kind": "resign"}))
     g = GAPS.new_game(SEEDS[0], GapsOptions(), player_id=1)
-    g_over, _ = g.apply(Resign())
+    g_over, _ = g.apply(GapsResign())
     assert random_play.legal_actions(k_over) == [] == random_play.legal_actions(g_over)
     assert random_play.legal_actions(k) and random_play.legal_actions(g)
     with pytest.raises(TypeError):

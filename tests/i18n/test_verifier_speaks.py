@@ -15,7 +15,7 @@ import pytest
 
 from client_cli import verify as verify_cli
 from server import i18n
-from server.audit.untrusted import LIMITS, Limits
+from server.audit.untrusted import LIMITS, ReadLimits
 from server.audit.verify import verify_document
 from server.i18n import terminal
 from server.i18n.said import Said, speak
@@ -248,7 +248,7 @@ def test_a_bad_networks_file_is_said_in_the_language(
     assert "positive integer" not in out + err
 
 
-def _unreadable_line(path: Path, lang: str, limits: Limits = LIMITS) -> str:
+def _unreadable_line(path: Path, lang: str, limits: ReadLimits = LIMITS) -> str:
     terminal.choose(lang)
     try:
         out = io.StringIO()
@@ -274,7 +274,7 @@ def test_a_malformed_record_is_said_in_the_language_keeping_pydantics_words(
     )
     doc["actions"] = [{"seq": 1}] * 3
     path.write_text(json.dumps(doc))
-    few = Limits(max_actions=2)
+    few = ReadLimits(max_actions=2)
     assert "record is malformed: 3 actions, the limit is 2" in _unreadable_line(path, "en", few)
     assert "registro malformado: 3 ações, o limite é 2" in _unreadable_line(path, "pt-BR", few)
 
@@ -284,7 +284,7 @@ def test_the_streaming_readers_reasons_are_said_in_the_language(tmp_path: Path) 
     a time (`JsonStream`): its reasons are `Said`s too."""
     path = tmp_path / "bundle.json"
     path.write_text('{"format": "samedeal-bundle/1", "records": [' + " " * 64)
-    small = Limits(stream_from=16)
+    small = ReadLimits(stream_from=16)
     assert "not JSON: the file ends too soon" in _unreadable_line(path, "en", small)
     said_es = _unreadable_line(path, "es", small)
     assert "no es JSON: el archivo termina antes de tiempo" in said_es, said_es

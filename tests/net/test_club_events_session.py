@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from server.store.models import Entry, Schedule, Tournament
+from server.store.models import Entry, Schedule, TournamentRow
 from tests.support.harness import T0, Client, Running, create_msg, http_get, running_server
 
 CODE = "Sexta-42_x"
@@ -24,7 +24,10 @@ SCHEDULE_CODE = "Sabado-77_y"
 async def _rows(srv: Running) -> Any:
     async with srv.app.store._session() as s:
         return [
-            [(r.id, r.status) for r in await s.scalars(select(Tournament).order_by(Tournament.id))],
+            [
+                (r.id, r.status)
+                for r in await s.scalars(select(TournamentRow).order_by(TournamentRow.id))
+            ],
             [(r.id, r.cancelled) for r in await s.scalars(select(Schedule).order_by(Schedule.id))],
             [r.id for r in await s.scalars(select(Entry).order_by(Entry.id))],
         ]

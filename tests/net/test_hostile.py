@@ -14,7 +14,7 @@ from websockets.frames import Opcode
 from websockets.http11 import Request, Response
 
 from server.net.connection import WsConnection
-from server.net.transport import Limits, WsServer
+from server.net.transport import ConnectionLimits, WsServer
 from tests.net.test_transport import (
     Endpoint,
     client_frame,
@@ -46,7 +46,7 @@ async def frames_until_close(reader: asyncio.StreamReader) -> tuple[int, int]:
 
 # -- 1. ping floods ---------------------------------------------------------------
 async def test_a_ping_flood_past_the_rate_gets_no_pongs_and_is_closed_with_1008() -> None:
-    limits = Limits(ping_interval=60, rate=10, burst=20, abuse_strikes=50)
+    limits = ConnectionLimits(ping_interval=60, rate=10, burst=20, abuse_strikes=50)
     async with serving(limits) as (_server, _, url):
         reader, writer = await raw_client(url)
         writer.write(b"".join(client_frame(Opcode.PING, b"p") for _ in range(200)))
@@ -58,7 +58,7 @@ async def test_a_ping_flood_past_the_rate_gets_no_pongs_and_is_closed_with_1008(
 
 async def test_a_peer_that_pings_and_never_reads_stops_being_read() -> None:
     """The pongs pile up only to the write limit: past it nothing more is read."""
-    limits = Limits(ping_interval=60, write_limit=4096, rate=1e9, burst=1e9)
+    limits = ConnectionLimits(ping_interval=60, write_limit=4096, rate=1e9, burst=1e9)
     async with serving(limits) as (server, _endpoint, url):
         _reader, writer = await raw_client(url)
         conn = next(iter(server.connections))
@@ -81,7 +81,10 @@ async def test_a_peer_that_pings_and_never_reads_stops_being_read() -> None:
 
 # -- 3. fragments -----------------------------------------------------------------
 async def test_a_message_in_many_fragments_arrives_whole_within_the_cap() -> None:
-    async with serving(Limits(max_fragments=64)) as (_, _endpoint, url), connect(url) as ws:
+    async with (
+        serving(ConnectionLimits(max_fragments=64)) as (_, _endpoint, url),
+        connect(url) as ws,
+    ):
         await ws.send([f"{i:02d}" for i in range(63)])  # 63 frames and an empty last one
         assert await ws.recv() == "".join(f"{i:02d}" for i in range(63))
 
@@ -89,7 +92,11 @@ async def test_a_message_in_many_fragments_arrives_whole_within_the_cap() -> Non
 @pytest.mark.parametrize("payload", [b"ab", b""])
 async def test_a_message_in_more_fragments_than_the_cap_closes_with_1009(payload: bytes) -> None:
     """Two-byte fragments of a small message, or endless empty continuations."""
-    async with serving(Limits(max_fragments=64, ping_interval=60)) as (server, endpoint, url):
+    async with serving(ConnectionLimits(max_fragments=64, ping_interval=60)) as (
+        server,
+        endpoint,
+        url,
+    ):
         reader, writer = await raw_client(url)
         conn = next(iter(server.connections))
         writer.write(client_frame(Opcode.TEXT, payload, fin=False))
@@ -101,7 +108,9 @@ async def test_a_message_in_more_fragments_than_the_cap_closes_with_1009(payload
 
 
 async def test_continuation_frames_spend_the_rate() -> None:
-    limits = Limits(ping_interval=60, rate=10, burst=20, abuse_strikes=30, max_fragments=10_000)
+    limits = ConnectionLimits(
+        ping_interval=60, rate=10, burst=20, abuse_strikes=30, max_fragments=10_000
+    )
     async with serving(limits) as (_, _endpoint, url):
         reader, writer = await raw_client(url)
         writer.write(client_frame(Opcode.TEXT, b"a", fin=False))
@@ -122,7 +131,7 @@ async def http_status(port: int) -> bytes:
 async def test_connections_per_address_are_capped_and_the_hit_is_logged_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    limits = Limits(ping_interval=60, max_connections_per_ip=3)
+    limits = ConnectionLimits(ping_interval=60, max_connections_per_ip=3)
     caplog.set_level(logging.WARNING, "samedeal.limits")
     async with serving(limits) as (server, _, url):
         held = [await raw_client(url) for _ in range(3)]
@@ -140,7 +149,7 @@ async def test_connections_per_address_are_capped_and_the_hit_is_logged_once(
 
 
 async def test_connections_in_all_are_capped() -> None:
-    async with serving(Limits(ping_interval=60, max_connections=2)) as (server, _, url):
+    async with serving(ConnectionLimits(ping_interval=60, max_connections=2)) as (server, _, url):
         held = [await raw_client(url) for _ in range(2)]
         assert await http_status(port_of(url)) == b"HTTP/1.1 503"
         for _, writer in held:
@@ -150,7 +159,7 @@ async def test_connections_in_all_are_capped() -> None:
 
 
 async def test_a_connection_neither_authenticated_nor_watching_closes_when_idle() -> None:
-    limits = Limits(ping_interval=60, idle_timeout=0.2)
+    limits = ConnectionLimits(ping_interval=60, idle_timeout=0.2)
     async with (
         serving(limits) as (_, endpoint, url),
         connect(url) as idle,
@@ -167,7 +176,7 @@ async def test_a_connection_neither_authenticated_nor_watching_closes_when_idle(
 
 
 async def test_a_handshake_never_sent_is_dropped_and_frees_its_place() -> None:
-    limits = Limits(ping_interval=60, open_timeout=0.2, max_connections_per_ip=1)
+    limits = ConnectionLimits(ping_interval=60, open_timeout=0.2, max_connections_per_ip=1)
     async with serving(limits) as (server, _, url):
         reader, writer = await asyncio.open_connection("127.0.0.1", port_of(url))
         assert await asyncio.wait_for(reader.read(), 5) == b""  # dropped at the deadline
@@ -185,7 +194,7 @@ async def test_the_open_deadline_ends_when_the_request_is_in() -> None:
             await asyncio.sleep(0.5)
             return conn.respond(200, "made slowly\n")
 
-    server = WsServer(Slow(), Limits(ping_interval=60, open_timeout=0.2))
+    server = WsServer(Slow(), ConnectionLimits(ping_interval=60, open_timeout=0.2))
     port = await server.listen("127.0.0.1", 0)
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)

@@ -16,12 +16,12 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
 from server.net.connection import MessageHandler, WsConnection
-from server.net.transport import Limits, WsServer, broadcast
+from server.net.transport import ConnectionLimits, WsServer, broadcast
 
 # FAST: keepalive pings every 0.2 s and a 0.3 s open deadline, for the tests of those two;
 # QUIET, every other test's: no ping and an open deadline a loaded machine cannot miss.
-FAST = Limits(ping_interval=0.2, open_timeout=0.3, close_timeout=0.5, max_queue=4)
-QUIET = Limits(ping_interval=60, open_timeout=10, close_timeout=0.5, max_queue=4)
+FAST = ConnectionLimits(ping_interval=0.2, open_timeout=0.3, close_timeout=0.5, max_queue=4)
+QUIET = ConnectionLimits(ping_interval=60, open_timeout=10, close_timeout=0.5, max_queue=4)
 
 
 class Endpoint:
@@ -57,7 +57,9 @@ class Endpoint:
 
 
 @asynccontextmanager
-async def serving(limits: Limits = QUIET) -> AsyncIterator[tuple[WsServer, Endpoint, str]]:
+async def serving(
+    limits: ConnectionLimits = QUIET,
+) -> AsyncIterator[tuple[WsServer, Endpoint, str]]:
     endpoint = Endpoint()
     server = WsServer(endpoint, limits)
     port = await server.listen("127.0.0.1", 0)
@@ -139,7 +141,7 @@ async def test_text_that_is_not_utf8_is_handed_over_and_the_connection_stays() -
 
 
 async def test_oversized_message_closes_with_1009() -> None:
-    async with serving(Limits(max_size=1000)) as (_, endpoint, url), connect(url) as ws:
+    async with serving(ConnectionLimits(max_size=1000)) as (_, endpoint, url), connect(url) as ws:
         await ws.send("x" * 1001)
         with pytest.raises(ConnectionClosed) as info:
             await ws.recv()

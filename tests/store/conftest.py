@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from server.store.repository import Store
-from tests.conftest import at_head
 
 
 @pytest.fixture
-async def store(db_url: str, migrated_sqlite: Path) -> AsyncIterator[Store]:
-    """A fresh store on each database the suite runs on (SQLite's a copy of a migrated
-    file)."""
-    s = await Store.open(at_head(db_url, migrated_sqlite))
-    try:
-        yield s
-    finally:
-        await s.close()
+def store(any_store: Store) -> Store:
+    """A fresh store on each database the suite runs on (tests/conftest.py `any_store`:
+    SQLite's a copy of a migrated file)."""
+    return any_store

@@ -13,7 +13,7 @@ from server.domain.names import name_key
 from server.domain.schedule import NewSchedule
 from server.store import accounts, schedules
 from server.store import clubs as stored
-from server.store.clubs import NewClub, Refusal
+from server.store.clubs import ClubRefusal, NewClub
 from server.store.repository import Store
 from tests.support.store_records import NOW
 
@@ -30,9 +30,9 @@ async def test_a_club_is_made_within_the_quota_under_a_free_name(store: Store) -
     (ana,) = await members(store, "ana")
     ids = [await stored.create(store, ana.id, club(f"Club{i}")) for i in range(MAX_OWNED)]
     assert all(isinstance(i, int) for i in ids)
-    assert await stored.create(store, ana.id, club("OneMore")) is Refusal.OWNED
+    assert await stored.create(store, ana.id, club("OneMore")) is ClubRefusal.OWNED
     (bob,) = await members(store, "bob")
-    assert await stored.create(store, bob.id, club("CLUB0")) is Refusal.NAME_TAKEN
+    assert await stored.create(store, bob.id, club("CLUB0")) is ClubRefusal.NAME_TAKEN
     seen = await stored.view(store, ids[0], ana.id)  # type: ignore[arg-type]
     assert seen is not None
     assert (seen.name, seen.owner, seen.members, seen.role, seen.invite) == (
@@ -52,7 +52,7 @@ async def test_members_join_by_the_current_code_and_see_by_their_role(store: Sto
     assert await stored.join(store, "old-code", bob.id, NOW) == cid
     assert await stored.join(store, "old-code", bob.id, NOW) == cid  # a member already
     assert await stored.join(store, "OLD-CODE", cy.id, NOW) is None  # compared exactly
-    assert await stored.new_invite(store, cid, bob.id, "x") is Refusal.ROLE  # a member
+    assert await stored.new_invite(store, cid, bob.id, "x") is ClubRefusal.ROLE  # a member
     assert await stored.new_invite(store, cid, ana.id, "new-code") is None
     assert await stored.join(store, "old-code", cy.id, NOW) is None
     assert await stored.join(store, "new-code", cy.id, NOW) == cid
@@ -82,26 +82,26 @@ async def test_leaders_kick_members_and_the_owner_names_leaders_and_hands_over(
     assert isinstance(cid, int)
     for p in (bob, cy, dee):
         await stored.join(store, "code", p.id, NOW)
-    assert await stored.set_leader(store, cid, bob.id, "cy", True) is Refusal.ROLE
+    assert await stored.set_leader(store, cid, bob.id, "cy", True) is ClubRefusal.ROLE
     assert await stored.set_leader(store, cid, ana.id, "bob", True) is None
-    assert await stored.set_leader(store, cid, ana.id, "ana", True) is Refusal.OWNER_NO_LEADER
-    assert await stored.set_leader(store, cid, ana.id, "nobody", True) is Refusal.NO_PLAYER
+    assert await stored.set_leader(store, cid, ana.id, "ana", True) is ClubRefusal.OWNER_NO_LEADER
+    assert await stored.set_leader(store, cid, ana.id, "nobody", True) is ClubRefusal.NO_PLAYER
     led = await stored.view(store, cid, bob.id)
     assert led is not None and led.leaders == ("bob",) and led.invite == "code"
-    assert await stored.kick(store, cid, bob.id, "bob") is Refusal.KICK_SELF
-    assert await stored.kick(store, cid, bob.id, "ana") is Refusal.ROLE  # not the owner
-    assert await stored.kick(store, cid, cy.id, "dee") is Refusal.ROLE  # a member
+    assert await stored.kick(store, cid, bob.id, "bob") is ClubRefusal.KICK_SELF
+    assert await stored.kick(store, cid, bob.id, "ana") is ClubRefusal.ROLE  # not the owner
+    assert await stored.kick(store, cid, cy.id, "dee") is ClubRefusal.ROLE  # a member
     assert await stored.kick(store, cid, bob.id, "dee") is None
-    assert await stored.kick(store, cid, bob.id, "dee") is Refusal.NOT_MEMBER
-    assert await stored.kick(store, 10_000, bob.id, "cy") is Refusal.NO_CLUB
-    assert await stored.leave(store, cid, ana.id) is Refusal.OWNER_STAYS
-    assert await stored.set_owner(store, cid, bob.id, "cy") is Refusal.ROLE
+    assert await stored.kick(store, cid, bob.id, "dee") is ClubRefusal.NOT_MEMBER
+    assert await stored.kick(store, 10_000, bob.id, "cy") is ClubRefusal.NO_CLUB
+    assert await stored.leave(store, cid, ana.id) is ClubRefusal.OWNER_STAYS
+    assert await stored.set_owner(store, cid, bob.id, "cy") is ClubRefusal.ROLE
     assert await stored.set_owner(store, cid, ana.id, "cy") is None
     handed = await stored.view(store, cid, ana.id)
     assert handed is not None and (handed.owner, handed.role) == ("cy", Role.LEADER)
     assert handed.leaders == ("ana", "bob")
     assert await stored.leave(store, cid, ana.id) is None
-    assert await stored.leave(store, cid, ana.id) is Refusal.ROLE  # no member now
+    assert await stored.leave(store, cid, ana.id) is ClubRefusal.ROLE  # no member now
     assert await stored.member_names(store, cid, 0, 10) == ("bob", "cy")
 
 
@@ -112,7 +112,7 @@ async def test_a_new_owner_stays_within_the_quota(store: Store) -> None:
     for i in range(MAX_OWNED):
         await stored.create(store, bob.id, club(f"Bobs{i}"))
     await stored.join(store, "code", bob.id, NOW)
-    assert await stored.set_owner(store, cid, ana.id, "bob") is Refusal.OWNED
+    assert await stored.set_owner(store, cid, ana.id, "bob") is ClubRefusal.OWNED
     assert await stored.set_owner(store, cid, ana.id, "ana") is None  # the owner already
 
 

@@ -55,7 +55,7 @@ async def test_a_linked_device_not_fetched_is_in_force_until_its_link_expires(
     link = links.NewLink("code", "poll", "tablet", NOW, NOW + timedelta(minutes=10), 2)
     assert await links.start(store, link)
     approved = await links.approve(store, "code", ana.id, NOW)
-    assert not isinstance(approved, links.Refusal)
+    assert not isinstance(approved, links.LinkRefusal)
     assert approved.id in [d.id for d in await stored.in_force(store, ana.id, NOW)]
     expired = NOW + timedelta(minutes=11)
     assert approved.id not in [d.id for d in await stored.in_force(store, ana.id, expired)]

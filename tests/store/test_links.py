@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from server.domain.accounts import DeviceKind
 from server.store import devices
 from server.store import links as stored
-from server.store.links import KEPT_EXPIRED, NewLink, Refusal
+from server.store.links import KEPT_EXPIRED, LinkRefusal, NewLink
 from server.store.repository import Store
 from tests.support.store_records import NOW
 
@@ -30,31 +30,31 @@ async def test_a_link_is_approved_once_polled_and_fetched_once(store: Store) -> 
     assert await stored.start(store, a_link())
     assert not await stored.start(store, a_link(poll="other"))  # the code is held
     waiting = await stored.waiting(store, "code", NOW)
-    assert not isinstance(waiting, Refusal) and waiting.label == "tablet"
-    assert await stored.poll(store, "poll", "h-token", NOW) is Refusal.PENDING
-    assert await stored.poll(store, "poll", "h-token", s(1)) is Refusal.TOO_SOON
+    assert not isinstance(waiting, LinkRefusal) and waiting.label == "tablet"
+    assert await stored.poll(store, "poll", "h-token", NOW) is LinkRefusal.PENDING
+    assert await stored.poll(store, "poll", "h-token", s(1)) is LinkRefusal.TOO_SOON
     device = await stored.approve(store, "code", ana.id, s(2))
-    assert not isinstance(device, Refusal)
+    assert not isinstance(device, LinkRefusal)
     assert (device.player_id, device.kind, device.label) == (ana.id, DeviceKind.LINK, "tablet")
-    assert await stored.approve(store, "code", ana.id, s(2)) is Refusal.NOT_FOUND
-    assert await stored.waiting(store, "code", s(2)) is Refusal.NOT_FOUND
+    assert await stored.approve(store, "code", ana.id, s(2)) is LinkRefusal.NOT_FOUND
+    assert await stored.waiting(store, "code", s(2)) is LinkRefusal.NOT_FOUND
     fetched = await stored.poll(store, "poll", "h-token", s(2))
     assert isinstance(fetched, tuple) and fetched[0] == ana and fetched[1].id == device.id
     assert await devices.signed_in(store, "h-token") == (ana, fetched[1])
-    assert await stored.poll(store, "poll", "h-again", s(4)) is Refusal.NOT_FOUND
-    assert await stored.poll(store, "nobody", "h-x", s(4)) is Refusal.NOT_FOUND
+    assert await stored.poll(store, "poll", "h-again", s(4)) is LinkRefusal.NOT_FOUND
+    assert await stored.poll(store, "nobody", "h-x", s(4)) is LinkRefusal.NOT_FOUND
 
 
 async def test_an_expired_link_is_expired_for_a_while_then_gone(store: Store) -> None:
     ana = await store.create_player("ana", "h-ana", NOW)
     assert await stored.start(store, a_link())
     after = EXPIRES + timedelta(seconds=1)
-    assert await stored.waiting(store, "code", after) is Refusal.EXPIRED
-    assert await stored.approve(store, "code", ana.id, after) is Refusal.EXPIRED
-    assert await stored.poll(store, "poll", "h-t", after) is Refusal.EXPIRED
+    assert await stored.waiting(store, "code", after) is LinkRefusal.EXPIRED
+    assert await stored.approve(store, "code", ana.id, after) is LinkRefusal.EXPIRED
+    assert await stored.poll(store, "poll", "h-t", after) is LinkRefusal.EXPIRED
     gone = EXPIRES + KEPT_EXPIRED + timedelta(seconds=3)
-    assert await stored.approve(store, "code", ana.id, gone) is Refusal.NOT_FOUND
-    assert await stored.poll(store, "poll", "h-t", gone) is Refusal.NOT_FOUND
+    assert await stored.approve(store, "code", ana.id, gone) is LinkRefusal.NOT_FOUND
+    assert await stored.poll(store, "poll", "h-t", gone) is LinkRefusal.NOT_FOUND
     assert await stored.start(store, a_link(poll="new", at=gone))  # the old one deleted
 
 
@@ -62,9 +62,9 @@ async def test_a_link_whose_device_was_revoked_gives_no_token(store: Store) -> N
     ana = await store.create_player("ana", "h-ana", NOW)
     await stored.start(store, a_link())
     device = await stored.approve(store, "code", ana.id, NOW)
-    assert not isinstance(device, Refusal)
+    assert not isinstance(device, LinkRefusal)
     await devices.revoke(store, ana.id, [device.id], None, NOW)
-    assert await stored.poll(store, "poll", "h-t", NOW) is Refusal.NOT_FOUND
+    assert await stored.poll(store, "poll", "h-t", NOW) is LinkRefusal.NOT_FOUND
 
 
 async def test_guesses_count_per_player_or_address_within_the_window(store: Store) -> None:

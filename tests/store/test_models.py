@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from sqlalchemy.dialects import postgresql, sqlite
 
-from server.store.models import Base, Tournament, TournamentSecret, UTCDateTime, utc_naive
+from server.store.models import Base, TournamentRow, TournamentSecret, UTCDateTime, utc_naive
 
 PARIS = timezone(timedelta(hours=1))
 
@@ -37,7 +37,7 @@ def test_the_column_type_binds_naive_utc_and_reads_aware_utc(dialect: object) ->
 
 
 def test_the_seed_lives_apart_from_the_public_tournament_row() -> None:
-    assert "seed" not in {c.name for c in Tournament.__table__.columns}
+    assert "seed" not in {c.name for c in TournamentRow.__table__.columns}
     secret = {c.name for c in TournamentSecret.__table__.columns}
     assert any("seed" in name for name in secret)
 

@@ -3,20 +3,11 @@ case-insensitively, found by token hash or name, the admin role granted."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from server.domain.model import NameTaken
 from server.store.repository import Store
 from tests.support.store_records import NOW
-
-
-@pytest.fixture
-async def store(db_url: str) -> AsyncIterator[Store]:
-    s = await Store.open(db_url)
-    yield s
-    await s.close()
 
 
 async def test_players(store: Store) -> None:

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from server.domain.model import NameTaken, PlayerInfo
-from server.domain.ratings import Field, Outcome, PlacingRow, RatingRow
+from server.domain.ratings import Field, PlacingRow, RatingOutcome, RatingRow
 from server.store import fairplay
 from server.store import ratings as stored
 from server.store.repository import Store
@@ -28,10 +28,10 @@ async def closed_with(store: Store, players: list[PlayerInfo], minutes: int, **o
     return t.id
 
 
-def outcome(mu: list[float | None], ranks: list[int | None]) -> Outcome:
+def outcome(mu: list[float | None], ranks: list[int | None]) -> RatingOutcome:
     sigma = [None if m is None else 2.0 for m in mu]
     counts = [None if m is None else 1 for m in mu]
-    return Outcome(ranks, sum(r is not None for r in ranks), mu, sigma, counts)
+    return RatingOutcome(ranks, sum(r is not None for r in ranks), mu, sigma, counts)
 
 
 async def test_a_bot_is_a_player_with_a_token_and_its_name_is_unique(store: Store) -> None:

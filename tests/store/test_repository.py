@@ -22,13 +22,6 @@ from tests.support.factories import figures
 from tests.support.store_records import NOW, new_tournament, playing, summary
 
 
-@pytest.fixture
-async def store(db_url: str):
-    s = await Store.open(db_url)
-    yield s
-    await s.close()
-
-
 async def test_tournament_keeps_seed_apart(store: Store) -> None:
     t = await store.create_tournament(new_tournament())
     assert t.id and t.commitment == "c" * 64 and t.status == "open"

@@ -74,10 +74,10 @@ def test_frames_round_trip_and_the_stream_ends_cleanly() -> None:
 
 
 def test_players_entries_and_actions_commit_as_one_batch(conn: sqlite3.Connection) -> None:
-    ana, bob = sqlite_process.commit(conn, [player("Ana", "h-ana"), player("Bob", "h-bob")])
-    assert isinstance(ana, int) and isinstance(bob, int)
-    devices = conn.execute("SELECT player_id, kind, label FROM devices ORDER BY id").fetchall()
-    assert devices == [(ana, "token", "phone"), (bob, "token", "phone")]
+    made = sqlite_process.commit(conn, [player("Ana", "h-ana"), player("Bob", "h-bob")])
+    (ana, ana_device), (bob, bob_device) = made  # each player's id and its first device's
+    devices = conn.execute("SELECT id, player_id, kind, label FROM devices ORDER BY id").fetchall()
+    assert devices == [(ana_device, ana, "token", "phone"), (bob_device, bob, "token", "phone")]
     (e,) = sqlite_process.commit(conn, [entry(1, ana)])
     assert isinstance(e, int)
     outcomes = sqlite_process.commit(conn, [action(1, e, 1), action(1, e, 2)])
@@ -88,7 +88,7 @@ def test_players_entries_and_actions_commit_as_one_batch(conn: sqlite3.Connectio
 
 
 def test_a_refused_job_fails_alone(conn: sqlite3.Connection) -> None:
-    (ana,) = sqlite_process.commit(conn, [player("Ana", "h-ana")])
+    ((ana, _),) = sqlite_process.commit(conn, [player("Ana", "h-ana")])
     (e,) = sqlite_process.commit(conn, [entry(1, ana)])
     sqlite_process.commit(conn, [action(1, e, 1)])
     outcomes = sqlite_process.commit(
@@ -106,9 +106,21 @@ def test_a_refused_job_fails_alone(conn: sqlite3.Connection) -> None:
     assert outcomes[1] is None
     assert outcomes[2] == ["closed", "tournament 2 is closed"] == outcomes[3]
     assert isinstance(outcomes[4], list) and outcomes[4][0] == "conflict"
-    assert isinstance(outcomes[5], int)
+    cy, cy_device = outcomes[5]
+    assert isinstance(cy, int) and isinstance(cy_device, int)
     assert conn.execute("SELECT count(*) FROM devices").fetchone() == (2,)  # none for ANA
     assert conn.execute("SELECT seq FROM entries WHERE id = ?", (e,)).fetchone() == (2,)
+
+
+def test_an_erased_name_is_refused_in_the_insert_s_transaction(conn: sqlite3.Connection) -> None:
+    ((gone, _),) = sqlite_process.commit(conn, [player("deleted-1", "h-gone")])
+    conn.execute(
+        "INSERT INTO erased_names (name_key, player_id, at) VALUES ('ana', ?, ?)", (gone, NAIVE)
+    )
+    (refused,) = sqlite_process.commit(conn, [player("Ana", "h-ana")])
+    assert refused == ["erased", "the name 'Ana' was a deleted account's"]
+    assert conn.execute("SELECT count(*) FROM players").fetchone() == (1,)  # deleted-1's only
+    assert conn.execute("SELECT count(*) FROM devices").fetchone() == (1,)
 
 
 def test_serve_answers_each_request_and_every_job_fails_on_an_unusable_database(
@@ -120,7 +132,8 @@ def test_serve_answers_each_request_and_every_job_fails_on_an_unusable_database(
     copy.write_bytes(migrated.read_bytes())
     sqlite_process.serve(str(copy), requests, replies)
     replies.seek(0)
-    assert isinstance(sqlite_process.read_frame(replies)[0], int)
+    ((player_id, device_id),) = sqlite_process.read_frame(replies)
+    assert isinstance(player_id, int) and isinstance(device_id, int)
     assert sqlite_process.read_frame(replies) == []
     two_jobs = sqlite_process.frame([player("Ana", "h"), player("Bob", "h2")])
     replies = io.BytesIO()

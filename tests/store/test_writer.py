@@ -13,11 +13,12 @@ from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import event, insert, select, text, update
 
 from server.domain.model import (
     DuplicateAction,
     EntryExists,
+    NameErased,
     NameTaken,
     PlayerInfo,
     Status,
@@ -25,11 +26,14 @@ from server.domain.model import (
     TournamentStatus,
     canonical_json,
 )
+from server.store import accounts as stored_accounts
 from server.store import db
+from server.store import devices as stored_devices
+from server.store.models import Device, ErasedName, Player
 from server.store.pg_writer import PgWriter
 from server.store.repository import Store
 from server.store.sqlite_writer import SqliteWriter
-from server.store.writer import Conflict, Writer
+from server.store.writer import Conflict, NewPlayer, Writer
 from tests.support.store_records import NOW, new_tournament, playing, summary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,8 +123,9 @@ async def test_each_writer_keeps_the_protocol(counted: Counted) -> None:
 
     player = writer.new_player("Ann", "ann", "h-ann", NOW)
     assert asyncio.isfuture(player)  # a plain future: the hot path awaits no coroutine
-    ann = await player
-    assert isinstance(ann, int)
+    made = await player
+    assert isinstance(made, NewPlayer) and type(made.device_id) is int
+    ann = made.player_id
     with pytest.raises(Conflict):
         await writer.new_player("ANN", "ann", "h-other", NOW)  # the name's key
     with pytest.raises(Conflict):
@@ -237,6 +242,72 @@ async def test_a_write_the_database_refuses_fails_alone(counted: Counted) -> Non
     assert results[1] is None and isinstance(results[2], PlayerInfo)
     assert [a.seq for a in await store.actions(e.id)] == [1]
     assert await store.player_by_name("gus") == results[2]
+
+
+async def test_a_deleted_accounts_name_is_refused_in_its_batch(counted: Counted) -> None:
+    """The writer reads the erased names in the insert's transaction: the name, in any
+    case, fails alone; the new player beside it gets its device as its token reads it."""
+    store = counted.store
+    gone = await store.create_player("Gone", "h-gone", NOW)
+    assert await stored_accounts.erase(store, gone.id, f"deleted-{gone.id}", NOW) is not None
+    counted.reset()
+    erased, kept = await asyncio.gather(
+        store.create_account("GONE", "h-gone2", NOW),
+        store.create_account("kept", "h-kept", NOW, "phone"),
+        return_exceptions=True,
+    )
+    assert counted.sizes == [2]
+    assert isinstance(erased, NameErased)
+    assert isinstance(kept, tuple) and kept[1].label == "phone"
+    assert await stored_devices.signed_in(store, "h-kept") == kept
+    assert await store.player_by_token_hash("h-gone2") is None
+    assert await stored_devices.signed_in(store, "h-gone2") is None
+
+
+async def test_a_name_erased_while_its_insert_waits_is_refused(pg_url: str) -> None:
+    """PostgreSQL: a deletion in flight holds the old row's name key, so the new player's
+    insert waits for it; once it commits, the writer reads the erased names again (the
+    insert's snapshot could not see them) and deletes the new row: NameErased."""
+    await asyncio.to_thread(db.migrate, pg_url)
+    store = await Store.open(pg_url, migrate=False)
+    try:
+        ana = await store.create_player("Ana", "h-ana", NOW)
+        async with store.engine.connect() as deleting:  # erase's statements, not committed
+            await deleting.execute(
+                insert(ErasedName).values(name_key="ana", player_id=ana.id, at=NOW)
+            )
+            await deleting.execute(
+                update(Player).where(Player.id == ana.id).values(name="x", name_key="x")
+            )
+            registering = asyncio.ensure_future(store.create_account("ANA", "h-ana2", NOW))
+            await _until_a_backend_waits_on_a_lock(store)
+            assert not registering.done()
+            await deleting.commit()
+        with pytest.raises(NameErased):
+            await registering
+        async with store.engine.connect() as c:
+            keys = (await c.scalars(select(Player.name_key))).all()
+            devices = (await c.scalars(select(Device.token_hash))).all()
+        assert keys == ["x"] and devices == ["h-ana"]
+    finally:
+        await store.close()
+
+
+async def _until_a_backend_waits_on_a_lock(store: Store) -> None:
+    """Polled, each time in a transaction of its own (pg_stat_activity is read once per
+    transaction)."""
+    for _ in range(1000):
+        async with store.engine.connect() as c:
+            waiting = await c.scalar(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                )
+            )
+        if waiting:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the insert never waited for the deletion")
 
 
 # -- what the rows hold -------------------------------------------------------

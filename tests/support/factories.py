@@ -15,7 +15,7 @@ from server.domain.model import Figures, NewTournament, Summary
 from server.domain.ranking import Result, standings
 from server.games import RULES, random_play
 from server.games.base import Status, action_data
-from server.games.gaps import GapsOptions, GapsState, Move, Redeal
+from server.games.gaps import GapsMove, GapsOptions, GapsRedeal, GapsState
 
 NOW = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
 STARTS = "2026-11-30T18:00:00.000Z"
@@ -57,7 +57,7 @@ def tournament(
 
 def random_gaps_game(
     seed: bytes, rnd: random.Random, redeals: int = 2, player: int = 7, limit: int = 300
-) -> Iterator[tuple[GapsState, Move | Redeal | None]]:
+) -> Iterator[tuple[GapsState, GapsMove | GapsRedeal | None]]:
     """Yield every state of a random legal Gaps game (redeal when blocked), with the
     action that led to it (None for the deal)."""
     yield from random_play.random_gaps_game(

@@ -113,19 +113,42 @@ class ServerProcess:
         return self.proc.wait(timeout=30)
 
 
-async def samedeal(env: dict[str, str], *args: str) -> tuple[int, str, str]:
-    """The `samedeal` client program run with `args`: (exit status, stdout, stderr)."""
-    proc = await asyncio.create_subprocess_exec(
+async def samedeal(
+    env: dict[str, str], *args: str, stdin: bytes | None = None
+) -> tuple[int, str, str]:
+    """The `samedeal` client program run with `args`, `stdin` piped to it when given:
+    (exit status, stdout, stderr)."""
+    proc = await samedeal_started(env, *args, stdin=stdin is not None)
+    out, err = await asyncio.wait_for(proc.communicate(stdin), 120)
+    return proc.returncode or 0, out.decode(), err.decode()
+
+
+async def samedeal_started(
+    env: dict[str, str], *args: str, stdin: bool = False
+) -> asyncio.subprocess.Process:
+    """The `samedeal` client program started with `args`: stdout and stderr piped (and
+    stdin when asked)."""
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "client_cli",
         *args,
         env=env,
+        stdin=asyncio.subprocess.PIPE if stdin else None,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    out, err = await asyncio.wait_for(proc.communicate(), 120)
-    return proc.returncode or 0, out.decode(), err.decode()
+
+
+async def until_printed(proc: asyncio.subprocess.Process, pattern: str) -> re.Match[str]:
+    """Read `proc`'s stdout a line at a time until what it printed matches `pattern`."""
+    assert proc.stdout is not None
+    shown = ""
+    while (found := re.search(pattern, shown)) is None:
+        line = await asyncio.wait_for(proc.stdout.readline(), 60)
+        assert line, shown
+        shown += line.decode()
+    return found
 
 
 # -- several nodes and their database ---------------------------------------------

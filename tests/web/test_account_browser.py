@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import sys
 from typing import Any
 
 from tests.support.harness import Running
+from tests.support.processes import samedeal_started, until_printed
 from tests.web.conftest import new_page, shot
 
 
@@ -46,23 +46,8 @@ async def test_a_second_browser_and_the_terminal_sign_in_by_links(
 
     # the terminal: samedeal login, approved from the account page
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "SAMEDEAL_SERVER": server.ws_url}
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "client_cli",
-        "login",
-        "--label",
-        "my terminal",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert proc.stdout is not None
-    shown = ""
-    while (found := re.search(r"(http://\S+/account\?code=([A-Z-]{9}))", shown)) is None:
-        line = await asyncio.wait_for(proc.stdout.readline(), 60)
-        assert line, shown
-        shown += line.decode()
+    proc = await samedeal_started(env, "login", "--label", "my terminal")
+    found = await until_printed(proc, r"(http://\S+/account\?code=([A-Z-]{9}))")
     await first.goto(found[1])  # the address the QR code holds
     await first.click("form.link-approve button[type=submit]")
     assert "my terminal" in (await first.text_content(".link-ask .ask") or "")

@@ -30,7 +30,7 @@ class EntryRow(NamedTuple):
     figures: Figures
     started_at: int
     deadline: int
-    bot: bool = False  # v1.3: marked in standings rows
+    bot: bool = False  # a bot's entry: marked in standings rows
 
     def time_at(self, now: int) -> int:
         """The time it ranks on at `now`: final, or so far (capped at the deadline)."""
