@@ -12,10 +12,11 @@ from datetime import timedelta
 
 import pytest
 
-from server.domain.model import DuplicateAction, TournamentClosed, canonical_json
+from server.domain.model import DuplicateAction, NameErased, TournamentClosed, canonical_json
+from server.store import accounts, devices
 from server.store.pg_writer import PgWriter
 from server.store.repository import Store
-from server.store.writer import ActionJob, Conflict, EntryJob, PlayerJob
+from server.store.writer import ActionJob, Conflict, EntryJob, NewPlayer, PlayerJob
 from tests.support.store_records import NOW, new_tournament, playing
 
 NAIVE = NOW.replace(tzinfo=None)
@@ -50,11 +51,12 @@ async def test_a_batch_writes_players_entries_and_actions_each_with_its_outcome(
     t = await pg_store.create_tournament(new_tournament())
     jobs = [player("Ana", "h-a"), player("Bob", "h-b"), player("ANA", "h-c")]
     ana, bob, taken = await writer._commit(jobs)
-    assert isinstance(ana, int) and isinstance(bob, int)
+    assert isinstance(ana, NewPlayer) and isinstance(bob, NewPlayer)
     assert isinstance(taken, Conflict) and "'ANA'" in str(taken)
     found = await pg_store.player_by_token_hash("h-a")
-    assert found is not None and found.id == ana
-    e, again = await writer._commit([entry(t.id, ana), entry(t.id, ana)])
+    assert found is not None and found.id == ana.player_id
+    assert [d.id for d in await devices.in_force(pg_store, found.id, NOW)] == [ana.device_id]
+    e, again = await writer._commit([entry(t.id, ana.player_id), entry(t.id, ana.player_id)])
     assert isinstance(e, int) and isinstance(again, Conflict)
     assert await writer._commit([action(t.id, e, 1), action(t.id, e, 2)]) == [None, None]
     stored = await pg_store.entry(t.id, found.id)
@@ -66,8 +68,9 @@ async def test_a_duplicate_or_a_closed_tournament_fails_alone(pg_store: Store) -
     writer = PgWriter(pg_store.engine)
     t = await pg_store.create_tournament(new_tournament())
     closed = await pg_store.create_tournament(new_tournament(name="Closed"))
-    (ana,) = await writer._commit([player("Ana", "h-a")])
-    assert isinstance(ana, int)
+    (made,) = await writer._commit([player("Ana", "h-a")])
+    assert isinstance(made, NewPlayer)
+    ana = made.player_id
     e, late = await writer._commit([entry(t.id, ana), entry(closed.id, ana)])
     assert isinstance(e, int) and late is not None
     await pg_store.close_tournament(closed.id, NOW)
@@ -86,6 +89,16 @@ async def test_a_row_the_database_refuses_makes_the_batch_go_job_by_job(
     writer = PgWriter(pg_store.engine)
     t = await pg_store.create_tournament(new_tournament())
     outcomes = await writer._commit([player("Ana", "h-a"), entry(t.id, 10_000)])  # no player
-    assert isinstance(outcomes[0], int)
+    assert isinstance(outcomes[0], NewPlayer)
     assert isinstance(outcomes[1], Conflict) and "foreign key" in str(outcomes[1])
     assert await pg_store.player_by_token_hash("h-a") is not None
+
+
+async def test_an_erased_name_is_refused_in_the_batch(pg_store: Store) -> None:
+    writer = PgWriter(pg_store.engine)
+    (ana,) = await writer._commit([player("Ana", "h-a")])
+    assert isinstance(ana, NewPlayer)
+    await accounts.erase(pg_store, ana.player_id, f"deleted-{ana.player_id}", NOW)
+    refused, bob = await writer._commit([player("ANA", "h-new"), player("Bob", "h-b")])
+    assert isinstance(refused, NameErased) and isinstance(bob, NewPlayer)
+    assert await pg_store.player_by_token_hash("h-new") is None
