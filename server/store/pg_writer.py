@@ -26,7 +26,7 @@ import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy.exc import DataError, IntegrityError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.domain.model import DuplicateAction, NameErased, TournamentClosed
@@ -85,6 +85,16 @@ _SHARE = (  # the batch's tournaments, share-locked in id order; the closed ones
 )
 
 
+def refused(exc: BaseException) -> bool:
+    """Whether the database refused a row (SQLSTATE class 23, an integrity constraint, or
+    22, a data exception such as a value too long for its column) rather than failed.
+    asyncpg's data exceptions reach SQLAlchemy as a plain DBAPIError, not a DataError."""
+    if isinstance(exc, IntegrityError | DataError):
+        return True
+    state = getattr(getattr(exc, "orig", None), "sqlstate", None)
+    return isinstance(exc, DBAPIError) and isinstance(state, str) and state[:2] in ("22", "23")
+
+
 class PgWriter(CommitLoop):
     """Queues writes and commits them in batches on the engine (asyncpg only)."""
 
@@ -97,7 +107,9 @@ class PgWriter(CommitLoop):
         while True:
             try:
                 return await self._attempt(jobs, careful)
-            except (IntegrityError, DataError):
+            except DBAPIError as exc:
+                if not refused(exc):
+                    raise
                 if careful:
                     return await self._one_by_one(jobs)
                 careful = True
@@ -110,11 +122,10 @@ class PgWriter(CommitLoop):
             try:
                 async with conn.begin():
                     return await _write(conn, jobs, careful)
-            except (IntegrityError, DataError):
-                raise
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    await conn.invalidate()
+            except BaseException as exc:
+                if not refused(exc):
+                    with contextlib.suppress(Exception):
+                        await conn.invalidate()
                 raise
 
     async def _stop(self) -> None:

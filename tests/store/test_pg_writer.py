@@ -94,6 +94,18 @@ async def test_a_row_the_database_refuses_makes_the_batch_go_job_by_job(
     assert await pg_store.player_by_token_hash("h-a") is not None
 
 
+async def test_a_value_too_long_for_its_column_fails_alone(pg_store: Store) -> None:
+    """asyncpg's data exception (SQLSTATE 22001) arrives as a plain DBAPIError: still a
+    refused row, so the batch goes job by job and the other jobs are written."""
+    writer = PgWriter(pg_store.engine)
+    too_long = PlayerJob("B" * 40, "b" * 80, "h-b", NAIVE, "phone")  # name_key is 64 wide
+    outcomes = await writer._commit([player("Ana", "h-a"), too_long, player("Cy", "h-c")])
+    assert isinstance(outcomes[0], NewPlayer) and isinstance(outcomes[2], NewPlayer)
+    assert not isinstance(outcomes[1], NewPlayer) and "too long" in str(outcomes[1])
+    assert await pg_store.player_by_token_hash("h-a") is not None
+    assert await pg_store.player_by_token_hash("h-b") is None
+
+
 async def test_an_erased_name_is_refused_in_the_batch(pg_store: Store) -> None:
     writer = PgWriter(pg_store.engine)
     (ana,) = await writer._commit([player("Ana", "h-a")])
