@@ -24,23 +24,11 @@ UNMIRRORED: set[str] = set()
 UNMIRRORED_CLIENT: set[str] = {
     "client_cli/commands/account.py",
     "client_cli/commands/bot.py",
-    "client_cli/commands/club.py",
-    "client_cli/commands/delete_account.py",
-    "client_cli/commands/fairplay.py",
-    "client_cli/commands/login.py",
     "client_cli/commands/operator.py",
     "client_cli/commands/play.py",
-    "client_cli/commands/ratings.py",
     "client_cli/commands/records.py",
-    "client_cli/commands/schedule.py",
-    "client_cli/commands/standings.py",
     "client_cli/commands/tournaments.py",
     "client_cli/commands/verify.py",
-    "client_cli/config.py",
-    "client_cli/connection.py",
-    "client_cli/tui/app.py",
-    "client_cli/tui/render.py",
-    "client_cli/tui/standings.py",
     "client_cli/verify.py",
 }
 
