@@ -20,6 +20,7 @@ and one event sink.
     fairplay    disqualify, the organiser's report          (fairplay.py)
     beacons     beacon tournaments' waiting for their round (beacons.py)
     peers       what other nodes on the database changed    (peers.py)
+    health      /healthz and /metrics: the database's answer (health.py)
 
 Every transport (WebSocket, HTTP, the operator's command line) calls
 `competition.<part>.<verb>` and nothing below it. The operator's verbs (create, close,
@@ -43,6 +44,7 @@ from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.fairplay import FairPlay
+from server.competition.health import Health
 from server.competition.lifecycle import Lifecycle
 from server.competition.links import Links
 from server.competition.live_games import LiveGames
@@ -81,6 +83,7 @@ class Competition:
     passkeys: Passkeys
     clubs: Clubs
     club_events: ClubEvents
+    health: Health
 
     @classmethod
     def build(
@@ -129,4 +132,5 @@ class Competition:
             passkeys=Passkeys(store, devices, now),
             clubs=clubs,
             club_events=club_events,
+            health=Health(store),
         )

@@ -187,12 +187,12 @@ class App:
 
     async def _get(self, conn: WsConnection, request: Request, path: str) -> Response:
         if path == "/healthz":
-            ok = await self.store.ping()
+            ok = await self.competition.health.ping()
             status = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
             return conn.respond(status, "ok\n" if ok else "database unavailable\n")
         if path == "/metrics":
             try:
-                games = await self.store.games_by_status()
+                games = await self.competition.health.games_by_status()
             except Exception:
                 games = {}
             text = self.metrics.render(games).decode()
