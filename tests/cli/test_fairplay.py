@@ -1,5 +1,6 @@
 """server/cli/fairplay.py: `disqualify` and `fairplay report` on the database (with play
-and a running server: tests/client/test_fairplay_cli.py, tests/e2e/test_fairplay_cli_live.py)."""
+and a running server: tests/client/commands/test_fairplay.py,
+tests/e2e/test_fairplay_cli_live.py)."""
 
 from __future__ import annotations
 

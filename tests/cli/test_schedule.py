@@ -1,5 +1,5 @@
 """server/cli/schedule.py: `schedule create|list|cancel` on the database (also by
-subprocess in tests/client/test_schedule_cli.py)."""
+subprocess in tests/client/commands/test_schedule.py)."""
 
 from __future__ import annotations
 

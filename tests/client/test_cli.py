@@ -150,26 +150,3 @@ async def test_bot_frames_never_carry_the_seed_or_a_hidden_card(sqlite_url) -> N
             hidden = hidden_codes(bytes.fromhex(seeds[1]), opts, 0, actions[: m["seq"]])
             assert not [c for c in hidden if f'"{c}"' in json.dumps(m)], m["seq"]
         await op.close()
-
-
-async def test_connection_reconnects_and_resumes(tmp_path: Path) -> None:
-    from client_cli.connection import Connection
-    from tests.support.processes import Killable, free_port
-
-    url = f"sqlite+aiosqlite:///{tmp_path / 'rc.db'}"
-    port = free_port()
-    server = Killable(url, port, tmp_path / "rc.log")
-    await asyncio.to_thread(server.start)
-    try:
-        conn = Connection(f"ws://127.0.0.1:{port}/ws")
-        async with conn:
-            token = (await conn.call("register", name="phoenix"))["token"]
-            conn.token = token
-            tid = (await conn.call("tournaments"))["items"]
-            assert tid == []
-            await asyncio.to_thread(server.kill)
-            await asyncio.to_thread(server.start)
-            again = await conn.call("tournaments")  # reconnects and re-authenticates
-            assert again["type"] == "tournaments" and conn.reconnects == 1
-    finally:
-        server.stop()

@@ -1,11 +1,11 @@
-"""The standings command's and viewer's own lines in the chosen language."""
+"""client_cli/commands/standings.py: the command's own lines in the chosen language
+(the command against a real server: tests/client/test_standings_view.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from client_cli.commands.standings import all_standings
-from client_cli.tui.standings import StandingsApp
 from server.i18n import terminal
 
 
@@ -21,11 +21,6 @@ class Moving:
         return {"type": "standings", "rows": rows, "total": 150, "version": self.version}
 
 
-class Gone:
-    async def call(self, kind: str, **fields: Any) -> dict[str, Any]:
-        raise ConnectionError("reset")
-
-
 async def test_a_table_that_moved_while_paging_is_noted_in_spanish(capsys) -> None:
     terminal.choose("es")
     try:
@@ -33,16 +28,3 @@ async def test_a_table_that_moved_while_paging_is_noted_in_spanish(capsys) -> No
     finally:
         terminal.choose("en")
     assert capsys.readouterr().err.startswith("nota: la clasificación cambió")
-
-
-async def test_the_viewer_says_a_lost_connection_in_spanish() -> None:
-    terminal.choose("es")
-    shown: list[str] = []
-    try:
-        app = StandingsApp("ws://127.0.0.1:9/ws", 1)
-        app.conn = Gone()  # type: ignore[assignment]
-        app.message = shown.append  # type: ignore[method-assign]
-        await StandingsApp._fetch_page.__wrapped__(app, 0)  # type: ignore[attr-defined]
-    finally:
-        terminal.choose("en")
-    assert shown == ["conexión perdida; reintentando…"]
