@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from server.competition.accounts import Accounts
+from server.competition.beacon_policy import BeaconConfig
 from server.competition.beacons import Beacons
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
@@ -46,6 +47,7 @@ from server.competition.exports import Exports
 from server.competition.fairplay import FairPlay
 from server.competition.health import Health
 from server.competition.lifecycle import Lifecycle
+from server.competition.links import TTL_S as LINK_TTL_S
 from server.competition.links import Links
 from server.competition.live_games import LiveGames
 from server.competition.passkeys import Passkeys
@@ -94,11 +96,15 @@ class Competition:
         *,
         catalogue: Catalogue | None = None,
         standings: Standings | None = None,
+        beacon_config: BeaconConfig | None = None,
+        link_ttl_s: int = LINK_TTL_S,
     ) -> Competition:
         """The parts wired together. A listener that reads standings (the fan-out) is
-        made from `catalogue` and `standings` before it is passed as `events`."""
+        made from `catalogue` and `standings` before it is passed as `events` (the
+        catalogue then made with `beacon_config`, which is for a catalogue made here).
+        `link_ttl_s` is a device link's life (serve --link-code-ttl)."""
         sink = events if events is not None else NoEvents()
-        catalogue = catalogue or Catalogue(store, now)
+        catalogue = catalogue or Catalogue(store, now, beacon_config=beacon_config)
         catalogue.tournaments.bind(sink)
         standings = standings or Standings(store, catalogue, now)
         games = LiveGames(store, catalogue)
@@ -127,7 +133,7 @@ class Competition:
             beacons=lifecycle.beacons,
             peers=peers,
             devices=devices,
-            links=Links(store, devices, now),
+            links=Links(store, devices, now, link_ttl_s),
             accounts=Accounts(store, devices, play, peers.renamed, now),
             passkeys=Passkeys(store, devices, now),
             clubs=clubs,
