@@ -67,13 +67,27 @@ class Catalogue:
     when not in memory."""
 
     def __init__(
-        self, store: Store, now: Callable[[], datetime], compute: Compute | None = None
+        self,
+        store: Store,
+        now: Callable[[], datetime],
+        compute: Compute | None = None,
+        beacon_config: BeaconConfig | None = None,
     ) -> None:
         self.store = store
         self.now = now
         self.tournaments = Tournaments(store, now)
         self.compute = compute or shared()  # the deal searches, off the event loop
-        self.beacon_config = BeaconConfig()  # set by the composition root (--beacon-*)
+        self._beacon_config = beacon_config or BeaconConfig()  # serve's --beacon-*
+
+    @property
+    def beacon_config(self) -> BeaconConfig:
+        """The beacon networks and relays (the built-in ones unless given at build)."""
+        return self._beacon_config
+
+    def use_beacons(self, config: BeaconConfig) -> None:
+        """Take `config`'s networks and relays from now on (a test serving its own
+        relays; everything else gives them to `Competition.build`)."""
+        self._beacon_config = config
 
     # -- what is known -----------------------------------------------------
     def known(self) -> list[TournamentInfo]:
