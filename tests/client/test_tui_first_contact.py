@@ -14,7 +14,7 @@ from textual.widgets._footer import FooterKey
 from client_cli.tui import render
 from client_cli.tui.app import PlayApp
 from client_cli.tui.standings import StandingsApp
-from tests.client.test_tui import settle, shown
+from tests.client.tui.test_app import settle, shown
 from tests.support.harness import create_msg, running_server
 
 RAW_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")  # the protocol's codes: the board shows 10♠

@@ -9,7 +9,7 @@ import pytest
 
 from client_cli.tui.app import PlayApp
 from server.i18n import terminal
-from tests.client.test_tui import settle, shown
+from tests.client.tui.test_app import settle, shown
 from tests.support.harness import create_msg, running_server
 
 
