@@ -21,16 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 UNMIRRORED: set[str] = set()
 
-UNMIRRORED_CLIENT: set[str] = {
-    "client_cli/commands/account.py",
-    "client_cli/commands/bot.py",
-    "client_cli/commands/operator.py",
-    "client_cli/commands/play.py",
-    "client_cli/commands/records.py",
-    "client_cli/commands/tournaments.py",
-    "client_cli/commands/verify.py",
-    "client_cli/verify.py",
-}
+UNMIRRORED_CLIENT: set[str] = set()
 
 
 def has_logic(path: Path) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from server import i18n
+from server.competition.beacon_policy import BeaconConfig
 from server.competition.errors import CompetitionError
 from server.competition.service import Competition
 from server.i18n import terminal
@@ -126,21 +127,28 @@ def say(key: str, **params: object) -> str:
     return t(key, **params)
 
 
-def on_competition(database: Database, work: Callable[[Competition], Awaitable[int]]) -> int:
-    """Run `work` on the competition over the database, without its clock (only servers
-    run that): a database that does not exist or does not answer at once, or a refusal
-    (CompetitionError), is one line and exit status 1."""
+def on_competition(
+    database: Database,
+    work: Callable[[Competition], Awaitable[int]],
+    beacons: BeaconConfig | None = None,
+) -> int:
+    """Run `work` on the competition over the database (its beacon networks `beacons`,
+    else the built-in ones), without its clock (only servers run that): a database that
+    does not exist or does not answer at once, or a refusal (CompetitionError), is one
+    line and exit status 1."""
     return (
         missing(database)
         or unreachable(database.url)
-        or asyncio.run(_on_competition(database.url, work))
+        or asyncio.run(_on_competition(database.url, work, beacons))
     )
 
 
-async def _on_competition(url: str, work: Callable[[Competition], Awaitable[int]]) -> int:
+async def _on_competition(
+    url: str, work: Callable[[Competition], Awaitable[int]], beacons: BeaconConfig | None
+) -> int:
     store = await Store.open(url)
     try:
-        return await work(Competition.build(store))
+        return await work(Competition.build(store, beacon_config=beacons))
     except CompetitionError as exc:
         return fail(refusal(exc), 1)
     finally:

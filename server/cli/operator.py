@@ -74,7 +74,7 @@ def run_admin(args: argparse.Namespace, database: Database) -> int:
 def run_tournament(args: argparse.Namespace, database: Database) -> int:
     """`tournament create|close|list`: each prints the tournaments in words, a line each,
     or with --json their summaries as JSON lines, as the protocol has them."""
-    request, now = None, timing.utcnow()
+    request, now, beacons = None, timing.utcnow(), None
     if args.tournament_command == "create":
         try:
             request = request_from(args, now)
@@ -95,7 +95,6 @@ def run_tournament(args: argparse.Namespace, database: Database) -> int:
             emit(summary(t, await catalogue.revealed_seed(t), OPERATOR), args.json, tournament_line)
             return 0
         assert request is not None
-        catalogue.beacon_config = beacons
         c = request.club  # v1.4: its clubs exist (else not_found)
         event = await competition.club_events.fields(
             None, c.club, c.battle, c.visibility, c.entry_code
@@ -104,7 +103,7 @@ def run_tournament(args: argparse.Namespace, database: Database) -> int:
         emit(summary(t, None, OPERATOR), args.json, tournament_line)
         return 0
 
-    return on_competition(database, operate)
+    return on_competition(database, operate, beacons)
 
 
 def tournament_spec(

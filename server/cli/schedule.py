@@ -58,7 +58,6 @@ def run(args: argparse.Namespace, database: Database) -> int:
             return fail(said_error(exc), 2)
 
     async def operate(competition: Competition) -> int:
-        competition.catalogue.beacon_config = beacons
         schedules = competition.schedules
         if args.schedule_command == "list":
             for listing in await schedules.listing():
@@ -76,7 +75,7 @@ def run(args: argparse.Namespace, database: Database) -> int:
         emit(schedule_item(listing, OPERATOR), args.json, words)
         return 0
 
-    return on_competition(database, operate)
+    return on_competition(database, operate, beacons)
 
 
 def words(lang: str, item: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ from server.competition.compute import Compute, prepare_deal, shared
 from server.competition.errors import CompetitionError
 from server.competition.tournament import CLOSED, Changed, Tournament
 from server.competition.tournaments import Tournaments
-from server.domain import timing
+from server.domain import timing, tournament_options
 from server.domain.club_events import ClubEventsFull, EventFields
 from server.domain.model import NewTournament, TournamentInfo, TournamentStatus
 from server.domain.schedule import SeriesFields
@@ -67,13 +67,27 @@ class Catalogue:
     when not in memory."""
 
     def __init__(
-        self, store: Store, now: Callable[[], datetime], compute: Compute | None = None
+        self,
+        store: Store,
+        now: Callable[[], datetime],
+        compute: Compute | None = None,
+        beacon_config: BeaconConfig | None = None,
     ) -> None:
         self.store = store
         self.now = now
         self.tournaments = Tournaments(store, now)
         self.compute = compute or shared()  # the deal searches, off the event loop
-        self.beacon_config = BeaconConfig()  # set by the composition root (--beacon-*)
+        self._beacon_config = beacon_config or BeaconConfig()  # serve's --beacon-*
+
+    @property
+    def beacon_config(self) -> BeaconConfig:
+        """The beacon networks and relays (the built-in ones unless given at build)."""
+        return self._beacon_config
+
+    def use_beacons(self, config: BeaconConfig) -> None:
+        """Take `config`'s networks and relays from now on (a test serving its own
+        relays; everything else gives them to `Competition.build`)."""
+        self._beacon_config = config
 
     # -- what is known -----------------------------------------------------
     def known(self) -> list[TournamentInfo]:
@@ -186,9 +200,9 @@ class Catalogue:
         starts_at = timing.now_ms_precision(spec.starts_at or now)
         ends_at = timing.now_ms_precision(spec.ends_at)
         join_until = timing.now_ms_precision(spec.join_until or ends_at)
-        if ends_at <= starts_at or ends_at <= now:
+        if not tournament_options.ends_in_time(starts_at, ends_at, now):
             raise CompetitionError("bad_request", "ends_at must be after starts_at and now")
-        if not starts_at <= join_until <= ends_at:
+        if not tournament_options.join_until_fits(starts_at, join_until, ends_at):
             raise CompetitionError("bad_request", "join_until must lie between start and end")
         if spec.limits:  # before any search: a refusal costs nothing (checked again below)
             await self._within_limits(spec.limits, now)
@@ -266,12 +280,12 @@ def _event_columns(event: EventFields) -> dict[str, Any]:
 
 def _checked(spec: TournamentSpec) -> tuple[GameRules[Any, Any], Any]:
     """The game's rules and parsed options; `bad_request` naming what is wrong."""
-    if not 1 <= len(spec.name) <= 100:
+    if not tournament_options.name_fits(spec.name):
         raise CompetitionError(
             "bad_request", "a tournament name is 1-100 characters", reason="tournament_name"
         )
     rules = rules_of(spec.game)
-    if spec.time_limit_s is not None and not 1 <= spec.time_limit_s <= 7 * 86400:
+    if spec.time_limit_s is not None and not tournament_options.time_limit_fits(spec.time_limit_s):
         raise CompetitionError("bad_request", "time_limit_s is 1 second to 7 days")
     try:
         return rules, rules.parse_options(spec.options)

@@ -61,11 +61,13 @@ async def _waiting(store: Store, code_hash: str, now: datetime) -> LinkCode | Li
 class Links:
     """Links started, approved and fetched; guesses counted."""
 
-    def __init__(self, store: Store, devices: Devices, now: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: Store, devices: Devices, now: Callable[[], datetime], ttl_s: int = TTL_S
+    ) -> None:
         self.store = store
         self.devices = devices
         self.now = now
-        self.ttl_s = TTL_S
+        self.ttl_s = ttl_s  # serve --link-code-ttl
         self.interval_s = INTERVAL_S
 
     async def start(self, label: str | None) -> Started:

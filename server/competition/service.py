@@ -20,6 +20,7 @@ and one event sink.
     fairplay    disqualify, the organiser's report          (fairplay.py)
     beacons     beacon tournaments' waiting for their round (beacons.py)
     peers       what other nodes on the database changed    (peers.py)
+    health      /healthz and /metrics: the database's answer (health.py)
 
 Every transport (WebSocket, HTTP, the operator's command line) calls
 `competition.<part>.<verb>` and nothing below it. The operator's verbs (create, close,
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from server.competition.accounts import Accounts
+from server.competition.beacon_policy import BeaconConfig
 from server.competition.beacons import Beacons
 from server.competition.bundles import BundleCache
 from server.competition.catalogue import Catalogue
@@ -43,7 +45,9 @@ from server.competition.devices import Devices
 from server.competition.events import Events, NoEvents
 from server.competition.exports import Exports
 from server.competition.fairplay import FairPlay
+from server.competition.health import Health
 from server.competition.lifecycle import Lifecycle
+from server.competition.links import TTL_S as LINK_TTL_S
 from server.competition.links import Links
 from server.competition.live_games import LiveGames
 from server.competition.passkeys import Passkeys
@@ -81,6 +85,7 @@ class Competition:
     passkeys: Passkeys
     clubs: Clubs
     club_events: ClubEvents
+    health: Health
 
     @classmethod
     def build(
@@ -91,11 +96,15 @@ class Competition:
         *,
         catalogue: Catalogue | None = None,
         standings: Standings | None = None,
+        beacon_config: BeaconConfig | None = None,
+        link_ttl_s: int = LINK_TTL_S,
     ) -> Competition:
         """The parts wired together. A listener that reads standings (the fan-out) is
-        made from `catalogue` and `standings` before it is passed as `events`."""
+        made from `catalogue` and `standings` before it is passed as `events` (the
+        catalogue then made with `beacon_config`, which is for a catalogue made here).
+        `link_ttl_s` is a device link's life (serve --link-code-ttl)."""
         sink = events if events is not None else NoEvents()
-        catalogue = catalogue or Catalogue(store, now)
+        catalogue = catalogue or Catalogue(store, now, beacon_config=beacon_config)
         catalogue.tournaments.bind(sink)
         standings = standings or Standings(store, catalogue, now)
         games = LiveGames(store, catalogue)
@@ -124,9 +133,10 @@ class Competition:
             beacons=lifecycle.beacons,
             peers=peers,
             devices=devices,
-            links=Links(store, devices, now),
+            links=Links(store, devices, now, link_ttl_s),
             accounts=Accounts(store, devices, play, peers.renamed, now),
             passkeys=Passkeys(store, devices, now),
             clubs=clubs,
             club_events=club_events,
+            health=Health(store),
         )

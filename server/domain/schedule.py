@@ -15,11 +15,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from server.domain.tournament_options import NAME_MAX_LENGTH, time_limit_fits
+
 MIN_EVERY_S = 60
 MAX_EVERY_S = 366 * 86400
 MAX_DURATION_S = 31 * 86400
 LEAD_S = 30  # created this much earlier than one period ahead (at most every_s / 2)
-NAME_MAX = 100 - 8  # room for " #9999999" within the 100 characters of a tournament name
+NAME_MAX = (
+    NAME_MAX_LENGTH - 8
+)  # room for " #9999999" within the 100 characters of a tournament name
 
 
 class OccurrenceExists(Exception):
@@ -91,7 +95,7 @@ def check(s: NewSchedule) -> str | None:
         return f"duration_s is 1 second to 31 days, not {s.duration_s}"
     if s.join_for_s is not None and not 0 <= s.join_for_s <= s.duration_s:
         return "join_for_s is 0 to duration_s"
-    if s.time_limit_s is not None and not 1 <= s.time_limit_s <= 7 * 86400:
+    if s.time_limit_s is not None and not time_limit_fits(s.time_limit_s):
         return "time_limit_s is 1 second to 7 days"
     if s.first_starts_at.tzinfo is None:
         return "first_starts_at needs a time zone (UTC: a trailing Z)"

@@ -19,7 +19,9 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field, StrictInt, StrictStr
 
 from server.domain.club_events import PUBLIC, VISIBILITIES, checked
 from server.games.gaps_options import VARIANT_NAMES
@@ -33,6 +35,35 @@ SPAN = re.compile(r"^(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?(?:(\d{1,9})s)
 TIME_OF_DAY = re.compile(
     r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\s*(Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?$", re.I
 )
+# A tournament's bounds, the one place of them: the protocol's create_tournament
+# (net/protocol.py's fields, as these pydantic types), the catalogue's creation and these
+# flags; schedules' too (domain/schedule.py).
+NAME_MIN_LENGTH, NAME_MAX_LENGTH = 1, 100  # characters
+TIME_LIMIT_MIN_S, TIME_LIMIT_MAX_S = 1, 7 * 86400  # one second to seven days
+TournamentName = Annotated[StrictStr, Field(min_length=NAME_MIN_LENGTH, max_length=NAME_MAX_LENGTH)]
+TimeLimitS = Annotated[StrictInt, Field(ge=TIME_LIMIT_MIN_S, le=TIME_LIMIT_MAX_S)]
+
+
+def name_fits(name: str) -> bool:
+    """A tournament name is 1-100 characters."""
+    return NAME_MIN_LENGTH <= len(name) <= NAME_MAX_LENGTH
+
+
+def time_limit_fits(seconds: int) -> bool:
+    """A time limit is one second to seven days."""
+    return TIME_LIMIT_MIN_S <= seconds <= TIME_LIMIT_MAX_S
+
+
+def ends_in_time(starts_at: datetime, ends_at: datetime, now: datetime) -> bool:
+    """A tournament ends after it starts and after now."""
+    return starts_at < ends_at and now < ends_at
+
+
+def join_until_fits(starts_at: datetime, join_until: datetime, ends_at: datetime) -> bool:
+    """Joining closes between the start and the end (both included)."""
+    return starts_at <= join_until <= ends_at
+
+
 GAME_OPTIONS = {  # flag -> (games it belongs to, option name)
     "variant": (("gaps",), "variant"),
     "redeals": (("gaps",), "redeals"),
@@ -236,7 +267,7 @@ def request_from(args: argparse.Namespace, now: datetime) -> TournamentRequest:
     options = game_options(args.game, args)
     if args.hours is not None and (not math.isfinite(args.hours) or args.hours <= 0):
         raise ValueError(said("options.error.hours", hours=args.hours))
-    if args.time_limit_s is not None and args.time_limit_s <= 0:
+    if args.time_limit_s is not None and args.time_limit_s < TIME_LIMIT_MIN_S:
         raise ValueError(said("options.error.time_limit_s"))
     time_limit_s = args.time_limit_s
     if args.time_limit is not None:

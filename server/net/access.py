@@ -70,6 +70,18 @@ def check(kind: str, player: PlayerInfo | None) -> None:
         raise CompetitionError("forbidden", refusal, reason="operator_only")
 
 
+def operator_viewer(player: PlayerInfo | None) -> Viewer | None:
+    """The operator (an admin player) as a club event's Viewer, whose clubs need no
+    reading; None for anyone else."""
+    return Viewer(player.id, True) if player is not None and player.admin else None
+
+
+def limited_clubs(viewer: Viewer, event: EventFields) -> tuple[int, ...]:
+    """The clubs whose limits `viewer`'s creation of `event` must fit: none for an
+    operator's."""
+    return () if viewer.admin else event.clubs()
+
+
 def _not_theirs(kind: str, event: EventFields) -> CompetitionError:
     if not event.clubs():
         return CompetitionError("forbidden", OPERATOR_TYPES[kind], reason="operator_only")

@@ -187,12 +187,12 @@ class App:
 
     async def _get(self, conn: WsConnection, request: Request, path: str) -> Response:
         if path == "/healthz":
-            ok = await self.store.ping()
+            ok = await self.competition.health.ping()
             status = HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE
             return conn.respond(status, "ok\n" if ok else "database unavailable\n")
         if path == "/metrics":
             try:
-                games = await self.store.games_by_status()
+                games = await self.competition.health.games_by_status()
             except Exception:
                 games = {}
             text = self.metrics.render(games).decode()
@@ -327,21 +327,26 @@ async def _assemble(
     beacon: BeaconConfig | None,
 ) -> App:
     """The competition and the app on an open store (everything it reads at start-up)."""
-    catalogue = Catalogue(store, now)
-    if beacon is not None:
-        catalogue.beacon_config = beacon
+    serve_limits = serve_limits or ServeLimits.none()
+    catalogue = Catalogue(store, now, beacon_config=beacon)
     standings = Standings(store, catalogue, now)
     fanout = Fanout(standings)
-    competition = Competition.build(store, fanout, now, catalogue=catalogue, standings=standings)
+    competition = Competition.build(
+        store,
+        fanout,
+        now,
+        catalogue=catalogue,
+        standings=standings,
+        link_ttl_s=serve_limits.link_code_ttl_s,  # v1.4 accounts
+    )
     competition.lifecycle.enable_par()  # par after each close (competition/par.py)
     await competition.lifecycle.start()
     if demo and (t := await competition.catalogue.create_demo_if_empty()) is not None:
         log.info("empty database: created demo tournament %s (Gaps, open 24 hours)", t.id)
     app = App(store, competition, fanout)
-    app.serve_limits = serve_limits or ServeLimits.none()
+    app.serve_limits = serve_limits
     app.registrations = Registrations(app.serve_limits.max_registrations_per_minute)
     app.sign_ins = Registrations(app.serve_limits.max_sign_ins_per_minute)  # v1.4 passkeys
-    competition.links.ttl_s = app.serve_limits.link_code_ttl_s  # v1.4 accounts
     app.listener = store.listener(competition.peers)
     if app.listener is not None:  # several nodes may serve this database
         app.listener.start()

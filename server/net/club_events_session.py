@@ -29,10 +29,10 @@ class Creation(NamedTuple):
 
 async def viewer(session: _Session) -> Viewer:
     """Who sends: an admin, or a player with their clubs (nobody signed in: nobody's)."""
-    player = session.player
-    if player is not None and player.admin:
-        return Viewer(player.id, True)
-    return await session.competition.club_events.viewer(player)
+    operator = access.operator_viewer(session.player)
+    if operator is not None:
+        return operator
+    return await session.competition.club_events.viewer(session.player)
 
 
 async def creation(
@@ -46,7 +46,7 @@ async def creation(
         who.player_id, m.club, getattr(m, "battle", None), m.visibility, m.entry_code
     )
     rated = access.creation(kind, who, event, m.rated)
-    return Creation(event, rated, () if who.admin else event.clubs(), who)
+    return Creation(event, rated, access.limited_clubs(who, event), who)
 
 
 async def manage(session: _Session, kind: str, event: Any) -> Viewer:

@@ -18,7 +18,7 @@ from pydantic import (
 
 from server.competition.live_game import Snapshot
 from server.competition.standings.reading import AROUND, MAX_AROUND, MAX_PAGE, MAX_TOP, TOP, View
-from server.domain import timing
+from server.domain import timing, tournament_options
 from server.domain.club_events import ANONYMOUS, EventFields, Viewer, fields_of
 from server.domain.model import TournamentInfo
 from server.domain.ranking import Row, Unranked
@@ -96,12 +96,12 @@ class TournamentsRequest(_Msg):
 
 class CreateTournament(_Msg):
     type: Literal["create_tournament"]
-    name: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+    name: tournament_options.TournamentName
     game: Annotated[StrictStr, Field(max_length=32)]
     options: dict[str, Any] | None = None
     starts_at: AwareDatetime | None = None
     ends_at: AwareDatetime
-    time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
+    time_limit_s: tournament_options.TimeLimitS | None = None
     join_until: AwareDatetime | None = None
     beacon: dict[str, Any] | None = None  # {"network": N}: a public beacon
     conditions: dict[str, Any] | None = None  # entry conditions (checked by domain/conditions)
@@ -202,13 +202,13 @@ class SchedulesRequest(_Msg):  # public
 
 class CreateSchedule(_Msg):  # admin
     type: Literal["create_schedule"]
-    name: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+    name: tournament_options.TournamentName
     game: Annotated[StrictStr, Field(max_length=32)]
     options: dict[str, Any] | None = None
     first_starts_at: AwareDatetime
     every_s: Annotated[StrictInt, Field(ge=60, le=366 * 86400)]
     duration_s: Annotated[StrictInt, Field(ge=1, le=31 * 86400)]
-    time_limit_s: Annotated[StrictInt, Field(ge=1, le=7 * 86400)] | None = None
+    time_limit_s: tournament_options.TimeLimitS | None = None
     join_for_s: Annotated[StrictInt, Field(ge=0, le=31 * 86400)] | None = None
     conditions: dict[str, Any] | None = None
     rated: StrictBool | None = None  # v1.4: default false in a non-admin's club event

@@ -9,7 +9,7 @@ import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.support.harness import Clock, create_msg, running_server, until
+from tests.support.harness import Clock, running_server, until
 from tests.support.processes import samedeal
 
 
@@ -110,43 +110,3 @@ async def test_cli_without_token_or_server(tmp_path: Path) -> None:
     assert code == 1 and err.startswith("samedeal: cannot connect to ws://127.0.0.1:9/ws")
     code, _, err = await samedeal(env, "close", "1")  # a dead port is no missing token
     assert code == 1 and "cannot connect" in err and err.count("\n") == 1
-
-
-async def test_bots_play_klondike_too(sqlite_url) -> None:
-    from client_cli.bots import run_bots
-
-    async with running_server(sqlite_url) as srv:
-        op = await srv.admin()
-        t = await op.ok(**create_msg(game="klondike", options={"draw": 1, "passes": 2}))
-        results = await run_bots(srv.ws_url, t["tournament"]["id"], 2, "greedy")
-        assert all(r.status in ("won", "resigned") for r in results), results
-        assert all(r.actions > 5 for r in results)
-        await op.close()
-
-
-async def test_bot_frames_never_carry_the_seed_or_a_hidden_card(sqlite_url) -> None:
-    from client_cli.bots import play_bot
-    from server.games.klondike import KlondikeOptions
-    from tests.support.klondike_play import hidden_codes
-
-    async with running_server(sqlite_url) as srv:
-        op = await srv.admin()
-        gaps = (await op.ok(**create_msg()))["tournament"]["id"]
-        klon = (await op.ok(**create_msg(game="klondike", options={"draw": 3})))["tournament"]
-        frames: dict[str, list[str]] = {"g": [], "k": []}
-        await play_bot(srv.ws_url, gaps, "scan_g", "greedy", frames=frames["g"])
-        await play_bot(srv.ws_url, klon["id"], "scan_k", "greedy", frames=frames["k"])
-        closed = await op.ok(type="close_tournament", tournament=gaps)
-        await op.ok(type="close_tournament", tournament=klon["id"])
-        seeds = [closed["tournament"]["seed"], await srv.app.store.secret_seed(klon["id"])]
-        assert all(seed not in f for f in frames["g"] + frames["k"] for seed in seeds)
-        rec = await srv.app.competition.exports.record(klon["id"], "scan_k")
-        actions = [a["action"] for a in rec["actions"]]
-        opts = KlondikeOptions(draw=3)
-        states = [json.loads(f) for f in frames["k"]]
-        states = [m for m in states if m.get("type") == "state"]
-        assert len(states) > 5
-        for m in states:
-            hidden = hidden_codes(bytes.fromhex(seeds[1]), opts, 0, actions[: m["seq"]])
-            assert not [c for c in hidden if f'"{c}"' in json.dumps(m)], m["seq"]
-        await op.close()

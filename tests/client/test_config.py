@@ -1,10 +1,13 @@
-"""The client's saved receipts (client_cli/config.py): format, care and throttling."""
+"""client_cli/config.py: the server addresses a user types, one server under any of its
+spellings for the saved tokens; the saved receipts' format, care and throttling."""
 
 from __future__ import annotations
 
 import json
 import stat
 from pathlib import Path
+
+import pytest
 
 from client_cli import config
 
@@ -18,6 +21,49 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.t
+
+
+@pytest.mark.parametrize(
+    ("typed", "url"),
+    [
+        ("127.0.0.1:8765", "ws://127.0.0.1:8765/ws"),
+        ("http://Play.Example.org/", "ws://play.example.org/ws"),
+        ("https://play.example.org/t/12", "wss://play.example.org/ws"),  # a page: its server
+        ("wss://play.example.org/verify", "wss://play.example.org/ws"),
+        ("ws://[::1]:9/ws/", "ws://[::1]:9/ws"),
+        ("ws://host/other/ws", "ws://host/other/ws"),  # behind a proxy's path
+    ],
+)
+def test_an_address_a_user_types_is_the_servers_websocket(typed: str, url: str) -> None:
+    assert config.normalise_server(typed) == url
+
+
+@pytest.mark.parametrize(
+    "typed", ["ftp://host", "ws://host:99999", "ws://:80/ws", "ws://host/ws?x=1", "ws://u:p@host"]
+)
+def test_what_is_not_a_server_address_is_refused(typed: str) -> None:
+    with pytest.raises(config.BadServer):
+        config.normalise_server(typed)
+
+
+def test_the_flag_wins_over_the_environment_over_the_default(monkeypatch) -> None:
+    monkeypatch.delenv("SAMEDEAL_SERVER", raising=False)
+    assert config.server_url() == config.DEFAULT_SERVER
+    monkeypatch.setenv("SAMEDEAL_SERVER", "env.example:1")
+    assert config.server_url() == "ws://env.example:1/ws"
+    assert config.server_url("flag.example") == "ws://flag.example/ws"
+
+
+def test_a_token_is_one_servers_under_any_spelling(config_home: Path) -> None:
+    assert config.server_key("http://localhost:8765") == config.server_key(URL)
+    assert config.server_key("wss://h/ws") == config.server_key("wss://h:443/ws")
+    assert config.server_key("ws://h/ws") != config.server_key("wss://h/ws")
+    config.save_token("localhost:8765", "alice", "t0")
+    assert config.token_for(URL) == ("alice", "t0")
+    config.save_token(URL, "bob", "t1")  # replaces the other spelling's
+    assert list(config.load_all()) == [URL] and config.token_for("localhost:8765")[1] == "t1"
+    config.forget_token("http://[::1]:8765/")
+    assert config.token_for(URL) is None and config.load_all() == {}
 
 
 def test_an_old_tokens_file_still_loads_and_keeps_its_shape(config_home: Path) -> None:

@@ -11,11 +11,10 @@ from typing import Any
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
-from client_cli.tui import render
 from client_cli.tui.app import PlayApp
 from client_cli.tui.standings import StandingsApp
-from tests.client.test_tui import settle, shown
 from tests.support.harness import create_msg, running_server
+from tests.support.tui import settle, shown, times_of
 
 RAW_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")  # the protocol's codes: the board shows 10♠
 ISO_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:")
@@ -130,17 +129,6 @@ async def entrants(srv: Any, tid: int, n: int) -> None:
                 )
 
 
-def times_of(text: str) -> dict[str, int]:
-    """Each row's time column in seconds, by player, from a rendered table."""
-    out = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) >= 7 and parts[1].startswith("runner"):
-            m, s = parts[-2].split(":")[-2:]
-            out[parts[1]] = int(m) * 60 + int(s)
-    return out
-
-
 class DrivenClock:
     def __init__(self) -> None:
         self.t = 1_000_000.0
@@ -188,56 +176,3 @@ async def test_the_standings_viewer_fits_small_terminals_and_its_clocks_run(sqli
                 assert app.query_one("#live-box").display
                 await pilot.press("q")
         await op.close()
-
-
-def test_advance_rows_moves_running_clocks_only() -> None:
-    rows = [
-        {"player": "a", "status": "playing", "time_ms": 1000},
-        {"player": "b", "status": "won", "time_ms": 1000},
-    ]
-    moved = render.advance_rows(rows, 2500)
-    assert [r["time_ms"] for r in moved] == [3500, 1000]
-    clock = DrivenClock()
-    running = render.RunningClock(clock)
-    msg = {"final": False, "server_time": "2026-12-01T10:00:00.000Z"}
-    running.sync("2026-12-01T10:00:01.000Z", clock.t - 0.2, clock.t + 0.2)  # 1 s after
-    assert running.elapsed_ms(msg) == 1000
-    clock.t += 4
-    assert running.elapsed_ms(msg) == 5000
-    assert running.elapsed_ms({**msg, "final": True}) == 0  # a final table stands still
-
-
-def test_the_plain_follow_table_advances_running_rows_too() -> None:
-    """`standings --follow` without a terminal redraws every second with the running
-    rows advanced by the time since `server_time` (commands/standings._follow)."""
-    from client_cli.commands.standings import standings_table
-
-    msg = {
-        "tournament": 1,
-        "final": False,
-        "total": 2,
-        "server_time": "2026-12-01T10:00:00.000Z",
-        "rows": [
-            {
-                "rank": 1,
-                "player": "runner0",
-                "status": "playing",
-                "progress": 3,
-                "resets": 0,
-                "time_ms": 5_000,
-                "score": 3,
-            },
-            {
-                "rank": 2,
-                "player": "runner1",
-                "status": "won",
-                "progress": 3,
-                "resets": 1,
-                "time_ms": 5_000,
-                "score": 3,
-            },
-        ],
-    }
-    table = standings_table(msg, None, "gaps", elapsed_ms=60_000)
-    assert times_of(table) == {"runner0": 65, "runner1": 5}
-    assert "redeals" in table.splitlines()[1]

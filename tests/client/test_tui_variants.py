@@ -11,8 +11,8 @@ from textual.widgets import Static
 
 from client_cli.tui import render
 from client_cli.tui.app import PlayApp
-from tests.client.test_tui import settle, shown
 from tests.support.harness import create_msg, running_server
+from tests.support.tui import settle, shown
 
 ZERO = bytes(32)  # the vectors' seed 00..00 (gaps-variants-v1.json): its deals are known
 

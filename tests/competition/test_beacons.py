@@ -38,8 +38,8 @@ NETWORKS = {**pure.BUILT_IN, NET.network.name: NET.network}
 
 
 def configure(c: Competition, relays: list[str], timeout_s: float = 1.0) -> None:
-    c.catalogue.beacon_config = BeaconConfig(
-        networks=NETWORKS, relays=tuple(relays), timeout_s=timeout_s, retry_s=0.0
+    c.catalogue.use_beacons(
+        BeaconConfig(networks=NETWORKS, relays=tuple(relays), timeout_s=timeout_s, retry_s=0.0)
     )
 
 

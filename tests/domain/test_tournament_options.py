@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime, timedelta
 
+import pydantic
 import pytest
 
+from server.domain import tournament_options as bounds
 from server.domain.tournament_options import (
     TournamentRequest,
     add_create_arguments,
@@ -127,3 +129,25 @@ def test_club_flags_reach_the_message_and_bad_ones_name_the_flag() -> None:
     ):
         with pytest.raises(ValueError, match=flag):
             request_from(parse(*argv), NOW)
+
+
+def test_the_bounds_are_one_place_for_checks_and_protocol_fields() -> None:
+    assert bounds.name_fits("x") and bounds.name_fits("x" * 100)
+    assert not bounds.name_fits("") and not bounds.name_fits("x" * 101)
+    assert bounds.time_limit_fits(1) and bounds.time_limit_fits(7 * 86400)
+    assert not bounds.time_limit_fits(0) and not bounds.time_limit_fits(7 * 86400 + 1)
+    name = pydantic.TypeAdapter(bounds.TournamentName)
+    limit = pydantic.TypeAdapter(bounds.TimeLimitS)
+    assert name.validate_python("x" * 100) and limit.validate_python(7 * 86400)
+    for adapter, bad in ((name, ""), (name, "x" * 101), (limit, 0), (limit, 7 * 86400 + 1)):
+        with pytest.raises(pydantic.ValidationError):
+            adapter.validate_python(bad)
+
+
+def test_a_tournament_ends_after_its_start_and_now_and_joining_closes_within() -> None:
+    later, end = NOW + timedelta(hours=1), NOW + timedelta(hours=2)
+    assert bounds.ends_in_time(NOW, end, NOW)
+    assert not bounds.ends_in_time(end, end, NOW) and not bounds.ends_in_time(NOW, end, end)
+    assert bounds.join_until_fits(NOW, NOW, end) and bounds.join_until_fits(NOW, end, end)
+    assert not bounds.join_until_fits(later, NOW, end)
+    assert not bounds.join_until_fits(NOW, end + timedelta(seconds=1), end)

@@ -12,8 +12,9 @@ import pytest
 
 from client_cli.commands import ratings
 from server.i18n import terminal
-from tests.client.test_standings_view import entrant, settle, shown
 from tests.support.harness import create_msg, running_server
+from tests.support.standings_field import entrant
+from tests.support.tui import settle_within, shown
 
 
 @pytest.fixture(autouse=True)
@@ -92,7 +93,7 @@ async def test_the_live_standings_viewer_in_spanish(sqlite_url: str) -> None:
             token = await entrant(srv, tid, "muñoz", 2)
             app = viewer.StandingsApp(srv.ws_url, tid, token=token, page_size=10)
             async with app.run_test(size=(180, 40)) as pilot:
-                await settle(
+                await settle_within(
                     pilot, lambda: app.page is not None and "filas 1–1" in shown(app, "page")
                 )
                 head = shown(app, "head")

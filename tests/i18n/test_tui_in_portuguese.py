@@ -9,8 +9,8 @@ import pytest
 
 from client_cli.tui.app import PlayApp
 from server.i18n import terminal
-from tests.client.test_tui import settle, shown
 from tests.support.harness import create_msg, running_server
+from tests.support.tui import settle, shown
 
 
 @pytest.fixture

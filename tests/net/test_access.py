@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import Any
+
 import pytest
+from sqlalchemy import select
 
 from server.competition.errors import CompetitionError
 from server.domain.club_events import EventFields, Viewer
 from server.domain.model import PlayerInfo
 from server.net import access, protocol
+from server.net.app import App
+from server.store.models import DisqualificationRow, Entry, Schedule, TournamentRow
+from tests.net.conftest import signed_in
+from tests.support.harness import T0, create_msg
 
 ALICE = PlayerInfo(1, "alice", admin=False)
 OPERATOR = PlayerInfo(2, "op", admin=True)
@@ -97,3 +105,67 @@ def test_club_events_are_their_leaders_and_unrated() -> None:
         assert _reason(access.manage, kind, ADMIN, theirs, True) is None
     assert _reason(access.manage, "close_tournament", PLAYER, ours, True) is None
     assert _reason(access.manage, "disqualify", PLAYER, ours, True) == "rated_club_disqualify"
+
+
+SCHEDULE = {
+    "name": "Sabado",
+    "game": "gaps",
+    "first_starts_at": (T0 + timedelta(minutes=30)).isoformat(),
+    "every_s": 86400,
+    "duration_s": 3600,
+}
+
+
+def operator_message(kind: str, tournament: int, schedule: int) -> dict[str, Any]:
+    """A well-formed message of `kind` aimed at `tournament` / `schedule` (ids that may
+    not exist), as an operator would send it."""
+    messages: dict[str, dict[str, Any]] = {
+        "create_tournament": create_msg(name="Not yours"),
+        "close_tournament": {"tournament": tournament},
+        "create_schedule": SCHEDULE,
+        "cancel_schedule": {"schedule": schedule},
+        "disqualify": {"tournament": tournament, "player": "bob", "reason": "engine"},
+        "fairplay_report": {"tournament": tournament},
+    }
+    return messages[kind] | {"type": kind}
+
+
+async def _state(app: App) -> list[Any]:
+    async with app.store._session() as s:
+        return [
+            list((await s.execute(select(TournamentRow.id, TournamentRow.status))).all()),
+            list((await s.execute(select(Schedule.id, Schedule.cancelled))).all()),
+            list((await s.execute(select(Entry.id, Entry.status))).all()),
+            list(await s.scalars(select(DisqualificationRow.entry_id))),
+        ]
+
+
+@pytest.mark.parametrize("kind", sorted(access.OPERATOR_TYPES))
+async def test_every_operator_message_from_a_plain_player_is_refused_and_changes_nothing(
+    app: App, kind: str
+) -> None:
+    """Enforced, not only declared: a signed-in player who is no admin and leads no club
+    sends each operator type over the session, aimed at a tournament and a schedule that
+    exist (`forbidden`) and at ones that do not (`forbidden`, or `not_found` where the
+    club events' judgement needs the target first); nothing is stored."""
+    operator = await signed_in(app, "op", admin=True)
+    tournament = (await operator.ok(**create_msg()))["tournament"]["id"]
+    schedule = (await operator.ok(type="create_schedule", **SCHEDULE))["schedule"]["id"]
+    bob = await signed_in(app, "bob")
+    await bob.ok(type="join", tournament=tournament)
+    alice = await signed_in(app, "alice")
+    before = await _state(app)
+    reply = await alice.req(**operator_message(kind, tournament, schedule))
+    assert (reply["type"], reply.get("code")) == ("error", "forbidden"), reply
+    assert reply["message"] == access.OPERATOR_TYPES[kind]
+    missing = await alice.req(**operator_message(kind, tournament + 100, schedule + 100))
+    assert missing["type"] == "error" and missing.get("code") in ("forbidden", "not_found"), missing
+    assert await _state(app) == before
+
+
+def test_only_an_admin_is_the_operator_viewer_whose_creations_fit_no_club_limits() -> None:
+    assert access.operator_viewer(OPERATOR) == Viewer(OPERATOR.id, True)
+    assert access.operator_viewer(ALICE) is None and access.operator_viewer(None) is None
+    battle = EventFields(battle={"clubs": [7, 8], "counted": 2})
+    assert access.limited_clubs(ADMIN, battle) == ()
+    assert access.limited_clubs(PLAYER, battle) == (7, 8)

@@ -57,8 +57,8 @@ async def test_the_beacon_is_shown_awaited_used_and_void(browser: Any, driven: R
     server = driven
     with serving(Relay(NET)) as (relay,):  # nobody serves web-dark: its round never comes
         networks = {**pure.BUILT_IN, "web-test": NET.network, "web-dark": DARK.network}
-        server.app.competition.catalogue.beacon_config = BeaconConfig(
-            networks=networks, relays=(relay.url,), timeout_s=1.0, retry_s=0.0
+        server.app.competition.catalogue.use_beacons(
+            BeaconConfig(networks=networks, relays=(relay.url,), timeout_s=1.0, retry_s=0.0)
         )
         now = datetime.now(UTC)
         soon = await create(server, name="Beacon now", beacon={"network": "web-test"})

@@ -59,16 +59,3 @@ async def test_leaderboard_and_player_in_the_terminal(sqlite_url, tmp_path: Path
         assert code == 1 and "not_found" in err
         code, _, err = await samedeal(env, "leaderboard", "chess")
         assert code == 2 and "invalid choice" in err
-
-
-async def test_samedeal_bots_register_as_bots(sqlite_url) -> None:
-    from client_cli.bots import play_bot
-
-    async with running_server(sqlite_url) as srv:
-        op = await srv.admin("op")
-        tid = (await op.ok(**create_msg(time_limit_s=None)))["tournament"]["id"]
-        await op.close()
-        result = await play_bot(srv.ws_url, tid, "botty", strategy="random", seed=1)
-        assert result.status in ("won", "lost", "resigned")
-        async with srv.client() as c:
-            assert (await c.ok(type="player", name="botty"))["player"]["bot"] is True

@@ -4,24 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from textual.widgets import Static
-
 from client_cli.tui.app import PlayApp
 from client_cli.tui.render import label
 from tests.support.harness import T0, create_msg, running_server
-
-
-def shown(app: PlayApp, widget: str) -> str:
-    return str(app.query_one(f"#{widget}", Static).content)
-
-
-async def settle(pilot, condition, tries: int = 60) -> None:
-    """Let the app process until `condition()` holds (a server round trip may take a while)."""
-    for _ in range(tries):
-        await pilot.pause()
-        if condition():
-            return
-    raise AssertionError("the screen did not reach the expected state")
+from tests.support.tui import settle, shown
 
 
 async def test_whole_gaps_game_in_the_tui(sqlite_url) -> None:

@@ -1,5 +1,6 @@
-"""`samedeal verify FILE --receipt SEQ:HASH [--player NAME]`: a player's acknowledgement
-against a published record or bundle."""
+"""client_cli/verify.py: `samedeal verify FILE --receipt SEQ:HASH [--player NAME]`, a
+player's acknowledgement against a published record or bundle (the verifier itself:
+tests/audit/test_verify.py, hostile files: tests/audit/test_hostile.py)."""
 
 from __future__ import annotations
 
