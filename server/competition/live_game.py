@@ -117,10 +117,10 @@ class LiveGame:
 
     def figures(self) -> Figures:
         """Its figures now: what its entry's row holds once its last action is stored."""
-        return figures_of(self.state, self.status, self.time_ms)
+        return figures_of_state(self.state, self.status, self.time_ms)
 
 
-def figures_of(state: GameState[Any], status: Status, time_ms: int) -> Figures:
+def figures_of_state(state: GameState[Any], status: Status, time_ms: int) -> Figures:
     """The figures of a game in `state` (the status is given: a timeout is not the
     state's own)."""
     return Figures(status, state.progress, state.resets, state.score, time_ms)
@@ -134,7 +134,7 @@ def summary_of(
     `seq`; the summary carries it only at a checkpoint (CHECKPOINT), "" otherwise."""
     if seq % CHECKPOINT and status == PLAYING:
         log_hash = ""  # not a checkpoint: the row keeps its cached head
-    return Summary(figures_of(state, status, time_ms), seq, log_hash)
+    return Summary(figures_of_state(state, status, time_ms), seq, log_hash)
 
 
 class Snapshot(NamedTuple):

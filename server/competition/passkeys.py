@@ -326,7 +326,3 @@ class Passkeys:
                 reason="no_passkey",
                 params={"id": passkey_id},
             )
-
-    async def remove_all(self, player: PlayerInfo) -> None:
-        """Every passkey of the player (a deleted account)."""
-        await stored.remove(self.store, player.id, None, self.now())

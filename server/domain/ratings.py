@@ -285,12 +285,3 @@ def placing_rows(
         out.sigma,
         strict=True,
     )
-
-
-def rating_rows(game: str, field: Field, out: RatingOutcome) -> list[RatingRow]:
-    """The ratings the outcome moved, as RatingRows."""
-    return [
-        RatingRow(p, game, m, sg, c)
-        for p, m, sg, c in zip(field.players, out.mu, out.sigma, out.tournaments, strict=True)
-        if m is not None and sg is not None and c is not None
-    ]

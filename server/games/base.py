@@ -144,8 +144,9 @@ class GameRules(ABC, Generic[A, Opts]):
         """The deal attempt a new tournament uses, and its proof when one is searched.
 
         Synchronous and possibly slow (Klondike's guaranteed deals search up to 60
-        attempts of 5,000 positions: seconds of CPU), so an async caller runs it in
-        a worker thread (`await asyncio.to_thread(rules.prepare_deal, seed, options)`).
+        attempts of 5,000 positions: seconds of CPU), so when `searches` says so the
+        server runs it in a worker process of its compute pool (`competition/compute.py`,
+        by game name and plain options), never on the event loop.
         This default, for games that search nothing: attempt 0, not guaranteed, no
         solution.
         """

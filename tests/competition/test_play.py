@@ -12,6 +12,7 @@ from server.audit import receipts
 from server.competition.errors import CompetitionError
 from server.competition.live_game import Snapshot
 from server.competition.service import Competition
+from server.competition.tournament import EntryChanged
 from server.domain.model import PlayerInfo, TournamentInfo, TournamentStatus
 from tests.competition.conftest import Recorder, gaps_spec
 from tests.support.harness import Clock
@@ -162,7 +163,7 @@ async def test_entries_close_at_join_until(
 async def test_a_late_notice_of_an_older_seq_changes_no_standings(
     competition: Competition, gaps: TournamentInfo, alice: PlayerInfo
 ) -> None:
-    from server.domain.model import Status, Summary
+    from server.domain.model import Status
     from tests.support.factories import figures
 
     snap = await competition.play.join(alice, gaps.id)
@@ -170,10 +171,11 @@ async def test_a_late_notice_of_an_older_seq_changes_no_standings(
     after = await competition.play.act(alice, gaps.id, 1, first_move(snap))
     entry = await competition.store.entry(gaps.id, alice.id)
     assert entry is not None
-    stale = Summary(figures(Status.PLAYING, score=-5), 0, "")  # seq 0: old
-    assert not competition.standings.summary_changed(gaps.id, entry.id, stale)
+    tournaments = competition.catalogue.tournaments
+    stale = EntryChanged(entry.id, 0, figures(Status.PLAYING, score=-5))  # seq 0: old
+    assert not tournaments.receive(gaps.id, stale)
     now = await competition.standings.window(gaps.id)
     assert now.rows[0].score == after.progress["score"]  # not the stale notice's -5
-    newer = Summary(figures(Status.RESIGNED, 9, 0, 9, 500), 2, "")
-    assert competition.standings.summary_changed(gaps.id, entry.id, newer)
+    newer = EntryChanged(entry.id, 2, figures(Status.RESIGNED, 9, 0, 9, 500))
+    assert tournaments.receive(gaps.id, newer)
     assert (await competition.standings.window(gaps.id)).rows[0].status == Status.RESIGNED

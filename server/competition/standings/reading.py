@@ -16,8 +16,7 @@ from server.competition.catalogue import Catalogue
 from server.competition.standings.leaderboard import Leaderboard
 from server.competition.standings.results import results_csv
 from server.competition.standings.table import Table, View, WindowKey
-from server.competition.tournament import CLOSED, EntryChanged, Reread
-from server.domain.model import Summary
+from server.competition.tournament import CLOSED
 from server.domain.ranking import Row
 from server.store.repository import Store
 
@@ -34,17 +33,6 @@ class Standings:
         self.store = store
         self.catalogue = catalogue
         self.now = now
-
-    # -- changes (each one a change record of its tournament) --------------------------
-    def summary_changed(self, tournament_id: int, entry_id: int, s: Summary) -> bool:
-        """An entry's row now holds `s`; whether it was news (the sink hears of it)."""
-        t = self.catalogue.tournaments.get(tournament_id)
-        return t is not None and t.receive(EntryChanged(entry_id, s.seq, s.figures))
-
-    def reset(self) -> None:
-        """Every table is read again when next needed (notices may have been missed)."""
-        for t in self.catalogue.tournaments.live():
-            t.receive(Reread())
 
     # -- reading -------------------------------------------------------------
     async def window(
