@@ -1,11 +1,15 @@
-"""The play TUI driven headless through a whole Gaps game against a real server."""
+"""client_cli/tui/app.py: the play TUI driven headless through a whole Gaps game against
+a real server; in process, what a typed line means (parse_command) in Gaps and Klondike,
+the resign confirmation, and the gap selection."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from client_cli.tui.app import PlayApp
 from client_cli.tui.render import label
+from server.i18n.terminal import t
 from tests.support.harness import T0, create_msg, running_server
 from tests.support.tui import settle, shown
 
@@ -104,3 +108,55 @@ async def test_the_tui_saves_the_receipt_of_its_last_state(sqlite_url) -> None:
         assert saved is not None and saved.seq == 3
         assert (saved.seq, saved.log_hash) == (last["seq"], last["log_hash"])
         await op.close()
+
+
+# -- typed commands, in process (no screen: the app's messages kept in a list) --------------
+def typing_app(game: str, view: dict[str, Any]) -> tuple[PlayApp, list[str]]:
+    app = PlayApp("ws://127.0.0.1:9/ws", "tok", 1)
+    said: list[str] = []
+    app.message = said.append  # type: ignore[method-assign]
+    app.refresh_view = lambda: None  # type: ignore[method-assign]
+    app.state, app.game = {"game": game, "view": view, "seq": 4}, game
+    return app, said
+
+
+def gaps_view(gaps: list[tuple[int, int]], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    grid: list[list[str | None]] = [["2C"] * 13 for _ in range(4)]
+    for r, c in gaps:
+        grid[r][c] = None
+    return {"grid": grid, "legal": legal}
+
+
+def test_klondike_lines_are_its_actions_or_say_why_not() -> None:
+    view = {"waste": ["KH"], "tableau": [{"up": []} for _ in range(7)]}
+    app, said = typing_app("klondike", view)
+    assert app.parse_command("d") == {"kind": "draw"}
+    assert app.parse_command("A") == {"kind": "auto"}
+    assert app.parse_command("w f") == {"kind": "move", "from": "waste", "to": "fH"}
+    assert app.parse_command("t2 t5 3") == {"kind": "move", "from": "t2", "to": "t5", "count": 3}
+    assert app.parse_command("t9 t1") is None and "'t9'" in said[-1]
+    assert app.parse_command("fly") is None and said[-1].startswith("'fly'? ")
+
+
+def test_resign_asks_first() -> None:
+    app, said = typing_app("klondike", {"waste": [], "tableau": []})
+    assert app.parse_command("resign") is None and said[-1]
+    assert app.parse_command("n") is None and app.confirming_resign is False
+    assert app.parse_command("resign") is None
+    assert app.parse_command("y") == {"kind": "resign"}
+
+
+def test_a_gaps_card_goes_to_the_selected_gap_it_fits() -> None:
+    legal = [{"card": "TS", "to": [0, 3]}, {"card": "TS", "to": [2, 5]}]
+    app, said = typing_app("gaps", gaps_view([(0, 3), (1, 0), (2, 5)], legal))
+    app._select_default()
+    assert app.selected == (0, 3)  # the first gap a card fits
+    app.action_select(2)
+    assert app.selected == (2, 5)
+    assert app.parse_command("TS") == {"kind": "move", "card": "TS", "to": [2, 5]}
+    assert app.parse_command("") == {"kind": "move", "card": "TS", "to": [2, 5]}
+    app.action_select(-1)
+    assert app.parse_command("") is None and said == [t("cli.play.gap_takes_nothing")]
+    assert app.parse_command("QH") is None and said[-1] == "queen of hearts fits no gap"
+    assert app.parse_command("zz") is None and "'zz'" in said[-1]
+    assert app.parse_command("redeal") == {"kind": "redeal"}
