@@ -4,8 +4,8 @@
   (client_cli/connection.py → tests/client/test_connection.py,
   client_cli/commands/operator.py → tests/client/commands/test_operator.py,
   client_cli/tui/app.py → tests/client/tui/test_app.py).
-Entry points (`__main__.py`) and `__init__.py` are left out, as server/'s own top-level
-modules are.
+`__init__.py` and the entry points (`__main__.py`) are left out, and so are server/'s own
+top-level modules (client_cli/'s are in: it is one package).
 
 A module holds logic when it defines a function or method with a body (not only a
 docstring, `...` or `pass`). UNMIRRORED and UNMIRRORED_CLIENT list those still without a

@@ -24,7 +24,7 @@ class Scripted:
 
     def __call__(self, url: str, token: str | None = None, retries: int = 10) -> Scripted:
         self.opened.append(url)
-        self.token, self.player = token, None
+        self.url, self.token, self.player = url, token, None
         return self
 
     async def __aenter__(self) -> Scripted:

@@ -1,21 +1,56 @@
 """Fair play from both command lines, as an operator types them: `samedeal disqualify`
 and `samedeal fairplay` against a real server, `samedeal-server disqualify` and
 `samedeal-server fairplay report` on the database (after the close: an amendment the
-verifier accepts in the bundle)."""
+verifier accepts in the bundle). In process: what each sends and prints."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
 
+from client_cli import config
+from client_cli.commands import fairplay
+from client_cli.commands.registry import build_parser
+from server.audit.fairplay_lines import disqualified_line, report_lines
 from server.audit.verify import verify_document
 from server.competition.service import Competition
 from server.store.repository import Store
+from tests.client.commands.conftest import URL
 from tests.support.harness import Clock, running_server
 from tests.support.processes import cli, samedeal
+
+
+def run(*argv: str) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    code = fairplay.run(build_parser().parse_args(["--server", URL, *argv]), out)
+    return code, out.getvalue().splitlines()
+
+
+def test_disqualify_sends_the_reason_and_says_an_amendment(scripted) -> None:
+    config.save_token(URL, "op", "tok")
+    reply = {"type": "disqualified", "tournament": 3, "player": "Bob", "amendment": {"n": 1}}
+    conn = scripted({"disqualify": reply})
+    assert run("disqualify", "3", "bob", "--reason", "two accounts") == (
+        0,
+        [disqualified_line("en", 3, "Bob", True)],
+    )
+    sent = {"type": "disqualify", "tournament": 3, "player": "bob", "reason": "two accounts"}
+    assert conn.of("disqualify") == [sent]
+
+
+def test_the_report_asks_for_its_moves_and_prints_each_finding(scripted) -> None:
+    config.save_token(URL, "op", "tok")
+    findings = [{"player": "bob", "kind": "timing", "detail": {"moves": 5}}]
+    conn = scripted({"fairplay_report": {"type": "fairplay_report", "findings": findings}})
+    assert run("fairplay", "3", "--moves", "5", "--json") == (
+        0,
+        report_lines("en", findings, True),
+    )
+    assert conn.of("fairplay_report") == [{"type": "fairplay_report", "tournament": 3, "moves": 5}]
 
 
 async def test_samedeal_disqualify_and_fairplay(sqlite_url, tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """`samedeal login` (v1.4 accounts) as a user runs it, against a real server: a device
-link approved from another signed-in device, and a token read from standard input."""
+link approved from another signed-in device, and a token read from standard input; in
+process (a scripted connection): the link's page, its polling, an expired link."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import pty
@@ -11,6 +13,7 @@ import select
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from tests.support.harness import Clock, running_server
 from tests.support.processes import samedeal, samedeal_started, until_printed
@@ -125,3 +128,68 @@ def test_the_default_device_label_is_in_the_language() -> None:
         assert _default_label() == f"terminal en {socket.gethostname()}"[:64]
     finally:
         terminal.choose("en")
+
+
+# -- in process (a scripted connection) ---------------------------------------------------
+LINK = {"code": "AB CD", "expires_at": "2026-12-02T11:00:00Z", "interval_s": 0, "poll": "p1"}
+LINKED = {"player": {"name": "ann"}, "token": "tok", "device": {"label": "", "id": 3}}
+
+
+def run_login(*argv: str) -> tuple[int, str]:
+    from client_cli.commands import login
+    from client_cli.commands.registry import build_parser
+    from tests.client.commands.conftest import URL
+
+    out = io.StringIO()
+    return login.run(build_parser().parse_args(["--server", URL, "login", *argv]), out), (
+        out.getvalue()
+    )
+
+
+def test_the_approval_page_is_the_servers_account_page() -> None:
+    from client_cli.commands.login import approval_url
+
+    assert approval_url("wss://h.example/ws", "AB CD") == "https://h.example/account?code=AB%20CD"
+    assert approval_url("ws://127.0.0.1:8765/ws", "X") == "http://127.0.0.1:8765/account?code=X"
+
+
+def test_a_link_is_polled_until_approved_and_its_token_saved(scripted) -> None:
+    from client_cli import config
+    from client_cli.commands import login
+    from tests.client.commands.conftest import URL
+
+    polls: list[str] = []
+
+    def poll(msg: dict[str, Any]) -> dict[str, Any]:
+        polls.append(msg["poll"])
+        pending = {"type": "error", "code": "authorization_pending"}
+        return pending if len(polls) < 3 else {"type": "linked", **LINKED}
+
+    conn = scripted({"link_start": LINK, "link_poll": poll}, login)
+    code, out = run_login("--label", "laptop")
+    assert code == 0 and polls == ["p1"] * 3 and config.token_for(URL) == ("ann", "tok")
+    assert conn.of("link_start") == [{"type": "link_start", "label": "laptop"}]
+    assert "https://" not in out and "http://127.0.0.1:9/account?code=AB%20CD" in out
+
+
+def test_an_expired_link_saves_nothing(scripted, capsys) -> None:
+    from client_cli import config
+    from client_cli.commands import login
+    from tests.client.commands.conftest import URL
+
+    expired = {"type": "error", "code": "expired"}
+    scripted({"link_start": LINK, "link_poll": expired}, login)
+    assert run_login()[0] == 1 and config.token_for(URL) is None
+    assert capsys.readouterr().err == f"samedeal: {login.TEXTS['expired']}\n"
+
+
+def test_a_token_is_read_from_standard_input_and_checked(scripted, monkeypatch) -> None:
+    from client_cli import config
+    from client_cli.commands import login
+    from tests.client.commands.conftest import URL
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("tok\n"))
+    authed = {"type": "authed", "player": {"name": "ann"}, "device": {"label": "pc", "id": 1}}
+    conn = scripted({"auth": authed}, login)
+    assert run_login("--token")[0] == 0 and config.token_for(URL) == ("ann", "tok")
+    assert conn.sent == [{"type": "auth", "token": "tok"}]

@@ -1,5 +1,5 @@
 """`samedeal leaderboard GAME` and `samedeal player NAME` as a user runs them (real
-processes against a real server, no token needed)."""
+processes against a real server, no token needed); in process, the tables they print."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+from client_cli.commands.ratings import leaderboard_text, player_text
 from server.competition import ratings
 from tests.support.harness import create_msg, running_server
 from tests.support.processes import samedeal
@@ -59,3 +60,29 @@ async def test_leaderboard_and_player_in_the_terminal(sqlite_url, tmp_path: Path
         assert code == 1 and "not_found" in err
         code, _, err = await samedeal(env, "leaderboard", "chess")
         assert code == 2 and "invalid choice" in err
+
+
+def test_the_leaderboard_table_marks_provisional_rows_and_says_what_it_means() -> None:
+    row = {"rank": 1, "player": "ann", "rating": 1.5, "mu": 25.0, "sigma": 7.8333}
+    msg = {"game": "gaps", "total": 1, "rows": [{**row, "tournaments": 2, "provisional": True}]}
+    lines = leaderboard_text(msg).splitlines()
+    assert lines[0] == "gaps leaderboard — 1 rated player"
+    assert lines[2].split() == ["1", "ann", "1.50", "25.00", "7.83", "2", "provisional"]
+    assert lines[-1].startswith("rating = mu - 3 sigma")
+    empty = leaderboard_text({"game": "klondike", "total": 0, "rows": []}).splitlines()
+    assert empty[2] == "  (nobody here)" and len(empty) == 4
+
+
+def test_a_players_page_says_a_bot_is_never_rated_and_its_streaks() -> None:
+    msg = {
+        "player": {"name": "robo", "bot": True, "created_at": "2026-12-01T10:00:00Z"},
+        "ratings": {},
+        "streak": {"gaps": 3},
+        "recent": [],
+    }
+    lines = player_text(msg).splitlines()
+    assert lines[0].startswith("robo (bot) — registered ")
+    assert lines[1:] == [
+        "  not rated (bots never are)",
+        "  streak in gaps: 3 in a row in the top half",
+    ]

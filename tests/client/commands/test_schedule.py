@@ -1,16 +1,52 @@
 """`samedeal schedule ...` and `samedeal-server schedule ...` as an organiser runs them:
-human spans and times, named game options, one-line errors, help on every flag."""
+human spans and times, named game options, one-line errors, help on every flag. In
+process: list is public (signed in when a token is saved), cancel needs the token."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
+from client_cli import config
+from client_cli.commands import schedule
+from client_cli.commands.registry import build_parser
 from server.domain import timing
+from server.i18n.terminal import t
+from tests.client.commands.conftest import URL
 from tests.support.harness import Clock, running_server
 from tests.support.processes import cli, samedeal
+
+
+def run_schedule(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = schedule.run(build_parser().parse_args(["--server", URL, "schedule", *argv]), out)
+    return code, out.getvalue()
+
+
+def test_list_is_public_and_signed_in_when_a_token_is_saved(scripted) -> None:
+    conn = scripted({"schedules": {"type": "schedules", "items": [{"id": 2}]}}, schedule)
+    assert run_schedule("list", "--json") == (0, '[\n {\n  "id": 2\n }\n]\n')
+    assert conn.token is None
+    config.save_token(URL, "op", "tok")
+    assert run_schedule("list", "--json")[0] == 0 and conn.token == "tok"
+    assert [m["type"] for m in conn.sent] == ["schedules", "schedules"]
+
+
+def test_cancel_needs_the_saved_token_and_answers_the_schedule(scripted) -> None:
+    cancelled = {"id": 2, "name": "Nightly", "cancelled": True}
+    conn = scripted({"cancel_schedule": {"type": "schedule", "schedule": cancelled}}, schedule)
+    with pytest.raises(SystemExit) as exited:
+        run_schedule("cancel", "2")
+    assert exited.value.code == f"samedeal: {t('cli.no_token', server=URL)}" and conn.sent == []
+    config.save_token(URL, "op", "tok")
+    code, out = run_schedule("cancel", "2", "--json")
+    assert code == 0 and json.loads(out) == cancelled
+    assert conn.of("cancel_schedule") == [{"type": "cancel_schedule", "schedule": 2}]
 
 
 async def test_an_organiser_schedules_lists_and_cancels_over_the_protocol(
