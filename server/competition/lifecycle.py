@@ -2,7 +2,8 @@
 end (ending running games as timed out and revealing the seed), time out games whose
 deadline passed, and learn of tournaments created, opened or closed elsewhere.
 
-Only a server runs `tick`; the operator's command line only creates, closes and lists.
+Only a server runs `tick`; the operator's command line never does (its changes are
+learnt from notices or, on SQLite, by the polls below).
 Where several nodes share the database, only the node holding the leader's lock opens,
 closes and times out (and each of those is a conditional update that exactly one caller
 wins, so even two leaders for a moment do each thing once); every node learns of the

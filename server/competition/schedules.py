@@ -34,7 +34,7 @@ from server.domain.schedule import NewSchedule, Occurrence, ScheduleInfo, Series
 from server.store import schedules as stored
 from server.store.repository import Store
 
-log = logging.getLogger("samedeal.series")
+log = logging.getLogger("samedeal.schedules")
 POLL_S = 2.0  # how often the tick reads the schedules again
 
 

@@ -15,7 +15,7 @@ and one event sink.
     exports     records and the reveal after the close      (exports.py)
     bundles     closed tournaments' bundles as bytes        (bundles.py)
     lifecycle   the clock: open, close, time out, refresh   (lifecycle.py)
-    schedules   schedules and their occurrences (series)    (schedules.py)
+    schedules   schedules and their occurrences             (schedules.py)
     ratings     leaderboards, player pages, rebuild         (ratings.py)
     fairplay    disqualify, the organiser's report          (fairplay.py)
     beacons     beacon tournaments' waiting for their round (beacons.py)

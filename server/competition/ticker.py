@@ -3,7 +3,7 @@ counts them.
 
 A server waits on the event loop (`LoopScheduler`). A test passes a scheduler it moves
 itself, together with the `now` it gives the competition, so that opening, closing,
-timing out and series occurrences happen when the test says their time has come, not
+timing out and schedules' occurrences happen when the test says their time has come, not
 when the machine gets round to it (tests/support/driven.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The replies of the ratings, fair-play and series messages, built from the
+"""The replies of the ratings, fair-play and schedule messages, built from the
 records the competition's parts return (protocol.py builds the v1 ones). The HTTP routes
 and the operator's command line print the same objects."""
 
@@ -113,7 +113,7 @@ def fairplay_report_message(tournament_id: int, found: list[Finding]) -> dict[st
     }
 
 
-# -- series -----------------------------------------------------------------------------
+# -- schedules --------------------------------------------------------------------------
 def schedule_item(listing: Listing, viewer: Viewer = ANONYMOUS) -> dict[str, Any]:
     """A SCHEDULE object (PROTOCOL.md) with `next`, its next occurrences (a SUMMARY
     for one created, else occurrence, name, starts_at, ends_at), as `viewer` sees it

@@ -72,9 +72,9 @@ async def respond(
 ) -> Response | None:
     """The answer for /schedules.json or a calendar; None for any other path."""
     if path == "/schedules.json":
-        series = competition.schedules
-        listed = [s for s in await series.all() if ANONYMOUS.lists(fields_of(s))]
-        items = [schedule_item(s) for s in await series.listing(listed)]
+        schedules = competition.schedules
+        listed = [s for s in await schedules.all() if ANONYMOUS.lists(fields_of(s))]
+        items = [schedule_item(s) for s in await schedules.listing(listed)]
         body = orjson.dumps({"items": items}).decode()
         return _typed(conn.respond(HTTPStatus.OK, body), "application/json")
     one = ONE.match(path)

@@ -78,7 +78,7 @@ class Player(Base):
 
 class TournamentRow(Base):
     __tablename__ = "tournaments"
-    __table_args__ = (  # series (0006): each occurrence of a schedule exists once
+    __table_args__ = (  # schedules (0006): each occurrence of a schedule exists once
         Index("uq_tournaments_schedule_occurrence", "schedule_id", "occurrence", unique=True),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -127,7 +127,7 @@ class Store(Coordination, PlayerCalls):
             s.add(row)
             try:
                 await s.flush()
-            except IntegrityError:  # series: (schedule, occurrence) exists (another node)
+            except IntegrityError:  # a schedule's (schedule, occurrence) exists (another node)
                 if new.schedule_id is None:
                     raise
                 raise OccurrenceExists(new.schedule_id, new.occurrence) from None

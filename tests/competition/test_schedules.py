@@ -1,4 +1,4 @@
-"""Series on a real store with a driven clock: occurrences created once, a period ahead,
+"""Schedules on a real store with a driven clock: occurrences created once, a period ahead,
 skipped after downtime, kept after a cancel (entry conditions: test_admission.py)."""
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ async def occurrences(store: Store, schedule_id: int) -> dict[int, int]:
 async def test_create_publishes_what_is_due_and_the_tick_keeps_a_period_ahead(
     competition: Competition, clock: Clock
 ) -> None:
-    series = competition.schedules
-    s = await series.create(daily())
+    schedules = competition.schedules
+    s = await schedules.create(daily())
     made = await occurrences(competition.store, s.id)
     assert sorted(made) == [1, 2]  # #1 in 10 s, #2 in 70 s (within a period and the lead)
     for k, tid in made.items():
@@ -91,15 +91,15 @@ async def test_downtime_skips_missed_occurrences_never_creates_them_in_the_past(
 async def test_cancel_stops_new_occurrences_and_keeps_those_created(
     competition: Competition, clock: Clock
 ) -> None:
-    series = competition.schedules
-    s = await series.create(daily())
-    cancelled = await series.cancel(s.id)
+    schedules = competition.schedules
+    s = await schedules.create(daily())
+    cancelled = await schedules.cancel(s.id)
     assert cancelled.cancelled
     clock.advance(600)
-    await series.ensure(clock())
+    await schedules.ensure(clock())
     assert sorted(await occurrences(competition.store, s.id)) == [1, 2]
     with pytest.raises(CompetitionError) as err:
-        await series.cancel(999)
+        await schedules.cancel(999)
     assert err.value.code == "not_found"
 
 

@@ -1,5 +1,5 @@
 """The lifecycle's clock task (competition/ticker.py) on time the test drives: opening,
-timing out, closing and series occurrences happen at the tick that is due, whatever the
+timing out, closing and schedules' occurrences happen at the tick that is due, whatever the
 machine's load; a failing tick does not stop the clock. (A server's own clock task on
 driven time: tests/e2e/test_clock_task.py.)"""
 
@@ -66,7 +66,7 @@ async def test_the_clock_task_opens_times_out_and_closes_at_the_due_tick(
     assert events.heard[-1][:2] == ("closed", t.id)
 
 
-async def test_the_clock_task_creates_series_occurrences_a_period_ahead(
+async def test_the_clock_task_creates_schedules_occurrences_a_period_ahead(
     competition: Competition, driven: DrivenScheduler
 ) -> None:
     s = await competition.schedules.create(daily())  # #1 at +10 s, #2 at +70 s

@@ -1,4 +1,4 @@
-"""The pure parts of series: occurrence arithmetic (against a brute-force reading of
+"""The pure parts of schedules: occurrence arithmetic (against a brute-force reading of
 the contract) and a schedule's checks (the organiser's spans, times and options:
 test_schedule_options.py; entry conditions: test_conditions.py)."""
 

@@ -1,4 +1,4 @@
-"""The schedules' HTTP (server/net/schedule_http.py): `/schedules.json`, the series feed
+"""The schedules' HTTP (server/net/schedule_http.py): `/schedules.json`, the calendar feed
 `/calendar.ics` and one tournament's `/tournaments/ID/calendar.ics`. Issue 39, reminders:
 every scheduled tournament has its own event and the feed carries every one; each event
 has an alarm 15 minutes before its start (VALARM; `?remind=N`, 0: none) and says in words,
@@ -144,7 +144,7 @@ async def test_the_feed_has_open_tournaments_and_upcoming_occurrences_not_unlist
     closed = (await op.ok(**create_msg(name="Closed")))["tournament"]
     await op.ok(type="close_tournament", tournament=closed["id"])
     await op.ok(**create_msg(name="Hidden", visibility="unlisted"))
-    series = (
+    daily_schedule = (
         await op.ok(
             type="create_schedule",
             name="Daily",
@@ -158,16 +158,16 @@ async def test_the_feed_has_open_tournaments_and_upcoming_occurrences_not_unlist
     assert status == 200 and kind == "text/calendar; charset=utf-8"
     found = events(body)
     assert f"samedeal-t-{kept['id']}@play.example" in found
-    daily = [uid for uid in found if uid.startswith(f"samedeal-{series['id']}-")]
+    daily = [uid for uid in found if uid.startswith(f"samedeal-{daily_schedule['id']}-")]
     assert daily and all(uid.endswith("@play.example") for uid in daily)
     names = {str(e["SUMMARY"]) for e in found.values()}
     assert "Kept" in names and "Closed" not in names and "Hidden" not in names
-    made = found[f"samedeal-{series['id']}-1@play.example"]  # created: the schedule's UID
+    made = found[f"samedeal-{daily_schedule['id']}-1@play.example"]  # created: the schedule's UID
     assert made.decoded("DTSTART") == T0 + timedelta(hours=1)
     assert "commitment" in str(made["DESCRIPTION"])  # a tournament: its commitment
-    coming = found[f"samedeal-{series['id']}-2@play.example"]
+    coming = found[f"samedeal-{daily_schedule['id']}-2@play.example"]
     assert coming.decoded("DTSTART") == T0 + timedelta(days=1, hours=1)
-    assert "every 1d" in str(coming["DESCRIPTION"])  # not created yet: the series in words
+    assert "every 1d" in str(coming["DESCRIPTION"])  # not created yet: the schedule in words
     assert all(line.endswith(b"\r") for line in body.split(b"\n")[:-1])  # CRLF
 
 

@@ -1,5 +1,5 @@
 """The schedule messages' handlers (server/net/schedule_session.py), through one
-connection's session in-process: `schedules` lists per viewer (an unlisted club series
+connection's session in-process: `schedules` lists per viewer (an unlisted club schedule
 only for its members), `create_schedule` and `cancel_schedule` answer the SCHEDULE with
 its next occurrences; `series_fields` checks a hand-made tournament's conditions."""
 
@@ -59,7 +59,7 @@ async def test_a_schedule_made_listed_and_cancelled(app: App) -> None:
     await player.err("forbidden", **schedule_msg())
 
 
-async def test_an_unlisted_club_series_is_listed_for_its_members_only(app: App) -> None:
+async def test_an_unlisted_club_schedule_is_listed_for_its_members_only(app: App) -> None:
     ana, bo = await signed_in(app, "ana"), await signed_in(app, "bo")
     club = (await ana.ok(type="create_club", name="Clube"))["club"]
     made = await ana.ok(

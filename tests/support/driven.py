@@ -3,7 +3,7 @@
 `DrivenScheduler` is a `Scheduler` over the harness's `Clock`: the clock task's wait
 ends only when `advance` moves that clock past it, and `advance` returns once every tick
 due on the way has run and the task waits again. No real time passes, so a test of
-opening, closing, timeouts or series occurrences asserts the same on a busy machine."""
+opening, closing, timeouts or schedules' occurrences asserts the same on a busy machine."""
 
 from __future__ import annotations
 
