@@ -12,6 +12,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.net import session as session_mod
+from tests.support.fanout_timer import ManualTimer
 from tests.support.harness import T0, Client, create_msg, http_get, running_server
 
 
@@ -413,6 +414,7 @@ async def test_server_down_at_ends_at_closes_on_start(sqlite_url) -> None:
 
 
 async def test_standings_pushes_are_coalesced(srv) -> None:
+    timer = srv.app.fanout.timer = ManualTimer()  # rounds wait for the test, not the clock
     tid = await new_tournament(srv)
     watcher = await srv.admin("watch2")
     await watcher.ok(type="subscribe", tournament=tid)
@@ -436,7 +438,8 @@ async def test_standings_pushes_are_coalesced(srv) -> None:
         frames = (json.loads(f) for f in watcher.received)
         return [m for m in frames if m["type"] == "standings" and "re" not in m]
 
-    while not any(p["version"] >= latest["version"] for p in pushed()):  # the trailing push
+    timer.advance(10.0)  # the spacing after the first round has passed: the trailing push
+    while not any(p["version"] >= latest["version"] for p in pushed()):
         await watcher.recv(timeout=30)  # a real condition, with a generous timeout
     pushes = pushed()
     # at most one push per 0.25 s window (plus the trailing one), far fewer than the changes

@@ -13,6 +13,7 @@ from server.competition.standings.leaderboard import EntryRow, Leaderboard
 from server.competition.standings.reading import View
 from server.net.fanout import Fanout, Watch
 from tests.support.factories import figures
+from tests.support.fanout_timer import ManualTimer
 
 HOUR = 3_600_000
 
@@ -63,30 +64,6 @@ class BoardStandings:
     ) -> dict[tuple[int, int, str | None], View]:
         b = self.board
         return {key: View(b.window(*key), b.total, b.version, self.final, b.now) for key in wanted}
-
-
-class ManualTimer:
-    """The fan-out's time, moved by the test: `sleep` returns once `advance` passes its
-    end (no real time passes)."""
-
-    def __init__(self) -> None:
-        self.t = 0.0
-        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
-
-    def now(self) -> float:
-        return self.t
-
-    async def sleep(self, seconds: float) -> None:
-        done = asyncio.get_running_loop().create_future()
-        self.sleepers.append((self.t + seconds, done))
-        await done
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-        for end, done in self.sleepers:
-            if end <= self.t and not done.done():
-                done.set_result(None)
-        self.sleepers = [(e, d) for e, d in self.sleepers if not d.done()]
 
 
 async def turns(n: int = 5) -> None:
