@@ -36,7 +36,8 @@ class Spy(Compute):
 
 async def test_the_build_worker_is_another_process_at_a_lower_priority() -> None:
     assert await WORKER.run(os.getpid) != os.getpid()
-    assert await WORKER.run(os.nice, 0) >= os.nice(0) + NICE
+    lowest = 19  # a process cannot be niced past 19 (a suite run niced 10 or more)
+    assert await WORKER.run(os.nice, 0) == min(os.nice(0) + NICE, lowest)
 
 
 async def test_a_cache_builds_in_the_worker_and_its_bytes_are_the_exports(
