@@ -20,7 +20,6 @@ from server.net.app import LIMITS, App, build_app
 from server.net.connection import WsConnection
 from server.net.limits import Connections, LimitLog
 from server.net.session import Session
-from server.store.repository import Store
 from tests.support.harness import Clock
 
 
@@ -79,17 +78,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture(scope="session")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An empty SQLite database at the schema's head, made once (a migration takes
-    hundreds of ms; a copy, one)."""
-    path = tmp_path_factory.mktemp("net") / "migrated.db"
-
-    async def migrate() -> None:
-        store = await Store.open(f"sqlite+aiosqlite:///{path}")
-        await store.close()
-
-    asyncio.run(migrate())
-    return path
+def migrated(migrated_sqlite: Path) -> Path:
+    """An empty SQLite database at the schema's head, made once per run (tests/conftest.py)."""
+    return migrated_sqlite
 
 
 @pytest.fixture
